@@ -1,0 +1,30 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Variables every service reads; each service's schema extends this one. */
+export const commonEnvironment = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'debug', 'silent']).default('info'),
+  DATA_DIR: z
+    .string()
+    .default('./.data')
+    .transform((dir) => path.resolve(dir)),
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
+    .optional(),
+});
+
+export type CommonEnvironment = z.infer<typeof commonEnvironment>;
+
+/** A TCP port number from the environment (a string of digits). */
+export const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+
+/** A positive whole number from the environment. */
+export const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** "true"/"false" (or 1/0, yes/no) from the environment. */
+export const booleanFlag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .optional()
+    .transform((value) => (value === undefined ? fallback : ['true', '1', 'yes'].includes(value)));

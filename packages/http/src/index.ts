@@ -1,0 +1,27 @@
+export { createHttpApp } from './create-http-app';
+export type { HttpAppOptions, ReadinessCheck } from './create-http-app';
+export {
+  AppError,
+  ConflictError,
+  ForbiddenError,
+  InvalidInputError,
+  NotFoundError,
+  ServiceUnavailableError,
+  TooManyRequestsError,
+  UnauthorizedError,
+} from './errors';
+export { errorHandler, toErrorResponse } from './error-handler';
+export type { ErrorBody } from './error-handler';
+export { listMountedRoutes } from './mounted-routes';
+export type { MountedRoute } from './mounted-routes';
+export {
+  buildOpenApiDocument,
+  errorBodySchema,
+  errorResponse,
+  jsonBody,
+  jsonResponse,
+  OpenAPIRegistry,
+  toOpenApiPath,
+} from './openapi';
+export type { DocumentInfo, OpenApiDocument } from './openapi';
+export { parseInput } from './validate';

@@ -1,0 +1,152 @@
+import { PassThrough } from 'node:stream';
+import express from 'express';
+import request from 'supertest';
+import { z } from 'zod';
+import { createLogger } from '@cloud/logging';
+import {
+  buildOpenApiDocument,
+  ConflictError,
+  createHttpApp,
+  jsonResponse,
+  listMountedRoutes,
+  OpenAPIRegistry,
+  parseInput,
+  toOpenApiPath,
+  UnauthorizedError,
+} from '../src';
+
+function buildApp({ ready = true } = {}) {
+  const logStream = new PassThrough();
+  const logged: string[] = [];
+  logStream.on('data', (chunk: Buffer) => logged.push(chunk.toString()));
+  const logger = createLogger({ service: 'cloud-test', level: 'debug', stream: logStream });
+
+  const router = express.Router();
+  router.post('/things', (req, res) => {
+    const body = parseInput(z.object({ name: z.string().min(1), size: z.number().int() }), req.body, 'body');
+    res.status(201).json(body);
+  });
+  router.get('/things/:id', (req) => {
+    throw new ConflictError(`thing ${req.params.id} is busy`, 'ThingBusy');
+  });
+  router.get('/private', () => {
+    throw new UnauthorizedError('token expired');
+  });
+  router.get('/explode', async () => {
+    await Promise.resolve();
+    throw new Error('database password is hunter22');
+  });
+
+  const registry = new OpenAPIRegistry();
+  registry.registerPath({ method: 'post', path: '/things', responses: { 201: jsonResponse('made', z.object({})) } });
+  const app = createHttpApp({
+    logger,
+    openapi: buildOpenApiDocument(registry, { title: 'test', version: '1' }),
+    routers: [router],
+    bodyLimit: '1kb',
+    readiness: [
+      {
+        name: 'database',
+        check: async () => {
+          if (!ready) throw new Error('connection refused');
+        },
+      },
+    ],
+  });
+  return { app, logged };
+}
+
+describe('createHttpApp', () => {
+  it('serves a valid body and echoes the request id', async () => {
+    const { app } = buildApp();
+    const res = await request(app).post('/things').set('x-request-id', 'abc-123').send({ name: 'a', size: 2 });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ name: 'a', size: 2 });
+    expect(res.headers['x-request-id']).toBe('abc-123');
+  });
+
+  it('makes a request id when the caller sends none or a strange one', async () => {
+    const { app } = buildApp();
+    const res = await request(app).get('/healthz').set('x-request-id', 'bad id with spaces');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok' });
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers invalid fields with 400 InvalidInput naming them', async () => {
+    const { app } = buildApp();
+    const res = await request(app).post('/things').send({ name: '', size: 'big' });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('InvalidInput');
+    expect(res.body.message).toContain('body.name');
+    expect(res.body.message).toContain('body.size');
+  });
+
+  it('answers malformed JSON with 400 and an oversized body with 413', async () => {
+    const { app } = buildApp();
+    const malformed = await request(app).post('/things').set('content-type', 'application/json').send('{"name":');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toEqual({ code: 'InvalidInput', message: 'the request body is not valid JSON' });
+    const large = await request(app).post('/things').send({ name: 'x'.repeat(2048), size: 1 });
+    expect(large.status).toBe(413);
+    expect(large.body.code).toBe('PayloadTooLarge');
+  });
+
+  it('maps application errors to their status, code and headers', async () => {
+    const { app } = buildApp();
+    const conflict = await request(app).get('/things/42');
+    expect(conflict.status).toBe(409);
+    expect(conflict.body).toEqual({ code: 'ThingBusy', message: 'thing 42 is busy' });
+    const unauthorized = await request(app).get('/private');
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers['www-authenticate']).toBe('Bearer realm="cloud"');
+    expect(unauthorized.body).toEqual({ code: 'Unauthorized', message: 'token expired' });
+  });
+
+  it('hides unknown errors behind a 500 and logs them once, with the request id', async () => {
+    const { app, logged } = buildApp();
+    const res = await request(app).get('/explode').set('x-request-id', 'req-500');
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ code: 'InternalError', message: 'internal error' });
+    const errors = logged.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.level === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ message: 'request failed', requestId: 'req-500' });
+  });
+
+  it('answers unknown routes with a JSON 404', async () => {
+    const { app } = buildApp();
+    const res = await request(app).delete('/nowhere');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ code: 'NotFound', message: 'no route for DELETE /nowhere' });
+  });
+
+  it('reports readiness from its checks', async () => {
+    expect((await request(buildApp().app).get('/readyz')).status).toBe(200);
+    const notReady = await request(buildApp({ ready: false }).app).get('/readyz');
+    expect(notReady.status).toBe(503);
+    expect(notReady.body).toEqual({ code: 'NotReady', message: 'database is not available' });
+  });
+
+  it('serves the OpenAPI document and Swagger UI', async () => {
+    const { app } = buildApp();
+    const doc = await request(app).get('/openapi.json');
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.body.paths)).toEqual(['/things']);
+    const ui = await request(app).get('/docs/');
+    expect(ui.status).toBe(200);
+    expect(ui.text).toContain('swagger-ui');
+  });
+
+  it('lists the routes it mounts', () => {
+    const { app } = buildApp();
+    const mine = listMountedRoutes(app).filter((route) => !['/healthz', '/readyz', '/openapi.json'].includes(route.path));
+    expect(mine).toEqual([
+      { method: 'post', path: '/things' },
+      { method: 'get', path: '/things/:id' },
+      { method: 'get', path: '/private' },
+      { method: 'get', path: '/explode' },
+    ]);
+    expect(toOpenApiPath('/users/:userId/token/:token')).toBe('/users/{userId}/token/{token}');
+  });
+});

@@ -1,0 +1,24 @@
+/**
+ * Shared jest configuration. Tests run the TypeScript sources directly (swc, no type-check:
+ * `npm run typecheck` does that), and workspace packages resolve to their `src/` through the
+ * `@cloud/source` export condition, so no build is needed before testing.
+ * @type {import('jest').Config}
+ */
+module.exports = {
+  testEnvironment: 'node',
+  testEnvironmentOptions: {
+    customExportConditions: ['@cloud/source', 'node', 'node-addons'],
+  },
+  roots: ['<rootDir>/src', '<rootDir>/test'].filter((dir) =>
+    require('node:fs').existsSync(dir.replace('<rootDir>', process.cwd())),
+  ),
+  testMatch: ['**/*.test.ts'],
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
+  },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testTimeout: 30000,
+};
