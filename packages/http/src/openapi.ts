@@ -26,11 +26,7 @@ export function jsonBody(schema: z.ZodType) {
   return { content: { 'application/json': { schema } }, required: true };
 }
 
-export interface DocumentInfo {
-  title: string;
-  version: string;
-  description?: string;
-}
+export type DocumentInfo = Parameters<OpenApiGeneratorV31['generateDocument']>[0]['info'];
 
 export function buildOpenApiDocument(registry: OpenAPIRegistry, info: DocumentInfo): OpenApiDocument {
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({ openapi: '3.1.0', info });

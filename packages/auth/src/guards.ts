@@ -1,0 +1,95 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { Passport } from 'passport';
+import { BasicStrategy } from 'passport-http';
+import { Strategy as BearerStrategy } from 'passport-http-bearer';
+import { UnauthorizedError } from '@cloud/http';
+import type { TokenVerifier } from './token-verifier';
+import { describeKind } from './token-verifier';
+import type { TokenClaims, TokenKind } from './tokens';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Locals {
+      /** Claims of the verified bearer token. */
+      auth?: TokenClaims;
+      /** The user the call belongs to, once known (read by call recording). */
+      userId?: string;
+    }
+  }
+}
+
+/** Says whether a verified token has since been revoked (key deleted, password changed). */
+export type RevocationCheck = (claims: TokenClaims) => Promise<boolean>;
+
+/** The claims a bearer guard put on the response; only call it behind one. */
+export function authOf(res: Response): TokenClaims {
+  const { auth } = res.locals;
+  if (!auth) throw new Error('authOf() called on a route without a bearer guard');
+  return auth;
+}
+
+const REALM = 'cloud';
+
+// passport-http answers a missing or unparsable header with fail(challenge); a verify function
+// that rejects with an UnauthorizedError passes it through as the error. Either way we answer
+// with our JSON error instead of passport's plain-text 401.
+function runStrategy(passport: InstanceType<typeof Passport>, name: string, challenge: string, missing: string): RequestHandler {
+  return (req, res, next) => {
+    const authenticate = passport.authenticate(name, { session: false }, (error: unknown, user: unknown) => {
+      if (error) return next(error);
+      if (!user) return next(new UnauthorizedError(missing, challenge));
+      next();
+    }) as RequestHandler;
+    authenticate(req, res, next);
+  };
+}
+
+/** A guard that admits requests bearing a valid, unrevoked token of one kind. */
+export function bearerGuard(options: { verifier: TokenVerifier; kind: TokenKind; isRevoked?: RevocationCheck }): RequestHandler {
+  const { verifier, kind, isRevoked } = options;
+  const passport = new Passport();
+  const challenge = `Bearer realm="${REALM}"`;
+  passport.use(
+    'bearer',
+    new BearerStrategy({ passReqToCallback: true }, (req: Request, token: string, done: (error: unknown, user?: unknown) => void) => {
+      verifier
+        .verify(token, kind)
+        .then(async (claims) => {
+          if (isRevoked && (await isRevoked(claims))) throw new UnauthorizedError('token has been revoked', challenge);
+          req.res!.locals.auth = claims;
+          req.res!.locals.userId = claims.sub;
+          done(null, claims);
+        })
+        .catch((error: unknown) => {
+          if (error instanceof UnauthorizedError) error.headers['WWW-Authenticate'] = challenge;
+          done(error);
+        });
+    }),
+  );
+  return runStrategy(passport, 'bearer', challenge, `a ${describeKind(kind)} is required (Authorization: Bearer <token>)`);
+}
+
+/**
+ * A guard for HTTP Basic credentials. `verify` resolves to the user id the credentials belong to,
+ * or rejects (typically with an UnauthorizedError); the id is left in `res.locals.userId`.
+ */
+export function basicGuard(verify: (username: string, password: string, req: Request) => Promise<string>): RequestHandler {
+  const passport = new Passport();
+  const challenge = `Basic realm="${REALM}", charset="UTF-8"`;
+  passport.use(
+    'basic',
+    new BasicStrategy({ passReqToCallback: true }, (req: Request, username: string, password: string, done: (error: unknown, user?: unknown) => void) => {
+      verify(username, password, req)
+        .then((userId) => {
+          req.res!.locals.userId = userId;
+          done(null, { id: userId });
+        })
+        .catch((error: unknown) => {
+          if (error instanceof UnauthorizedError) error.headers['WWW-Authenticate'] = challenge;
+          done(error);
+        });
+    }),
+  );
+  return runStrategy(passport, 'basic', challenge, 'HTTP Basic credentials are required');
+}

@@ -1,0 +1,94 @@
+import express from 'express';
+import request from 'supertest';
+import { createLogger } from '@cloud/logging';
+import { attributeCallTo, CallRecorder, type CallEvent } from '../src';
+
+function setup(sinkBehaviour: 'store' | 'fail' | 'slow' = 'store') {
+  const stored: CallEvent[] = [];
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const recorder = new CallRecorder({
+    service: 'cloud-test',
+    logger: createLogger({ service: 'cloud-test', level: 'silent' }),
+    sink: {
+      record: async (event) => {
+        if (sinkBehaviour === 'fail') throw new Error('database down');
+        if (sinkBehaviour === 'slow') await gate;
+        stored.push(event);
+      },
+    },
+  });
+  const app = express();
+  app.use((req, res, next) => {
+    res.locals.requestId = 'req-1';
+    next();
+  });
+  app.use(recorder.middleware);
+  app.get('/things/:id', (req, res) => {
+    if (req.get('x-user')) attributeCallTo(res, req.get('x-user')!);
+    res.status(req.params.id === 'missing' ? 404 : 200).json({ id: req.params.id, padding: 'xxxx' });
+  });
+  app.post('/users/:userId/token/:token', (req, res) => {
+    attributeCallTo(res, req.params.userId);
+    res.status(204).end();
+  });
+  return { app, recorder, stored, release };
+}
+
+describe('CallRecorder', () => {
+  it('records the shape of a user call after the response: route, resource id, status, bytes and timing', async () => {
+    const { app, recorder, stored } = setup();
+    const res = await request(app).get('/things/t-1').set('x-user', 'user-1');
+    expect(res.status).toBe(200);
+    await recorder.drain();
+    expect(stored).toHaveLength(1);
+    const [event] = stored;
+    expect(event).toMatchObject({
+      id: expect.stringMatching(/^event-[0-9a-f-]{36}$/),
+      user: 'user-1',
+      service: 'cloud-test',
+      input: { method: 'GET', route: '/things/:id', resourceId: 't-1' },
+      output: { httpStatusCode: 200, bytesOut: Buffer.byteLength(res.text) },
+      serviceData: { requestId: 'req-1' },
+    });
+    expect(Date.parse(event!.output.endTime)).toBeGreaterThanOrEqual(Date.parse(event!.output.startTime));
+    expect(event!.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
+  it('records failures too, but nothing for calls tied to no user', async () => {
+    const { app, recorder, stored } = setup();
+    await request(app).get('/things/missing').set('x-user', 'user-2');
+    await request(app).get('/things/anonymous');
+    await recorder.drain();
+    expect(stored.map((event) => [event.user, event.output.httpStatusCode])).toEqual([['user-2', 404]]);
+  });
+
+  it('never records a secret path parameter', async () => {
+    const { app, recorder, stored } = setup();
+    await request(app).post('/users/user-3/token/very-secret-token');
+    await recorder.drain();
+    expect(stored).toHaveLength(1);
+    expect(JSON.stringify(stored)).not.toContain('very-secret-token');
+    expect(stored[0]!.input).toEqual({ method: 'POST', route: '/users/:userId/token/:token' });
+  });
+
+  it('answers before the event is written, and drain waits for it', async () => {
+    const { app, recorder, stored, release } = setup('slow');
+    const res = await request(app).get('/things/t-2').set('x-user', 'user-4');
+    expect(res.status).toBe(200);
+    expect(stored).toHaveLength(0);
+    const drained = recorder.drain();
+    release();
+    await drained;
+    expect(stored).toHaveLength(1);
+  });
+
+  it('does not fail the call when the sink fails', async () => {
+    const { app, recorder } = setup('fail');
+    const res = await request(app).get('/things/t-3').set('x-user', 'user-5');
+    expect(res.status).toBe(200);
+    await expect(recorder.drain()).resolves.toBeUndefined();
+  });
+});
