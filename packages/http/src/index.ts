@@ -25,3 +25,5 @@ export {
 } from './openapi';
 export type { DocumentInfo, OpenApiDocument } from './openapi';
 export { parseInput } from './validate';
+export { exitOnShutdownSignal, serveHttp } from './serve';
+export type { RunningServer } from './serve';

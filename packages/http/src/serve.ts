@@ -1,0 +1,69 @@
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '@cloud/logging';
+
+export interface RunningServer {
+  /** e.g. http://127.0.0.1:3001 */
+  url: string;
+  port: number;
+  /** Stops accepting connections, lets requests in flight finish (up to `graceMs`), then closes the rest. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** Listens on host:port (port 0 picks a free one) and resolves once listening. */
+export async function serveHttp(handler: RequestListener, options: { port: number; host: string; logger: Logger; name: string }): Promise<RunningServer> {
+  const server = createServer(handler);
+  server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeouts
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const url = `http://${host}:${port}`;
+  options.logger.info(`${options.name} listening`, { url });
+  return {
+    url,
+    port,
+    close: (graceMs = 5_000) =>
+      new Promise<void>((resolve, reject) => {
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        server.close((error) => {
+          clearTimeout(force);
+          if (error) reject(error);
+          else resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+/**
+ * Runs `shutdown` once on SIGINT or SIGTERM, then exits: 0 when it finished in time, 1 when it
+ * failed or took longer than `timeoutMs` (the runtime contract allows 10 s).
+ */
+export function exitOnShutdownSignal(logger: Logger, shutdown: () => Promise<void>, timeoutMs = 9_000): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutting down', { signal });
+    const timer = setTimeout(() => {
+      logger.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, timeoutMs);
+    timer.unref();
+    shutdown().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error('shutdown failed', { error });
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

@@ -1,0 +1,97 @@
+import type { Express } from 'express';
+import { bearerGuard, staticKeys, TokenSigner, TokenVerifier, type Clock, type SigningKey } from '@cloud/auth';
+import { CallRecorder } from '@cloud/call-events';
+import { pingDatabase, type Database } from '@cloud/db';
+import { createHttpApp } from '@cloud/http';
+import type { Logger } from '@cloud/logging';
+import type { AccountsConfig } from './config';
+import { ClientKeysRepository } from './data-access/client-keys.repository';
+import { EventsRepository } from './data-access/events.repository';
+import type { Mailer } from './data-access/mailer';
+import { UsersRepository } from './data-access/users.repository';
+import { ClientKeysService } from './domain/client-keys';
+import { LoginThrottle } from './domain/login-throttle';
+import { PasswordHasher } from './domain/passwords';
+import { databaseRevocationCheck } from './domain/token-revocation';
+import { UsersService } from './domain/users';
+import { authRouter } from './entry-points/http/auth.router';
+import { clientKeysRouter } from './entry-points/http/client-keys.router';
+import { eventsRouter } from './entry-points/http/events.router';
+import { accountsOpenApiDocument } from './entry-points/http/openapi';
+import { usersRouter } from './entry-points/http/users.router';
+
+export const ACCOUNTS_SERVICE_NAME = 'cloud-accounts';
+
+export interface AccountsAppDependencies {
+  config: AccountsConfig;
+  logger: Logger;
+  db: Database;
+  mailer: Mailer;
+  signingKey: SigningKey;
+  clientSecretHashKey: Buffer;
+  clock: Clock;
+}
+
+export interface AccountsApp {
+  app: Express;
+  /** Waits for call events still being written. */
+  recorder: CallRecorder;
+}
+
+/** Wires repositories, domain services and routers by hand; no module connects on import. */
+export function createAccountsApp(deps: AccountsAppDependencies): AccountsApp {
+  const { config, logger, db, clock } = deps;
+  const users = new UsersRepository(db);
+  const clientKeys = new ClientKeysRepository(db);
+  const events = new EventsRepository(db);
+
+  const signer = new TokenSigner(deps.signingKey, clock);
+  const verifier = new TokenVerifier(staticKeys([deps.signingKey.publicKey]), clock);
+  const isRevoked = databaseRevocationCheck(users, clientKeys);
+  const requireAccount = bearerGuard({ verifier, kind: 'account', isRevoked });
+
+  const usersService = new UsersService({
+    users,
+    passwords: new PasswordHasher(config.BCRYPT_ROUNDS),
+    throttle: new LoginThrottle({
+      maxFailuresPerAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      maxFailuresPerAddress: config.LOGIN_MAX_FAILURES_PER_ADDRESS,
+      windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
+      blockSeconds: config.LOGIN_BLOCK_SECONDS,
+    }),
+    signer,
+    mailer: deps.mailer,
+    logger,
+    clock,
+    accountsUrl: config.PUBLIC_ACCOUNTS_URL ?? `http://${config.ACCOUNTS_HOST}:${config.ACCOUNTS_PORT}`,
+    verificationTtlHours: config.VERIFICATION_TOKEN_TTL_HOURS,
+    verificationResendSeconds: config.VERIFICATION_RESEND_INTERVAL_SECONDS,
+  });
+  const clientKeysService = new ClientKeysService({
+    keys: clientKeys,
+    users,
+    signer,
+    verifier,
+    isRevoked,
+    secretHashKey: deps.clientSecretHashKey,
+    clock,
+    maxKeysPerUser: config.MAX_CLIENT_KEYS_PER_USER,
+  });
+
+  const recorder = new CallRecorder({ service: ACCOUNTS_SERVICE_NAME, sink: events, logger });
+  const app = createHttpApp({
+    logger,
+    openapi: accountsOpenApiDocument(),
+    bodyLimit: config.BODY_LIMIT,
+    trustProxy: config.TRUST_PROXY,
+    readiness: [{ name: 'database', check: () => pingDatabase(db) }],
+    middleware: [recorder.middleware],
+    routers: [
+      usersRouter(usersService, requireAccount),
+      authRouter(usersService, clientKeysService, deps.signingKey),
+      clientKeysRouter(clientKeysService, requireAccount),
+      eventsRouter(events, requireAccount),
+    ],
+  });
+  return { app, recorder };
+}

@@ -1,0 +1,57 @@
+import type { Database } from '@cloud/db';
+
+export interface ClientKey {
+  id: string;
+  userId: string;
+  secretHash: string;
+  createdAt: Date;
+}
+
+interface ClientKeyRow {
+  id: string;
+  user_id: string;
+  secret_hash: string;
+  created_at: Date;
+}
+
+const toClientKey = (row: ClientKeyRow): ClientKey => ({
+  id: row.id,
+  userId: row.user_id,
+  secretHash: row.secret_hash,
+  createdAt: row.created_at,
+});
+
+export class ClientKeysRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Inserts the key unless the user already has `limit` keys. The count and the insert run in
+   * one transaction that locks the user's row, so concurrent creations cannot pass the limit.
+   */
+  async insertWithinLimit(key: ClientKey, limit: number): Promise<boolean> {
+    return this.db.transaction(async (trx) => {
+      await trx('users').where({ id: key.userId }).forUpdate().first('id');
+      const [{ count }] = (await trx('client_keys').where({ user_id: key.userId }).count({ count: '*' })) as [{ count: string | number }];
+      if (Number(count) >= limit) return false;
+      await trx('client_keys').insert({ id: key.id, user_id: key.userId, secret_hash: key.secretHash, created_at: key.createdAt });
+      return true;
+    });
+  }
+
+  async findById(id: string): Promise<ClientKey | undefined> {
+    const row = await this.db<ClientKeyRow>('client_keys').where({ id }).first();
+    return row && toClientKey(row);
+  }
+
+  async listByUser(userId: string): Promise<ClientKey[]> {
+    const rows = await this.db<ClientKeyRow>('client_keys').where({ user_id: userId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    return rows.map(toClientKey);
+  }
+
+  /** Deletes the key if it belongs to the user; false when there is no such key of theirs. */
+  async deleteOwned(id: string, userId: string): Promise<boolean> {
+    // returning() rather than the affected-row count: knex-pglite does not report the count.
+    const deleted = await this.db('client_keys').where({ id, user_id: userId }).delete().returning('id');
+    return deleted.length > 0;
+  }
+}

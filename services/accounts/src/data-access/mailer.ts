@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { Logger } from '@cloud/logging';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  /** The link the message asks the reader to follow; the dev outbox logs it. */
+  actionUrl?: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+/** Sends over SMTP (`smtp://host:port`, `smtps://user:pass@host:port`). */
+export function smtpMailer(url: string, from: string): Mailer {
+  const transport = nodemailer.createTransport(url);
+  return {
+    async send({ to, subject, text }) {
+      await transport.sendMail({ from, to, subject, text });
+    },
+    close: () => transport.close(),
+  };
+}
+
+/**
+ * The embedded default: writes each message as an .eml file under `directory` instead of sending
+ * it, so a developer can read the verification e-mail without a mail server.
+ */
+export function outboxMailer(directory: string, from: string, logger: Logger): Mailer {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async send({ to, subject, text, actionUrl }) {
+      const info = await transport.sendMail({ from, to, subject, text });
+      await mkdir(directory, { recursive: true, mode: 0o700 });
+      const file = path.join(directory, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`);
+      await writeFile(file, info.message as Buffer, { mode: 0o600 });
+      // Development only (no SMTP_URL): the runtime contract has the link logged so a developer can follow it.
+      logger.info('e-mail written to the outbox', { file, to, subject, ...(actionUrl ? { link: actionUrl } : {}) });
+    },
+    close: () => transport.close(),
+  };
+}

@@ -1,0 +1,88 @@
+import type { Clock, RevocationCheck, TokenSigner, TokenVerifier } from '@cloud/auth';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '@cloud/http';
+import type { ClientKey, ClientKeysRepository } from '../data-access/client-keys.repository';
+import type { UsersRepository } from '../data-access/users.repository';
+import { equalHex, keyedHashHex, randomAlphanumeric } from './credentials';
+
+export const CLIENT_ID_LENGTH = 40;
+export const CLIENT_SECRET_LENGTH = 80;
+
+export interface NewClientKey {
+  clientId: string;
+  clientSecret: string;
+  createdAt: string;
+}
+
+export interface ClientTokens {
+  accessToken: string;
+  refreshToken: string;
+}
+
+export interface ClientKeysDependencies {
+  keys: ClientKeysRepository;
+  users: UsersRepository;
+  signer: TokenSigner;
+  verifier: TokenVerifier;
+  isRevoked: RevocationCheck;
+  secretHashKey: Buffer;
+  clock: Clock;
+  maxKeysPerUser: number;
+}
+
+const BAD_CLIENT = 'wrong clientId or clientSecret';
+
+/** Client key pairs and the tokens they are traded for (spec section 5 item 3). */
+export class ClientKeysService {
+  constructor(private readonly deps: ClientKeysDependencies) {}
+
+  /** Makes a key pair; the secret is returned here once and only its keyed hash is kept. */
+  async create(userId: string): Promise<NewClientKey> {
+    const clientSecret = randomAlphanumeric(CLIENT_SECRET_LENGTH);
+    const key: ClientKey = {
+      id: randomAlphanumeric(CLIENT_ID_LENGTH),
+      userId,
+      secretHash: keyedHashHex(this.deps.secretHashKey, clientSecret),
+      createdAt: new Date(this.deps.clock()),
+    };
+    if (!(await this.deps.keys.insertWithinLimit(key, this.deps.maxKeysPerUser))) {
+      throw new ForbiddenError(`a user may have at most ${this.deps.maxKeysPerUser} client keys; delete one first`, 'LimitExceeded');
+    }
+    return { clientId: key.id, clientSecret, createdAt: key.createdAt.toISOString() };
+  }
+
+  async list(userId: string): Promise<ClientKey[]> {
+    return this.deps.keys.listByUser(userId);
+  }
+
+  /** Deletes one of the user's keys; tokens minted from it stop working. Another user's key is 404. */
+  async delete(userId: string, clientId: string): Promise<void> {
+    if (!(await this.deps.keys.deleteOwned(clientId, userId))) throw new NotFoundError('no such client key');
+  }
+
+  /**
+   * grantType clientCredentials: a client access token and a refresh token. `identified` learns
+   * the key's owner as soon as it is known, so even a failed exchange is recorded as their call.
+   */
+  async exchangeCredentials(clientId: string, clientSecret: string, identified: (userId: string) => void): Promise<ClientTokens> {
+    const key = await this.deps.keys.findById(clientId);
+    if (key) identified(key.userId);
+    const presented = keyedHashHex(this.deps.secretHashKey, clientSecret);
+    if (!key || !equalHex(presented, key.secretHash)) throw new UnauthorizedError(BAD_CLIENT);
+    const user = await this.deps.users.findById(key.userId);
+    if (!user) throw new UnauthorizedError(BAD_CLIENT);
+    const subject = { sub: user.id, ver: user.credentialsVersion, cid: key.id };
+    return {
+      accessToken: this.deps.signer.sign('client', subject).token,
+      refreshToken: this.deps.signer.sign('refresh', subject).token,
+    };
+  }
+
+  /** grantType refreshToken: a new client access token for a valid, unrevoked refresh token. */
+  async refresh(refreshToken: string, identified: (userId: string) => void): Promise<ClientTokens> {
+    const claims = await this.deps.verifier.verify(refreshToken, 'refresh');
+    identified(claims.sub);
+    if (await this.deps.isRevoked(claims)) throw new UnauthorizedError('the refresh token has been revoked');
+    const accessToken = this.deps.signer.sign('client', { sub: claims.sub, ver: claims.ver, cid: claims.cid }).token;
+    return { accessToken, refreshToken };
+  }
+}

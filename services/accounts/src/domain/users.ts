@@ -1,0 +1,187 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock, TokenSigner } from '@cloud/auth';
+import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '@cloud/http';
+import type { Logger } from '@cloud/logging';
+import type { Mailer } from '../data-access/mailer';
+import { DuplicateEmailError, type BillingAddress, type User, type UsersRepository } from '../data-access/users.repository';
+import { randomUrlToken, sha256Hex } from './credentials';
+import type { LoginThrottle } from './login-throttle';
+import { passwordWeakness, type PasswordHasher } from './passwords';
+import { EMPTY_BILLING_ADDRESS } from './profile';
+import { verificationEmail } from './verification-email';
+
+export interface SignUpInput {
+  email: string;
+  password: string;
+  displayName: string;
+  billingAddress?: Partial<BillingAddress>;
+}
+
+export interface ProfileUpdate {
+  displayName?: string;
+  billingAddress?: Partial<BillingAddress>;
+}
+
+export interface UsersDependencies {
+  users: UsersRepository;
+  passwords: PasswordHasher;
+  throttle: LoginThrottle;
+  signer: TokenSigner;
+  mailer: Mailer;
+  logger: Logger;
+  clock: Clock;
+  accountsUrl: string;
+  verificationTtlHours: number;
+  verificationResendSeconds: number;
+}
+
+const WRONG_CREDENTIALS = 'wrong user id, e-mail or password';
+
+/** Sign-up, e-mail verification, login, profile and password: the rules of a user account. */
+export class UsersService {
+  constructor(private readonly deps: UsersDependencies) {}
+
+  private now(): Date {
+    return new Date(this.deps.clock());
+  }
+
+  async signUp(input: SignUpInput): Promise<User> {
+    const email = input.email.toLowerCase();
+    const weakness = passwordWeakness(input.password, email);
+    if (weakness) throw new InvalidInputError(`body.password: ${weakness}`);
+    const now = this.now();
+    const token = randomUrlToken();
+    const user: User = {
+      id: `user-${randomUUID()}`,
+      email,
+      passwordHash: await this.deps.passwords.hash(input.password),
+      displayName: input.displayName,
+      entityType: 'individual',
+      billingAddress: { ...EMPTY_BILLING_ADDRESS, ...input.billingAddress },
+      verifiedAt: null,
+      verificationTokenHash: sha256Hex(token),
+      verificationExpiresAt: new Date(now.getTime() + this.deps.verificationTtlHours * 3_600_000),
+      verificationSentAt: now,
+      credentialsVersion: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    try {
+      await this.deps.users.insert(user);
+    } catch (error) {
+      if (error instanceof DuplicateEmailError) throw new ConflictError('a user with this e-mail address exists');
+      throw error;
+    }
+    await this.sendVerification(user, token);
+    return user;
+  }
+
+  /** A user named by id (`user-…`) or e-mail address, as the spec allows for login and verification. */
+  async findByIdOrEmail(reference: string): Promise<User | undefined> {
+    if (reference.startsWith('user-')) return this.deps.users.findById(reference);
+    if (reference.includes('@')) return this.deps.users.findByEmail(reference);
+    return undefined;
+  }
+
+  async verifyEmail(user: User | undefined, token: string): Promise<User> {
+    if (!user) throw new NotFoundError('no such user');
+    if (user.verifiedAt) throw new ConflictError('the user is verified already', 'UserVerified');
+    const verified = await this.deps.users.consumeVerificationToken(user.id, sha256Hex(token), this.now());
+    if (!verified) throw new NotFoundError('the verification token is wrong, used or expired');
+    return verified;
+  }
+
+  /** Sends a new token (the old one stops working), at most once per resend interval. */
+  async resendVerification(user: User | undefined): Promise<void> {
+    if (!user) throw new NotFoundError('no such user');
+    if (user.verifiedAt) throw new ConflictError('the user is verified already', 'UserVerified');
+    const now = this.now();
+    const nextAllowed = (user.verificationSentAt?.getTime() ?? 0) + this.deps.verificationResendSeconds * 1000;
+    if (now.getTime() < nextAllowed) {
+      throw new TooManyRequestsError('a verification e-mail was sent moments ago', (nextAllowed - now.getTime()) / 1000);
+    }
+    const token = randomUrlToken();
+    const updated = await this.deps.users.update(user.id, {
+      verificationTokenHash: sha256Hex(token),
+      verificationExpiresAt: new Date(now.getTime() + this.deps.verificationTtlHours * 3_600_000),
+      verificationSentAt: now,
+    });
+    await this.sendVerification(updated ?? user, token);
+  }
+
+  // A failed send is logged, not thrown: the account exists and the user can ask for a new e-mail.
+  private async sendVerification(user: User, token: string): Promise<void> {
+    const message = verificationEmail({
+      to: user.email,
+      userId: user.id,
+      token,
+      accountsUrl: this.deps.accountsUrl,
+      validHours: this.deps.verificationTtlHours,
+    });
+    try {
+      await this.deps.mailer.send(message);
+      this.deps.logger.info('verification e-mail sent', { userId: user.id });
+    } catch (error) {
+      this.deps.logger.error('could not send the verification e-mail', { userId: user.id, error });
+    }
+  }
+
+  /**
+   * Checks a login (POST /auth) and returns the user id. `user` is who `login` names, if anyone.
+   * Failures count towards the throttle; an unverified user learns it only with the right password.
+   */
+  async authenticate(user: User | undefined, login: string, password: string, address: string | undefined): Promise<string> {
+    const account = user?.id ?? login;
+    await this.deps.throttle.assertAllowed(account, address);
+    const passwordMatches = await this.deps.passwords.verify(password, user?.passwordHash);
+    if (!passwordMatches || !user) {
+      await this.deps.throttle.recordFailure(account, address);
+      throw new UnauthorizedError(WRONG_CREDENTIALS, 'Basic realm="cloud", charset="UTF-8"');
+    }
+    await this.deps.throttle.recordSuccess(account);
+    if (!user.verifiedAt) throw new ForbiddenError('verify your e-mail address before logging in', 'UserNotVerified');
+    return user.id;
+  }
+
+  /** A new 12-hour account access token. */
+  async issueAccountToken(userId: string): Promise<string> {
+    const user = await this.getUser(userId);
+    return this.deps.signer.sign('account', { sub: user.id, ver: user.credentialsVersion }).token;
+  }
+
+  async getUser(userId: string): Promise<User> {
+    const user = await this.deps.users.findById(userId);
+    if (!user) throw new NotFoundError('no such user');
+    return user;
+  }
+
+  async updateProfile(userId: string, update: ProfileUpdate): Promise<User> {
+    const user = await this.getUser(userId);
+    const updated = await this.deps.users.update(userId, {
+      ...(update.displayName === undefined ? {} : { displayName: update.displayName }),
+      ...(update.billingAddress === undefined ? {} : { billingAddress: { ...user.billingAddress, ...update.billingAddress } }),
+      updatedAt: this.now(),
+    });
+    if (!updated) throw new NotFoundError('no such user');
+    return updated;
+  }
+
+  /**
+   * Changes the password after checking the old one. Every token issued before stops working;
+   * the caller gets a fresh account token so the session goes on.
+   */
+  async changePassword(userId: string, oldPassword: string, newPassword: string, address: string | undefined): Promise<string> {
+    const user = await this.getUser(userId);
+    await this.deps.throttle.assertAllowed(user.id, address);
+    if (!(await this.deps.passwords.verify(oldPassword, user.passwordHash))) {
+      await this.deps.throttle.recordFailure(user.id, address);
+      throw new ForbiddenError('the old password is wrong');
+    }
+    if (oldPassword === newPassword) throw new InvalidInputError('body.newPassword: must differ from the old password');
+    const weakness = passwordWeakness(newPassword, user.email);
+    if (weakness) throw new InvalidInputError(`body.newPassword: ${weakness}`);
+    const changed = await this.deps.users.changePassword(user.id, user.credentialsVersion, await this.deps.passwords.hash(newPassword), this.now());
+    if (!changed) throw new ConflictError('the password was changed by another request; log in again');
+    return this.deps.signer.sign('account', { sub: changed.id, ver: changed.credentialsVersion }).token;
+  }
+}

@@ -1,0 +1,6 @@
+export { ACCOUNTS_SERVICE_NAME, createAccountsApp } from './app';
+export type { AccountsApp, AccountsAppDependencies } from './app';
+export { accountsEnvironment, loadAccountsConfig } from './config';
+export type { AccountsConfig } from './config';
+export { createAccountsService } from './service';
+export type { AccountsService, AccountsServiceOptions } from './service';

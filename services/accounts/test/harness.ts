@@ -1,0 +1,109 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { simpleParser } from 'mailparser';
+import request from 'supertest';
+import { createTestDatabase, type TestDatabase } from '@cloud/db/testing';
+import { createLogger } from '@cloud/logging';
+import { createAccountsService, loadAccountsConfig, type AccountsService } from '../src';
+
+/** A clock tests move by hand: token expiry is checked by advancing it, never by waiting. */
+export interface FakeClock {
+  (): number;
+  advance(ms: number): void;
+}
+
+export function fakeClock(start = Date.now()): FakeClock {
+  let now = start;
+  const clock = (() => now) as FakeClock;
+  clock.advance = (ms) => {
+    now += ms;
+  };
+  return clock;
+}
+
+export const HOUR = 3_600_000;
+export const DAY = 24 * HOUR;
+
+export interface TestAccounts {
+  service: AccountsService;
+  http: ReturnType<typeof request>;
+  clock: FakeClock;
+  dataDir: string;
+  /** The verification token of the newest e-mail sent to `to` (read from the dev outbox). */
+  verificationTokenFor(to: string): Promise<string>;
+  /** Waits until the call events of finished requests are stored. */
+  settle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The accounts service as `npm start` builds it (createAccountsService), on a fresh database:
+ * a new PostgreSQL database when DATABASE_URL is set, PGlite under a temporary DATA_DIR otherwise.
+ * Mail goes to the dev outbox unless `env` sets SMTP_URL.
+ */
+export async function startTestAccounts(env: Record<string, string> = {}, clock = fakeClock()): Promise<TestAccounts> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'accounts-test-'));
+  let database: TestDatabase | undefined;
+  if (process.env.DATABASE_URL) database = await createTestDatabase('accounts');
+  const config = loadAccountsConfig({
+    DATA_DIR: dataDir,
+    BCRYPT_ROUNDS: '4',
+    LOG_LEVEL: 'silent',
+    ...(database?.url ? { DATABASE_URL: database.url } : {}),
+    ...env,
+  });
+  const service = await createAccountsService(config, { clock, logger: createLogger({ service: 'cloud-accounts', level: 'silent' }) });
+  const mailDir = path.join(dataDir, 'mail');
+  return {
+    service,
+    http: request(service.app),
+    clock,
+    dataDir,
+    async verificationTokenFor(to) {
+      const files = readdirSync(mailDir).sort().reverse();
+      for (const file of files) {
+        const mail = await simpleParser(readFileSync(path.join(mailDir, file)));
+        const recipients = [mail.to ?? []].flat().flatMap((address) => address.value.map((v) => v.address));
+        if (!recipients.includes(to.toLowerCase())) continue;
+        const token = /Verification token: (\S+)/.exec(mail.text ?? '')?.[1];
+        if (token) return token;
+      }
+      throw new Error(`no verification e-mail to ${to}`);
+    },
+    settle: () => service.recorder.drain(),
+    async close() {
+      await service.close();
+      await database?.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const PASSWORD = 'correct horse battery 42';
+
+let counter = 0;
+/** A fresh, unique e-mail address. */
+export function uniqueEmail(name = 'user'): string {
+  counter += 1;
+  return `${name}.${process.pid}.${counter}@example.com`;
+}
+
+/** Signs up and verifies a user; returns their id, e-mail and an account token. */
+export async function verifiedUser(t: TestAccounts, email = uniqueEmail()): Promise<{ id: string; email: string; accountToken: string }> {
+  const signUp = await t.http.post('/users').send({ email, password: PASSWORD, displayName: 'Test User' }).expect(201);
+  const id = (signUp.body as { id: string }).id;
+  await t.http.put(`/users/${id}/token/${await t.verificationTokenFor(email)}`).expect(200);
+  const login = await t.http.post('/auth').auth(email, PASSWORD).expect(200);
+  return { id, email, accountToken: (login.body as { accessToken: string }).accessToken };
+}
+
+/** Makes a client key for the user and trades it for client tokens. */
+export async function clientTokens(t: TestAccounts, accountToken: string) {
+  const key = await t.http.post('/users/me/client-keys').set('authorization', `Bearer ${accountToken}`).expect(200);
+  const { clientId, clientSecret } = key.body as { clientId: string; clientSecret: string };
+  const tokens = await t.http.post('/auth/token').send({ grantType: 'clientCredentials', clientId, clientSecret }).expect(200);
+  return { clientId, clientSecret, ...(tokens.body as { accessToken: string; refreshToken: string }) };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
