@@ -20,5 +20,6 @@ module.exports = {
     ],
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
+  reporters: ['default', require.resolve('./summary-reporter.js')],
   testTimeout: 30000,
 };

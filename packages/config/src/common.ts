@@ -16,8 +16,8 @@ export const commonEnvironment = z.object({
 
 export type CommonEnvironment = z.infer<typeof commonEnvironment>;
 
-/** A TCP port number from the environment (a string of digits). */
-export const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+/** A TCP port number from the environment (a string of digits); 0 lets the system pick a free port. */
+export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
 /** A positive whole number from the environment. */
 export const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /** Thrown when the environment does not satisfy a service's schema; the message names each variable. */
 export class ConfigError extends Error {

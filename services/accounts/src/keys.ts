@@ -37,7 +37,7 @@ export function loadAccountsKeys(config: AccountsConfig): AccountsKeys {
   try {
     signingKey = loadSigningKey(signingPem);
   } catch (error) {
-    throw new Error(`AUTH_SIGNING_KEY_FILE: ${(error as Error).message}`);
+    throw new Error(`AUTH_SIGNING_KEY_FILE: ${(error as Error).message}`, { cause: error });
   }
   return {
     signingKey,

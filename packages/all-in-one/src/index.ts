@@ -1,0 +1,2 @@
+export { startPlatform } from './platform';
+export type { RunningPlatform } from './platform';
