@@ -67,7 +67,7 @@ export function bearerGuard(options: { verifier: TokenVerifier; kind: TokenKind;
         });
     }),
   );
-  return runStrategy(passport, 'bearer', challenge, `a ${describeKind(kind)} is required (Authorization: Bearer <token>)`);
+  return runStrategy(passport, 'bearer', challenge, `${describeKind(kind)} is required (Authorization: Bearer <token>)`);
 }
 
 /**

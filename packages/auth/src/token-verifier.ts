@@ -42,12 +42,13 @@ export class TokenVerifier {
       throw new UnauthorizedError('invalid token');
     }
     if (claims.kind !== expectedKind) {
-      throw new UnauthorizedError(`expected a ${describeKind(expectedKind)}, got a ${describeKind(claims.kind as TokenKind)}`);
+      throw new UnauthorizedError(`expected ${describeKind(expectedKind)}, got ${describeKind(claims.kind as TokenKind)}`);
     }
     return claims as TokenClaims;
   }
 }
 
+/** The kind in words, with its article: "an account access token". */
 export function describeKind(kind: TokenKind): string {
-  return { account: 'account access token', client: 'client access token', refresh: 'client refresh token' }[kind];
+  return { account: 'an account access token', client: 'a client access token', refresh: 'a client refresh token' }[kind];
 }

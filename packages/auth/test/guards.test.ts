@@ -46,7 +46,7 @@ describe('bearerGuard', () => {
     ['no header', undefined, 'a client access token is required (Authorization: Bearer <token>)'],
     ['a Basic header', 'Basic dXNlcjpwYXNz', 'a client access token is required (Authorization: Bearer <token>)'],
     ['garbage', 'Bearer garbage', 'malformed token'],
-    ['an account token', `Bearer ${signer.sign('account', { sub: 'user-1', ver: 1 }).token}`, 'expected a client access token, got a account access token'],
+    ['an account token', `Bearer ${signer.sign('account', { sub: 'user-1', ver: 1 }).token}`, 'expected a client access token, got an account access token'],
     ['a refresh token', `Bearer ${signer.sign('refresh', { sub: 'user-1', ver: 1 }).token}`, 'expected a client access token, got a client refresh token'],
     ['a revoked token', `Bearer ${signer.sign('client', { sub: 'user-1', ver: 7 }).token}`, 'token has been revoked'],
   ])('answers %s with a JSON 401 and a Bearer challenge', async (_name, header, message) => {

@@ -49,7 +49,7 @@ describe('TokenSigner and TokenVerifier', () => {
       message: 'expected a client access token, got a client refresh token',
     });
     const account = signer.sign('account', { sub: 'user-1', ver: 0 }).token;
-    await expect(verifier.verify(account, 'client')).rejects.toThrow('expected a client access token, got a account access token');
+    await expect(verifier.verify(account, 'client')).rejects.toThrow('expected a client access token, got an account access token');
   });
 
   it('rejects an expired token (fake clock, no waiting)', async () => {

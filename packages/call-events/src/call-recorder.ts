@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '@cloud/logging';
 import type { CallEvent, CallEventSink } from './call-event';
 
@@ -30,59 +30,72 @@ export interface CallRecorderOptions {
 
 /**
  * Records an event for every call that can be tied to a user, after the response has been sent,
- * so recording never slows or fails the call. `drain()` waits for the records still being
- * written (graceful shutdown, tests).
+ * so recording never slows or fails the call. Events are written one at a time, in the order the
+ * responses finished, so the store's insertion order is the order of the calls. `drain()` waits
+ * for responses still being sent and for the records still being written (graceful shutdown,
+ * tests).
  */
 export class CallRecorder {
-  private readonly pending = new Set<Promise<void>>();
+  // Responses not yet closed: their 'finish' (and so their event) may still be to come.
+  private readonly open = new Set<Promise<void>>();
+  private writes: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: CallRecorderOptions) {}
 
   readonly middleware: RequestHandler = (req, res, next) => {
     const startTime = new Date();
-    res.on('finish', () => {
+    let closed!: () => void;
+    const open = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    this.open.add(open);
+    res.once('finish', () => {
       const user = res.locals.userId;
-      if (!user) return;
-      const params = (req.params ?? {}) as Record<string, string | undefined>;
-      const resourceId = RESOURCE_PARAMS.map((name) => params[name]).find((value) => value !== undefined);
-      const endTime = new Date();
-      const event: CallEvent = {
-        id: `event-${randomUUID()}`,
-        user,
-        service: this.options.service,
-        input: {
-          method: req.method,
-          ...(typeof req.route?.path === 'string' ? { route: req.baseUrl + req.route.path } : {}),
-          ...(resourceId === undefined ? {} : { resourceId }),
-        },
-        output: {
-          startTime: startTime.toISOString(),
-          endTime: endTime.toISOString(),
-          httpStatusCode: res.statusCode,
-          bytesOut: Number(res.getHeader('content-length') ?? 0),
-        },
-        serviceData: { requestId: res.locals.requestId as string | undefined },
-        createdAt: endTime.toISOString(),
-      };
-      setImmediate(() => this.write(event));
+      if (user) this.enqueue(this.eventOf(req, res, user, startTime));
+    });
+    // 'close' follows 'finish' for a completed response, and comes alone for an aborted one.
+    res.once('close', () => {
+      this.open.delete(open);
+      closed();
     });
     next();
   };
 
-  private write(event: CallEvent): void {
-    const writing = this.options.sink
-      .record(event)
-      .catch((error: unknown) => {
-        this.options.logger.error('could not record call event', { error, eventId: event.id, user: event.user });
-      })
-      .finally(() => this.pending.delete(writing));
-    this.pending.add(writing);
+  private eventOf(req: Request, res: Response, user: string, startTime: Date): CallEvent {
+    const params = (req.params ?? {}) as Record<string, string | undefined>;
+    const resourceId = RESOURCE_PARAMS.map((name) => params[name]).find((value) => value !== undefined);
+    const endTime = new Date();
+    return {
+      id: `event-${randomUUID()}`,
+      user,
+      service: this.options.service,
+      input: {
+        method: req.method,
+        ...(typeof req.route?.path === 'string' ? { route: req.baseUrl + req.route.path } : {}),
+        ...(resourceId === undefined ? {} : { resourceId }),
+      },
+      output: {
+        startTime: startTime.toISOString(),
+        endTime: endTime.toISOString(),
+        httpStatusCode: res.statusCode,
+        bytesOut: Number(res.getHeader('content-length') ?? 0),
+      },
+      serviceData: { requestId: res.locals.requestId as string | undefined },
+      createdAt: endTime.toISOString(),
+    };
   }
 
-  /** Resolves once every event recorded so far has been written (or failed and been logged). */
+  private enqueue(event: CallEvent): void {
+    this.writes = this.writes
+      .then(() => this.options.sink.record(event))
+      .catch((error: unknown) => {
+        this.options.logger.error('could not record call event', { error, eventId: event.id, user: event.user });
+      });
+  }
+
+  /** Resolves once every response in flight has closed and every event recorded so far is written (or failed and logged). */
   async drain(): Promise<void> {
-    // Events of responses that just finished are queued with setImmediate; let them start first.
-    await new Promise((resolve) => setImmediate(resolve));
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+    while (this.open.size > 0) await Promise.all([...this.open]);
+    await this.writes;
   }
 }

@@ -92,3 +92,52 @@ describe('CallRecorder', () => {
     await expect(recorder.drain()).resolves.toBeUndefined();
   });
 });
+
+describe('CallRecorder ordering and draining', () => {
+  it('writes events in the order the responses finished, even when the store is slow for the first', async () => {
+    const stored: string[] = [];
+    let first = true;
+    const recorder = new CallRecorder({
+      service: 'cloud-test',
+      logger: createLogger({ service: 'cloud-test', level: 'silent' }),
+      sink: {
+        record: async (event) => {
+          if (first) {
+            first = false;
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+          stored.push(event.input.resourceId!);
+        },
+      },
+    });
+    const app = express();
+    app.use(recorder.middleware);
+    app.get('/things/:id', (req, res) => {
+      attributeCallTo(res, 'user-1');
+      res.json({});
+    });
+    for (const id of ['a', 'b', 'c']) await request(app).get(`/things/${id}`);
+    await recorder.drain();
+    expect(stored).toEqual(['a', 'b', 'c']);
+  });
+
+  it('drain waits for a response that is still being sent', async () => {
+    const stored: string[] = [];
+    const recorder = new CallRecorder({
+      service: 'cloud-test',
+      logger: createLogger({ service: 'cloud-test', level: 'silent' }),
+      sink: { record: async (event) => void stored.push(event.user) },
+    });
+    const app = express();
+    app.use(recorder.middleware);
+    app.get('/slow', (_req, res) => {
+      attributeCallTo(res, 'user-slow');
+      setTimeout(() => res.json({}), 30);
+    });
+    const response = request(app).get('/slow').then((res) => res.status);
+    await new Promise((resolve) => setTimeout(resolve, 5)); // the request is in flight
+    await recorder.drain();
+    expect(stored).toEqual(['user-slow']);
+    expect(await response).toBe(200);
+  });
+});

@@ -37,20 +37,23 @@ export class LoginThrottle {
   }
 
   async recordFailure(account: string, address: string | undefined): Promise<void> {
-    await consume(this.perAccount, account.toLowerCase());
-    if (address) await consume(this.perAddress, address);
+    await this.consume(this.perAccount, account.toLowerCase(), this.options.maxFailuresPerAccount);
+    if (address) await this.consume(this.perAddress, address, this.options.maxFailuresPerAddress);
   }
 
   async recordSuccess(account: string): Promise<void> {
     await this.perAccount.delete(account.toLowerCase());
   }
-}
 
-// Consuming past the limit rejects with the limiter's state; that is the block starting, not an error.
-async function consume(limiter: RateLimiterMemory, key: string): Promise<void> {
-  try {
-    await limiter.consume(key);
-  } catch (rejection) {
-    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+  // The failure that reaches the limit starts the block: blockSeconds from now. (The limiter
+  // itself blocks only when consumed past its points, which assertAllowed never lets happen.)
+  // Consuming past the limit rejects with the limiter's state; that is a block, not an error.
+  private async consume(limiter: RateLimiterMemory, key: string, limit: number): Promise<void> {
+    try {
+      const state = await limiter.consume(key);
+      if (state.consumedPoints >= limit) await limiter.block(key, this.options.blockSeconds);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    }
   }
 }

@@ -177,6 +177,7 @@ export class UsersService {
       await this.deps.throttle.recordFailure(user.id, address);
       throw new ForbiddenError('the old password is wrong');
     }
+    await this.deps.throttle.recordSuccess(user.id);
     if (oldPassword === newPassword) throw new InvalidInputError('body.newPassword: must differ from the old password');
     const weakness = passwordWeakness(newPassword, user.email);
     if (weakness) throw new InvalidInputError(`body.newPassword: ${weakness}`);
