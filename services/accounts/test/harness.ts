@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
@@ -30,7 +30,9 @@ export interface TestAccounts {
   http: ReturnType<typeof request>;
   clock: FakeClock;
   dataDir: string;
-  /** The verification token of the newest e-mail sent to `to` (read from the dev outbox). */
+  /** Every verification token e-mailed to `to`, newest first (read from the dev outbox). */
+  verificationTokensFor(to: string): Promise<string[]>;
+  /** The verification token of the newest e-mail sent to `to`. */
   verificationTokenFor(to: string): Promise<string>;
   /** Waits until the call events of finished requests are stored. */
   settle(): Promise<void>;
@@ -55,21 +57,28 @@ export async function startTestAccounts(env: Record<string, string> = {}, clock 
   });
   const service = await createAccountsService(config, { clock, logger: createLogger({ service: 'cloud-accounts', level: 'silent' }) });
   const mailDir = path.join(dataDir, 'mail');
+  const verificationTokensFor = async (to: string): Promise<string[]> => {
+    // Outbox file names start with the time they were written, so reverse order is newest first.
+    const files = existsSync(mailDir) ? readdirSync(mailDir).sort().reverse() : [];
+    const tokens: string[] = [];
+    for (const file of files) {
+      const mail = await simpleParser(readFileSync(path.join(mailDir, file)));
+      const recipients = [mail.to ?? []].flat().flatMap((address) => address.value.map((v) => v.address));
+      const token = /Verification token: (\S+)/.exec(mail.text ?? '')?.[1];
+      if (token && recipients.includes(to.toLowerCase())) tokens.push(token);
+    }
+    return tokens;
+  };
   return {
     service,
     http: request(service.app),
     clock,
     dataDir,
+    verificationTokensFor,
     async verificationTokenFor(to) {
-      const files = readdirSync(mailDir).sort().reverse();
-      for (const file of files) {
-        const mail = await simpleParser(readFileSync(path.join(mailDir, file)));
-        const recipients = [mail.to ?? []].flat().flatMap((address) => address.value.map((v) => v.address));
-        if (!recipients.includes(to.toLowerCase())) continue;
-        const token = /Verification token: (\S+)/.exec(mail.text ?? '')?.[1];
-        if (token) return token;
-      }
-      throw new Error(`no verification e-mail to ${to}`);
+      const [newest] = await verificationTokensFor(to);
+      if (!newest) throw new Error(`no verification e-mail to ${to}`);
+      return newest;
     },
     settle: () => service.recorder.drain(),
     async close() {

@@ -1,8 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import bcrypt from 'bcrypt';
-import { simpleParser } from 'mailparser';
 import { HOUR, PASSWORD, startTestAccounts, uniqueEmail, type TestAccounts } from './harness';
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -38,19 +35,6 @@ describe('sign-up and e-mail verification', () => {
   const userRow = async (id: string) => (await t.service.db('users').where({ id }).first()) as UserRow | undefined;
   const userCount = async (email: string) => (await t.service.db('users').where({ email: email.toLowerCase() })).length;
   const nowIso = () => new Date(t.clock()).toISOString();
-
-  /** Every verification token e-mailed to `to`, in no particular order. */
-  async function tokensSentTo(to: string): Promise<string[]> {
-    const mailDir = path.join(t.dataDir, 'mail');
-    const tokens: string[] = [];
-    for (const file of readdirSync(mailDir)) {
-      const mail = await simpleParser(readFileSync(path.join(mailDir, file)));
-      const recipients = [mail.to ?? []].flat().flatMap((address) => address.value.map((v) => v.address));
-      const token = /Verification token: (\S+)/.exec(mail.text ?? '')?.[1];
-      if (token && recipients.includes(to.toLowerCase())) tokens.push(token);
-    }
-    return tokens;
-  }
 
   describe('POST /users', () => {
     it('answers 201 with exactly the profile, and stores a bcrypt hash and only a sha256 of the token', async () => {
@@ -219,13 +203,13 @@ describe('sign-up and e-mail verification', () => {
       const stillTooSoon = await t.http.post(`/users/${id}/verification`);
       expect(stillTooSoon.status).toBe(429);
       expect(stillTooSoon.headers['retry-after']).toBe('1');
-      expect(await tokensSentTo(email)).toEqual([oldToken]);
+      expect(await t.verificationTokensFor(email)).toEqual([oldToken]);
 
       t.clock.advance(1_000);
       const resent = await t.http.post(`/users/${id}/verification`);
       expect(resent.status).toBe(202);
       expect(resent.body).toEqual({ message: 'a new verification e-mail is on its way' });
-      const tokens = await tokensSentTo(email);
+      const tokens = await t.verificationTokensFor(email);
       expect(tokens).toHaveLength(2);
       const newToken = tokens.find((token) => token !== oldToken)!;
       expect(newToken).toEqual(expect.any(String));
@@ -261,7 +245,7 @@ describe('sign-up and e-mail verification', () => {
       await t.http.post(`/users/${id}/verification`).expect(429);
       t.clock.advance(60_000);
       await t.http.post(`/users/${email}/verification`).expect(202);
-      const newToken = (await tokensSentTo(email)).find((token) => token !== oldToken)!;
+      const newToken = (await t.verificationTokensFor(email)).find((token) => token !== oldToken)!;
       await t.http.put(`/users/${id}/token/${oldToken}`).expect(404);
       await t.http.put(`/users/${email}/token/${newToken}`).expect(200);
       await t.http.put(`/users/${id}/token/${newToken}`).expect(409);

@@ -34,11 +34,15 @@ export function smtpMailer(url: string, from: string): Mailer {
  */
 export function outboxMailer(directory: string, from: string, logger: Logger): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  let sequence = 0;
   return {
     async send({ to, subject, text, actionUrl }) {
       const info = await transport.sendMail({ from, to, subject, text });
       await mkdir(directory, { recursive: true, mode: 0o700 });
-      const file = path.join(directory, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`);
+      // Names sort in the order messages were written: time, then a counter for the same millisecond.
+      sequence += 1;
+      const stamp = `${new Date().toISOString().replace(/[:.]/g, '-')}-${String(sequence).padStart(6, '0')}`;
+      const file = path.join(directory, `${stamp}-${randomUUID().slice(0, 8)}.eml`);
       await writeFile(file, info.message as Buffer, { mode: 0o600 });
       // Development only (no SMTP_URL): the runtime contract has the link logged so a developer can follow it.
       logger.info('e-mail written to the outbox', { file, to, subject, ...(actionUrl ? { link: actionUrl } : {}) });
