@@ -18,6 +18,7 @@ import { authRouter } from './entry-points/http/auth.router';
 import { clientKeysRouter } from './entry-points/http/client-keys.router';
 import { eventsRouter } from './entry-points/http/events.router';
 import { accountsOpenApiDocument } from './entry-points/http/openapi';
+import { ACCOUNTS_SCHEMA } from './migrations';
 import { usersRouter } from './entry-points/http/users.router';
 
 export const ACCOUNTS_SERVICE_NAME = 'cloud-accounts';
@@ -58,6 +59,7 @@ export function createAccountsApp(deps: AccountsAppDependencies): AccountsApp {
       maxFailuresPerAddress: config.LOGIN_MAX_FAILURES_PER_ADDRESS,
       windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
       blockSeconds: config.LOGIN_BLOCK_SECONDS,
+      ...(config.DATABASE_URL ? { postgres: { db, schema: ACCOUNTS_SCHEMA } } : {}),
     }),
     signer,
     mailer: deps.mailer,

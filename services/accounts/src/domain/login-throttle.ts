@@ -1,4 +1,5 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Database } from '@cloud/db';
 import { TooManyRequestsError } from '@cloud/http';
 
 export interface LoginThrottleOptions {
@@ -6,27 +7,36 @@ export interface LoginThrottleOptions {
   maxFailuresPerAddress: number;
   windowSeconds: number;
   blockSeconds: number;
+  /**
+   * Where counts are kept. A PostgreSQL database (table `login_throttle` of the service schema)
+   * shares them between replicas; without one they live in this process, which is exact for the
+   * embedded default's single process. (PGlite can't serve the limiter's prepared statements.)
+   */
+  postgres?: { db: Database; schema: string };
 }
 
 /**
  * Counts failed password checks per account and per client address; past the limit, logins
  * (right password or not) answer 429 until the block ends. A success clears the account's count.
- * Counts are kept in this process: with several replicas each counts on its own, which still
- * bounds guessing to replicas × limit per window.
  */
 export class LoginThrottle {
-  private readonly perAccount: RateLimiterMemory;
-  private readonly perAddress: RateLimiterMemory;
+  private readonly perAccount: RateLimiterAbstract;
+  private readonly perAddress: RateLimiterAbstract;
 
   constructor(private readonly options: LoginThrottleOptions) {
-    const { windowSeconds, blockSeconds } = options;
-    this.perAccount = new RateLimiterMemory({ keyPrefix: 'account', points: options.maxFailuresPerAccount, duration: windowSeconds, blockDuration: blockSeconds });
-    this.perAddress = new RateLimiterMemory({ keyPrefix: 'address', points: options.maxFailuresPerAddress, duration: windowSeconds, blockDuration: blockSeconds });
+    const limiter = (keyPrefix: string, points: number): RateLimiterAbstract => {
+      const common = { keyPrefix, points, duration: options.windowSeconds, blockDuration: options.blockSeconds };
+      if (!options.postgres) return new RateLimiterMemory(common);
+      const { db, schema } = options.postgres;
+      return new RateLimiterPostgres({ ...common, storeClient: db, storeType: 'knex', schemaName: schema, tableName: 'login_throttle', tableCreated: true });
+    };
+    this.perAccount = limiter('account', options.maxFailuresPerAccount);
+    this.perAddress = limiter('address', options.maxFailuresPerAddress);
   }
 
   /** Throws 429 when the account or the address has used up its failures. */
   async assertAllowed(account: string, address: string | undefined): Promise<void> {
-    const checks: [RateLimiterMemory, string, number][] = [[this.perAccount, account.toLowerCase(), this.options.maxFailuresPerAccount]];
+    const checks: [RateLimiterAbstract, string, number][] = [[this.perAccount, account.toLowerCase(), this.options.maxFailuresPerAccount]];
     if (address) checks.push([this.perAddress, address, this.options.maxFailuresPerAddress]);
     for (const [limiter, key, limit] of checks) {
       const state = await limiter.get(key);
@@ -48,7 +58,7 @@ export class LoginThrottle {
   // The failure that reaches the limit starts the block: blockSeconds from now. (The limiter
   // itself blocks only when consumed past its points, which assertAllowed never lets happen.)
   // Consuming past the limit rejects with the limiter's state; that is a block, not an error.
-  private async consume(limiter: RateLimiterMemory, key: string, limit: number): Promise<void> {
+  private async consume(limiter: RateLimiterAbstract, key: string, limit: number): Promise<void> {
     try {
       const state = await limiter.consume(key);
       if (state.consumedPoints >= limit) await limiter.block(key, this.options.blockSeconds);

@@ -2,9 +2,10 @@ import type { Migration } from '@cloud/db';
 import { createUsers } from './20261122000100_create_users';
 import { createClientKeys } from './20261122000200_create_client_keys';
 import { createEvents } from './20261122000300_create_events';
+import { createLoginThrottle } from './20261122000400_create_login_throttle';
 
 /** The schema this service owns. */
 export const ACCOUNTS_SCHEMA = 'accounts';
 
 /** Every migration of the accounts schema; add new ones at the end. */
-export const accountsMigrations: Migration[] = [createUsers, createClientKeys, createEvents];
+export const accountsMigrations: Migration[] = [createUsers, createClientKeys, createEvents, createLoginThrottle];
