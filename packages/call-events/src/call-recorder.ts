@@ -26,6 +26,8 @@ export interface CallRecorderOptions {
   service: string;
   sink: CallEventSink;
   logger: Logger;
+  /** Milliseconds since the epoch; the service's clock, so tests can move it. */
+  clock?: () => number;
 }
 
 /**
@@ -43,7 +45,7 @@ export class CallRecorder {
   constructor(private readonly options: CallRecorderOptions) {}
 
   readonly middleware: RequestHandler = (req, res, next) => {
-    const startTime = new Date();
+    const startTime = this.now();
     let closed!: () => void;
     const open = new Promise<void>((resolve) => {
       closed = resolve;
@@ -64,7 +66,7 @@ export class CallRecorder {
   private eventOf(req: Request, res: Response, user: string, startTime: Date): CallEvent {
     const params = (req.params ?? {}) as Record<string, string | undefined>;
     const resourceId = RESOURCE_PARAMS.map((name) => params[name]).find((value) => value !== undefined);
-    const endTime = new Date();
+    const endTime = this.now();
     return {
       id: `event-${randomUUID()}`,
       user,
@@ -83,6 +85,10 @@ export class CallRecorder {
       serviceData: { requestId: res.locals.requestId as string | undefined },
       createdAt: endTime.toISOString(),
     };
+  }
+
+  private now(): Date {
+    return new Date(this.options.clock ? this.options.clock() : Date.now());
   }
 
   private enqueue(event: CallEvent): void {

@@ -128,16 +128,45 @@ describe('CallRecorder ordering and draining', () => {
       logger: createLogger({ service: 'cloud-test', level: 'silent' }),
       sink: { record: async (event) => void stored.push(event.user) },
     });
+    let entered!: () => void;
+    const handlerEntered = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
     const app = express();
     app.use(recorder.middleware);
     app.get('/slow', (_req, res) => {
       attributeCallTo(res, 'user-slow');
+      entered();
       setTimeout(() => res.json({}), 30);
     });
     const response = request(app).get('/slow').then((res) => res.status);
-    await new Promise((resolve) => setTimeout(resolve, 5)); // the request is in flight
+    await handlerEntered; // the request is in flight, its response not yet sent
     await recorder.drain();
     expect(stored).toEqual(['user-slow']);
     expect(await response).toBe(200);
+  });
+});
+
+describe('CallRecorder clock', () => {
+  it('stamps events with the clock it is given', async () => {
+    const stored: CallEvent[] = [];
+    const recorder = new CallRecorder({
+      service: 'cloud-test',
+      logger: createLogger({ service: 'cloud-test', level: 'silent' }),
+      sink: { record: async (event) => void stored.push(event) },
+      clock: () => Date.parse('2030-01-02T03:04:05.678Z'),
+    });
+    const app = express();
+    app.use(recorder.middleware);
+    app.get('/x', (_req, res) => {
+      attributeCallTo(res, 'user-1');
+      res.json({});
+    });
+    await request(app).get('/x');
+    await recorder.drain();
+    expect(stored[0]).toMatchObject({
+      createdAt: '2030-01-02T03:04:05.678Z',
+      output: { startTime: '2030-01-02T03:04:05.678Z', endTime: '2030-01-02T03:04:05.678Z' },
+    });
   });
 });

@@ -5,10 +5,12 @@ import { z } from 'zod';
 export const commonEnvironment = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'debug', 'silent']).default('info'),
+  // A relative DATA_DIR is taken from where npm was run (INIT_CWD), so `npm start` and
+  // `npm start -w services/<name>` from the repository root both use the root's ./.data.
   DATA_DIR: z
     .string()
     .default('./.data')
-    .transform((dir) => path.resolve(dir)),
+    .transform((dir) => path.resolve(process.env.INIT_CWD ?? process.cwd(), dir)),
   DATABASE_URL: z
     .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
     .optional(),

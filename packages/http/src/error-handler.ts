@@ -17,13 +17,31 @@ const BODY_PARSER_ERRORS: Record<string, { status: number; code: string; message
   'request.aborted': { status: 400, code: 'InvalidInput', message: 'the request was aborted' },
 };
 
+// Other client errors raised by Express or its parts carry a 4xx `status`; their own messages may
+// hold internals, so they are answered with the status's generic one.
+const CLIENT_ERRORS: Record<number, { code: string; message: string }> = {
+  400: { code: 'InvalidInput', message: 'the request is malformed' },
+  404: { code: 'NotFound', message: 'not found' },
+  405: { code: 'MethodNotAllowed', message: 'method not allowed' },
+  413: { code: 'PayloadTooLarge', message: 'the request body is too large' },
+  415: { code: 'UnsupportedMediaType', message: 'unsupported media type' },
+};
+
 export function toErrorResponse(error: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (error instanceof AppError) {
     return { status: error.status, body: { code: error.code, message: error.message }, headers: error.headers };
   }
-  const type = (error as { type?: unknown } | null)?.type;
+  const { type, status } = (error ?? {}) as { type?: unknown; status?: unknown };
   const known = typeof type === 'string' ? BODY_PARSER_ERRORS[type] : undefined;
   if (known) return { status: known.status, body: { code: known.code, message: known.message }, headers: {} };
+  // The router's failure to decode a path parameter such as /users/%ZZ.
+  if (error instanceof URIError) {
+    return { status: 400, body: { code: 'InvalidInput', message: 'the request path is not valid percent-encoding' }, headers: {} };
+  }
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const generic = CLIENT_ERRORS[status] ?? { code: 'InvalidInput', message: 'the request was refused' };
+    return { status, body: { ...generic }, headers: {} };
+  }
   return { status: 500, body: { code: 'InternalError', message: 'internal error' }, headers: {} };
 }
 

@@ -113,6 +113,30 @@ describe('createHttpApp', () => {
     expect(errors[0]).toMatchObject({ message: 'request failed', requestId: 'req-500' });
   });
 
+  it('answers a path that is not valid percent-encoding with 400, not 500', async () => {
+    const { app } = buildApp();
+    for (const path of ['/things/%ZZ', '/things/%E0%A4%A', '/things/%']) {
+      const res = await request(app).get(path);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ code: 'InvalidInput', message: 'the request path is not valid percent-encoding' });
+    }
+  });
+
+  it('answers other client errors of Express parts with their status and a generic message', async () => {
+    const router = express.Router();
+    router.get('/teapot', () => {
+      throw Object.assign(new Error('internal detail: /etc/secret'), { status: 405 });
+    });
+    const app = createHttpApp({
+      logger: createLogger({ service: 'cloud-test', level: 'silent' }),
+      openapi: buildOpenApiDocument(new OpenAPIRegistry(), { title: 't', version: '1' }),
+      routers: [router],
+    });
+    const res = await request(app).get('/teapot');
+    expect(res.status).toBe(405);
+    expect(res.body).toEqual({ code: 'MethodNotAllowed', message: 'method not allowed' });
+  });
+
   it('answers unknown routes with a JSON 404', async () => {
     const { app } = buildApp();
     const res = await request(app).delete('/nowhere');

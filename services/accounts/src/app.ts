@@ -80,7 +80,7 @@ export function createAccountsApp(deps: AccountsAppDependencies): AccountsApp {
     maxKeysPerUser: config.MAX_CLIENT_KEYS_PER_USER,
   });
 
-  const recorder = new CallRecorder({ service: ACCOUNTS_SERVICE_NAME, sink: events, logger });
+  const recorder = new CallRecorder({ service: ACCOUNTS_SERVICE_NAME, sink: events, logger, clock });
   const app = createHttpApp({
     logger,
     openapi: accountsOpenApiDocument(),

@@ -6,7 +6,6 @@ type User = Awaited<ReturnType<typeof verifiedUser>>;
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const EVENT_ID = /^event-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** items[index], failing the test when there is none. */
 function nth<T>(items: readonly T[], index: number): T {
   const item = items.at(index);
@@ -209,10 +208,12 @@ describe('GET /users/me/events', () => {
 
     it('filters by since (inclusive) and until (exclusive) ISO timestamps', async () => {
       const frank = await verifiedUser(t);
+      // Event times come from the service's clock: move it rather than wait.
       const pause = async () => {
-        await sleep(15);
-        const now = Date.now();
-        await sleep(15);
+        await t.settle();
+        t.clock.advance(1_000);
+        const now = t.clock();
+        t.clock.advance(1_000);
         return now;
       };
       const early = await getMe(frank);

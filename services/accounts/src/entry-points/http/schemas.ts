@@ -13,7 +13,7 @@ export const signUpBody = z
   .strictObject({
     email: z.email({ error: 'must be an e-mail address' }).max(254),
     password: z.string({ error: 'is required' }).max(200),
-    displayName: text(100).min(1, { error: 'is required' }),
+    displayName: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(100),
     billingAddress: billingAddressSchema.partial().optional(),
   })
   .meta({ id: 'SignUpRequest' });
