@@ -16,25 +16,28 @@ onPostgres('login throttle shared by replicas (PostgreSQL)', () => {
   });
   afterAll(() => test.destroy());
 
-  it('counts failures on every replica towards one limit, and a success anywhere clears it', async () => {
+  it('counts attempts on every replica towards one limit, and a success anywhere clears it', async () => {
     const replicaA = new LoginThrottle({ ...options, postgres: { db: test.db, schema: ACCOUNTS_SCHEMA } });
     const replicaB = new LoginThrottle({ ...options, postgres: { db: test.db, schema: ACCOUNTS_SCHEMA } });
 
-    await replicaA.recordFailure('user-1', '10.0.0.1');
-    await replicaB.recordFailure('user-1', '10.0.0.2');
-    await replicaB.recordSuccess('user-1');
-    await replicaA.recordFailure('user-1', '10.0.0.1');
-    await replicaB.recordFailure('user-1', '10.0.0.2');
-    await expect(replicaA.assertAllowed('user-1', '10.0.0.3')).resolves.toBeUndefined();
-
-    await replicaA.recordFailure('user-1', '10.0.0.1');
+    await replicaA.attempt('user-1', '10.0.0.1');
+    await replicaB.attempt('user-1', '10.0.0.2');
+    await replicaB.succeeded('user-1', '10.0.0.2');
+    await replicaA.attempt('user-1', '10.0.0.1');
+    await replicaB.attempt('user-1', '10.0.0.2');
+    await replicaA.attempt('user-1', '10.0.0.3'); // the third since the success: still allowed
     for (const replica of [replicaA, replicaB]) {
-      await expect(replica.assertAllowed('user-1', '10.0.0.3')).rejects.toMatchObject({ status: 429, code: 'TooManyRequests' });
+      await expect(replica.attempt('user-1', '10.0.0.3')).rejects.toMatchObject({ status: 429, code: 'TooManyRequests' });
     }
-    const [row] = (await test.db('login_throttle').where({ key: 'account:user-1' })) as Array<{ points: number; expire: string }>;
-    expect(row?.points).toBeGreaterThanOrEqual(3);
-    // The block runs blockSeconds (900) from the failure that reached the limit.
+    const [row] = (await test.db('login_throttle').where({ key: 'account:user-1' })) as Array<{ expire: string }>;
+    // Blocked for blockSeconds (900) from the first refused attempt.
     expect(Number(row?.expire) - Date.now()).toBeGreaterThan(890_000);
-    await expect(replicaB.assertAllowed('user-2', '10.0.0.3')).resolves.toBeUndefined();
+    await expect(replicaB.attempt('user-2', '10.0.0.3')).resolves.toBeUndefined();
+  });
+
+  it('lets no more than the limit through when replicas take attempts at once', async () => {
+    const replicas = [0, 1, 2].map(() => new LoginThrottle({ ...options, postgres: { db: test.db, schema: ACCOUNTS_SCHEMA } }));
+    const outcomes = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => replicas[i % 3]!.attempt('user-3', `10.0.1.${i}`)));
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(3);
   });
 });

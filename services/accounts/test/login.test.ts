@@ -137,6 +137,13 @@ describe('login throttling per account', () => {
     for (let i = 0; i < 2; i += 1) expectBasicChallenge(await t.http.post('/auth').auth(user.email, WRONG));
     expect((await t.http.post('/auth').auth(user.email, PASSWORD)).status).toBe(200);
   });
+
+  it('checks no more than 3 passwords when 10 guesses arrive at once', async () => {
+    const target = await verifiedUser(t, uniqueEmail('parallel'));
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => t.http.post('/auth').auth(target.email, `${WRONG}-${i}`)));
+    const statuses = answers.map((res) => res.status).sort();
+    expect(statuses).toEqual([401, 401, 401, 429, 429, 429, 429, 429, 429, 429]);
+  });
 });
 
 describe('login throttling per client address', () => {
@@ -159,7 +166,7 @@ describe('login throttling per client address', () => {
   });
 });
 
-describe('LoginThrottle expiry (fake timers)', () => {
+describe('LoginThrottle (fake timers)', () => {
   const START = new Date('2030-01-01T00:00:00.000Z');
   beforeEach(() => {
     jest.useFakeTimers();
@@ -169,51 +176,59 @@ describe('LoginThrottle expiry (fake timers)', () => {
 
   const throttle = (windowSeconds: number, blockSeconds: number) =>
     new LoginThrottle({ maxFailuresPerAccount: 3, maxFailuresPerAddress: 100, windowSeconds, blockSeconds });
+  // Attempts whose password turned out wrong: counted, never followed by succeeded().
   const fail = async (th: LoginThrottle, times: number) => {
-    for (let i = 0; i < times; i += 1) await th.recordFailure('User-A', '10.0.0.1');
+    for (let i = 0; i < times; i += 1) await th.attempt('User-A', '10.0.0.1');
   };
 
-  it('blocks for blockSeconds after the limit is reached, then allows again', async () => {
+  it('refuses attempts past the limit for blockSeconds, then allows again', async () => {
     const th = throttle(900, 600);
     await fail(th, 3);
-    await expect(th.assertAllowed('user-a', '10.0.0.2')).rejects.toMatchObject({ status: 429, headers: { 'Retry-After': '600' } });
-    await expect(th.assertAllowed('user-b', '10.0.0.1')).resolves.toBeUndefined();
+    await expect(th.attempt('user-a', '10.0.0.2')).rejects.toMatchObject({ status: 429, headers: { 'Retry-After': '600' } });
+    await expect(th.attempt('user-b', '10.0.0.1')).resolves.toBeUndefined();
 
     jest.advanceTimersByTime(599_000);
-    await expect(th.assertAllowed('user-a', undefined)).rejects.toMatchObject({ status: 429, headers: { 'Retry-After': '1' } });
+    await expect(th.attempt('user-a', undefined)).rejects.toMatchObject({ status: 429, headers: { 'Retry-After': '1' } });
     jest.advanceTimersByTime(2_000);
-    await expect(th.assertAllowed('user-a', undefined)).resolves.toBeUndefined();
+    await expect(th.attempt('user-a', undefined)).resolves.toBeUndefined();
   });
 
   it('keeps the block for blockSeconds even when the failure window is shorter', async () => {
     const th = throttle(60, 600);
     await fail(th, 3);
+    await expect(th.attempt('user-a', undefined)).rejects.toMatchObject({ status: 429 });
     jest.advanceTimersByTime(61_000);
-    await expect(th.assertAllowed('user-a', undefined)).rejects.toMatchObject({ status: 429 });
+    await expect(th.attempt('user-a', undefined)).rejects.toMatchObject({ status: 429 });
     jest.advanceTimersByTime(540_000);
-    await expect(th.assertAllowed('user-a', undefined)).resolves.toBeUndefined();
+    await expect(th.attempt('user-a', undefined)).resolves.toBeUndefined();
   });
 
-  it('forgets failures older than the window, and a success clears the count', async () => {
+  it('forgets attempts older than the window, and a success clears the count', async () => {
     const th = throttle(900, 600);
     await fail(th, 2);
     jest.advanceTimersByTime(901_000);
     await fail(th, 2);
-    await expect(th.assertAllowed('user-a', undefined)).resolves.toBeUndefined();
-    await th.recordSuccess('USER-A');
-    await fail(th, 2);
-    await expect(th.assertAllowed('user-a', undefined)).resolves.toBeUndefined();
-    await fail(th, 1);
-    await expect(th.assertAllowed('user-a', undefined)).rejects.toMatchObject({ status: 429 });
+    await expect(th.attempt('user-a', undefined)).resolves.toBeUndefined(); // the third in the window
+    await th.succeeded('USER-A', undefined);
+    await fail(th, 3);
+    await expect(th.attempt('user-a', undefined)).rejects.toMatchObject({ status: 429 });
   });
 
-  it('blocks an address past its own limit, whatever account is named', async () => {
+  it('lets no more than the limit through when attempts arrive all at once', async () => {
+    const th = throttle(900, 600);
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => th.attempt('user-a', '10.0.0.1')));
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(3);
+  });
+
+  it('blocks an address past its own limit, whatever account is named, and gives back successful attempts', async () => {
     const th = new LoginThrottle({ maxFailuresPerAccount: 100, maxFailuresPerAddress: 2, windowSeconds: 900, blockSeconds: 300 });
-    await th.recordFailure('a@example.com', '10.0.0.9');
-    await th.recordFailure('b@example.com', '10.0.0.9');
-    await expect(th.assertAllowed('c@example.com', '10.0.0.9')).rejects.toMatchObject({ status: 429 });
-    await expect(th.assertAllowed('c@example.com', '10.0.0.10')).resolves.toBeUndefined();
+    await th.attempt('a@example.com', '10.0.0.9');
+    await th.succeeded('a@example.com', '10.0.0.9');
+    await th.attempt('b@example.com', '10.0.0.9');
+    await th.attempt('c@example.com', '10.0.0.9');
+    await expect(th.attempt('d@example.com', '10.0.0.9')).rejects.toMatchObject({ status: 429 });
+    await expect(th.attempt('d@example.com', '10.0.0.10')).resolves.toBeUndefined();
     jest.advanceTimersByTime(301_000);
-    await expect(th.assertAllowed('c@example.com', '10.0.0.9')).resolves.toBeUndefined();
+    await expect(th.attempt('d@example.com', '10.0.0.9')).resolves.toBeUndefined();
   });
 });

@@ -16,15 +16,18 @@ export interface LoginThrottleOptions {
 }
 
 /**
- * Counts failed password checks per account and per client address; past the limit, logins
- * (right password or not) answer 429 until the block ends. A success clears the account's count.
+ * Limits password guessing per account and per client address. Every attempt is counted before
+ * its password is checked, atomically in the store, so guesses sent in parallel cannot slip past
+ * the limit; a successful attempt clears the account's count and gives the address its attempt
+ * back. Past the limit, attempts (right password or not) answer 429 for `blockSeconds`.
  */
 export class LoginThrottle {
   private readonly perAccount: RateLimiterAbstract;
   private readonly perAddress: RateLimiterAbstract;
 
-  constructor(private readonly options: LoginThrottleOptions) {
+  constructor(options: LoginThrottleOptions) {
     const limiter = (keyPrefix: string, points: number): RateLimiterAbstract => {
+      // The limiter blocks for blockDuration from the first attempt past its points.
       const common = { keyPrefix, points, duration: options.windowSeconds, blockDuration: options.blockSeconds };
       if (!options.postgres) return new RateLimiterMemory(common);
       const { db, schema } = options.postgres;
@@ -34,36 +37,25 @@ export class LoginThrottle {
     this.perAddress = limiter('address', options.maxFailuresPerAddress);
   }
 
-  /** Throws 429 when the account or the address has used up its failures. */
-  async assertAllowed(account: string, address: string | undefined): Promise<void> {
-    const checks: [RateLimiterAbstract, string, number][] = [[this.perAccount, account.toLowerCase(), this.options.maxFailuresPerAccount]];
-    if (address) checks.push([this.perAddress, address, this.options.maxFailuresPerAddress]);
-    for (const [limiter, key, limit] of checks) {
-      const state = await limiter.get(key);
-      if (state && state.consumedPoints >= limit) {
-        throw new TooManyRequestsError('too many failed logins; try again later', state.msBeforeNext / 1000);
-      }
-    }
+  /** Counts an attempt for the account and the address; throws 429 when either is over its limit. */
+  async attempt(account: string, address: string | undefined): Promise<void> {
+    await take(this.perAccount, account.toLowerCase());
+    if (address) await take(this.perAddress, address);
   }
 
-  async recordFailure(account: string, address: string | undefined): Promise<void> {
-    await this.consume(this.perAccount, account.toLowerCase(), this.options.maxFailuresPerAccount);
-    if (address) await this.consume(this.perAddress, address, this.options.maxFailuresPerAddress);
-  }
-
-  async recordSuccess(account: string): Promise<void> {
+  /** The attempt's password was right: the account starts afresh and the address gets its attempt back. */
+  async succeeded(account: string, address: string | undefined): Promise<void> {
     await this.perAccount.delete(account.toLowerCase());
+    if (address) await this.perAddress.reward(address, 1);
   }
+}
 
-  // The failure that reaches the limit starts the block: blockSeconds from now. (The limiter
-  // itself blocks only when consumed past its points, which assertAllowed never lets happen.)
-  // Consuming past the limit rejects with the limiter's state; that is a block, not an error.
-  private async consume(limiter: RateLimiterAbstract, key: string, limit: number): Promise<void> {
-    try {
-      const state = await limiter.consume(key);
-      if (state.consumedPoints >= limit) await limiter.block(key, this.options.blockSeconds);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    }
+// A limiter refuses by rejecting with its state (a RateLimiterRes); anything else is a store error.
+async function take(limiter: RateLimiterAbstract, key: string): Promise<void> {
+  try {
+    await limiter.consume(key);
+  } catch (refusal) {
+    if (!(refusal instanceof RateLimiterRes)) throw refusal;
+    throw new TooManyRequestsError('too many failed logins; try again later', refusal.msBeforeNext / 1000);
   }
 }

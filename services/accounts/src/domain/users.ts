@@ -132,13 +132,10 @@ export class UsersService {
    */
   async authenticate(user: User | undefined, login: string, password: string, address: string | undefined): Promise<string> {
     const account = user?.id ?? login;
-    await this.deps.throttle.assertAllowed(account, address);
+    await this.deps.throttle.attempt(account, address);
     const passwordMatches = await this.deps.passwords.verify(password, user?.passwordHash);
-    if (!passwordMatches || !user) {
-      await this.deps.throttle.recordFailure(account, address);
-      throw new UnauthorizedError(WRONG_CREDENTIALS, 'Basic realm="cloud", charset="UTF-8"');
-    }
-    await this.deps.throttle.recordSuccess(account);
+    if (!passwordMatches || !user) throw new UnauthorizedError(WRONG_CREDENTIALS, 'Basic realm="cloud", charset="UTF-8"');
+    await this.deps.throttle.succeeded(account, address);
     if (!user.verifiedAt) throw new ForbiddenError('verify your e-mail address before logging in', 'UserNotVerified');
     return user.id;
   }
@@ -172,12 +169,9 @@ export class UsersService {
    */
   async changePassword(userId: string, oldPassword: string, newPassword: string, address: string | undefined): Promise<string> {
     const user = await this.getUser(userId);
-    await this.deps.throttle.assertAllowed(user.id, address);
-    if (!(await this.deps.passwords.verify(oldPassword, user.passwordHash))) {
-      await this.deps.throttle.recordFailure(user.id, address);
-      throw new ForbiddenError('the old password is wrong');
-    }
-    await this.deps.throttle.recordSuccess(user.id);
+    await this.deps.throttle.attempt(user.id, address);
+    if (!(await this.deps.passwords.verify(oldPassword, user.passwordHash))) throw new ForbiddenError('the old password is wrong');
+    await this.deps.throttle.succeeded(user.id, address);
     if (oldPassword === newPassword) throw new InvalidInputError('body.newPassword: must differ from the old password');
     const weakness = passwordWeakness(newPassword, user.email);
     if (weakness) throw new InvalidInputError(`body.newPassword: ${weakness}`);
