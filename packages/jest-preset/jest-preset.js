@@ -21,5 +21,7 @@ module.exports = {
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   reporters: ['default', require.resolve('./summary-reporter.js')],
-  testTimeout: 30000,
+  // A guard against hangs, not a speed goal: starting PGlite compiles WASM, which is slow on a
+  // busy 2-core machine.
+  testTimeout: 60000,
 };

@@ -1,21 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import bcrypt from 'bcrypt';
+import type { UserRow } from '../src/data-access/users.repository';
 import { HOUR, PASSWORD, startTestAccounts, uniqueEmail, type TestAccounts } from './harness';
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
-
-interface UserRow {
-  id: string;
-  email: string;
-  password_hash: string;
-  display_name: string;
-  entity_type: string;
-  billing_address: Record<string, string>;
-  verified_at: Date | null;
-  verification_token_hash: string | null;
-  verification_expires_at: Date | null;
-}
 
 interface EventRow {
   user_id: string;

@@ -23,7 +23,8 @@ export interface User {
   updatedAt: Date;
 }
 
-interface UserRow {
+/** A row of `users` as stored (tests read rows to check what is kept, and what is not). */
+export interface UserRow {
   id: string;
   email: string;
   password_hash: string;
