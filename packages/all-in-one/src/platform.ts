@@ -1,6 +1,5 @@
 import { createAccountsService, loadAccountsConfig } from '@cloud/accounts';
 import { serveHttp, type RunningServer } from '@cloud/http';
-import { createLogger, type LogLevel } from '@cloud/logging';
 
 export interface RunningPlatform {
   /** Base URL of each service, by name. */
@@ -28,11 +27,15 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promi
   };
   try {
     const accountsConfig = loadAccountsConfig(env);
-    const logger = createLogger({ service: 'cloud-accounts', level: accountsConfig.LOG_LEVEL as LogLevel });
-    const accounts = await createAccountsService(accountsConfig, { logger });
+    const accounts = await createAccountsService(accountsConfig);
     started.push({
       name: 'accounts',
-      server: await serveHttp(accounts.app, { port: accountsConfig.ACCOUNTS_PORT, host: accountsConfig.ACCOUNTS_HOST, logger, name: 'accounts API' }),
+      server: await serveHttp(accounts.app, {
+        port: accountsConfig.ACCOUNTS_PORT,
+        host: accountsConfig.ACCOUNTS_HOST,
+        logger: accounts.logger,
+        name: 'accounts API',
+      }),
       close: () => accounts.close(),
     });
   } catch (error) {

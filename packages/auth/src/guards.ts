@@ -37,6 +37,8 @@ const REALM = 'cloud';
 function runStrategy(passport: InstanceType<typeof Passport>, name: string, challenge: string, missing: string): RequestHandler {
   return (req, res, next) => {
     const authenticate = passport.authenticate(name, { session: false }, (error: unknown, user: unknown) => {
+      // Every 401 of the guard carries its scheme's challenge, whoever raised it.
+      if (error instanceof UnauthorizedError) error.headers['WWW-Authenticate'] = challenge;
       if (error) return next(error);
       if (!user) return next(new UnauthorizedError(missing, challenge));
       next();
@@ -56,15 +58,12 @@ export function bearerGuard(options: { verifier: TokenVerifier; kind: TokenKind;
       verifier
         .verify(token, kind)
         .then(async (claims) => {
-          if (isRevoked && (await isRevoked(claims))) throw new UnauthorizedError('token has been revoked', challenge);
+          if (isRevoked && (await isRevoked(claims))) throw new UnauthorizedError('token has been revoked');
           req.res!.locals.auth = claims;
           req.res!.locals.userId = claims.sub;
           done(null, claims);
         })
-        .catch((error: unknown) => {
-          if (error instanceof UnauthorizedError) error.headers['WWW-Authenticate'] = challenge;
-          done(error);
-        });
+        .catch(done);
     }),
   );
   return runStrategy(passport, 'bearer', challenge, `${describeKind(kind)} is required (Authorization: Bearer <token>)`);
@@ -85,10 +84,7 @@ export function basicGuard(verify: (username: string, password: string, req: Req
           req.res!.locals.userId = userId;
           done(null, { id: userId });
         })
-        .catch((error: unknown) => {
-          if (error instanceof UnauthorizedError) error.headers['WWW-Authenticate'] = challenge;
-          done(error);
-        });
+        .catch(done);
     }),
   );
   return runStrategy(passport, 'basic', challenge, 'HTTP Basic credentials are required');

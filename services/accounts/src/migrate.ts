@@ -1,15 +1,15 @@
 // Applies the accounts schema's migrations and exits (`npm run migrate -w services/accounts`),
 // for deployments that run migrations as a job rather than at start.
-import path from 'node:path';
-import { connectDatabase, migrateToLatest } from '@cloud/db';
+import { migrateToLatest } from '@cloud/db';
 import { createLogger } from '@cloud/logging';
 import { loadAccountsConfig } from './config';
 import { accountsMigrations, ACCOUNTS_SCHEMA } from './migrations';
+import { openAccountsDatabase } from './service';
 
 async function main() {
   const config = loadAccountsConfig();
   const logger = createLogger({ service: 'cloud-accounts', level: config.LOG_LEVEL });
-  const db = await connectDatabase({ schema: ACCOUNTS_SCHEMA, databaseUrl: config.DATABASE_URL, pgliteDirectory: path.join(config.DATA_DIR, 'db', 'accounts') });
+  const db = await openAccountsDatabase(config);
   try {
     logger.info('migrations applied', { applied: await migrateToLatest(db, ACCOUNTS_SCHEMA, accountsMigrations) });
   } finally {

@@ -50,7 +50,7 @@ export class UsersService {
     const weakness = passwordWeakness(input.password, email);
     if (weakness) throw new InvalidInputError(`body.password: ${weakness}`);
     const now = this.now();
-    const token = randomUrlToken();
+    const { token, ...verification } = this.newVerification(now);
     const user: User = {
       id: `user-${randomUUID()}`,
       email,
@@ -59,9 +59,7 @@ export class UsersService {
       entityType: 'individual',
       billingAddress: { ...EMPTY_BILLING_ADDRESS, ...input.billingAddress },
       verifiedAt: null,
-      verificationTokenHash: sha256Hex(token),
-      verificationExpiresAt: new Date(now.getTime() + this.deps.verificationTtlHours * 3_600_000),
-      verificationSentAt: now,
+      ...verification,
       credentialsVersion: 0,
       createdAt: now,
       updatedAt: now,
@@ -100,13 +98,24 @@ export class UsersService {
     if (now.getTime() < nextAllowed) {
       throw new TooManyRequestsError('a verification e-mail was sent moments ago', (nextAllowed - now.getTime()) / 1000);
     }
+    const { token, ...verification } = this.newVerification(now);
+    const updated = await this.deps.users.update(user.id, verification);
+    await this.sendVerification(updated ?? user, token);
+  }
+
+  /** A single-use verification token sent at `now`, and the fields that keep only its hash. */
+  private newVerification(now: Date) {
     const token = randomUrlToken();
-    const updated = await this.deps.users.update(user.id, {
+    return {
+      token,
       verificationTokenHash: sha256Hex(token),
       verificationExpiresAt: new Date(now.getTime() + this.deps.verificationTtlHours * 3_600_000),
       verificationSentAt: now,
-    });
-    await this.sendVerification(updated ?? user, token);
+    };
+  }
+
+  private accountTokenFor(user: User): string {
+    return this.deps.signer.sign('account', { sub: user.id, ver: user.credentialsVersion }).token;
   }
 
   // A failed send is logged, not thrown: the account exists and the user can ask for a new e-mail.
@@ -134,7 +143,7 @@ export class UsersService {
     const account = user?.id ?? login;
     await this.deps.throttle.attempt(account, address);
     const passwordMatches = await this.deps.passwords.verify(password, user?.passwordHash);
-    if (!passwordMatches || !user) throw new UnauthorizedError(WRONG_CREDENTIALS, 'Basic realm="cloud", charset="UTF-8"');
+    if (!passwordMatches || !user) throw new UnauthorizedError(WRONG_CREDENTIALS);
     await this.deps.throttle.succeeded(account, address);
     if (!user.verifiedAt) throw new ForbiddenError('verify your e-mail address before logging in', 'UserNotVerified');
     return user.id;
@@ -142,8 +151,7 @@ export class UsersService {
 
   /** A new 12-hour account access token. */
   async issueAccountToken(userId: string): Promise<string> {
-    const user = await this.getUser(userId);
-    return this.deps.signer.sign('account', { sub: user.id, ver: user.credentialsVersion }).token;
+    return this.accountTokenFor(await this.getUser(userId));
   }
 
   async getUser(userId: string): Promise<User> {
@@ -177,6 +185,6 @@ export class UsersService {
     if (weakness) throw new InvalidInputError(`body.newPassword: ${weakness}`);
     const changed = await this.deps.users.changePassword(user.id, user.credentialsVersion, await this.deps.passwords.hash(newPassword), this.now());
     if (!changed) throw new ConflictError('the password was changed by another request; log in again');
-    return this.deps.signer.sign('account', { sub: changed.id, ver: changed.credentialsVersion }).token;
+    return this.accountTokenFor(changed);
   }
 }
