@@ -4,6 +4,9 @@ import knex, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 
 export type Database = Knex;
+/** A database transaction, or the database itself where a statement runs alone. */
+export type Executor = Knex | Knex.Transaction;
+export type Transaction = Knex.Transaction;
 
 export interface DatabaseOptions {
   /** The schema the service owns (`accounts`, `nodes`, `staking`); created if missing. */

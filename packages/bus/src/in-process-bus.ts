@@ -1,0 +1,152 @@
+import type { Logger } from '@cloud/logging';
+import { BusUnavailableError, DEFAULT_RPC_TIMEOUT_MS, durableQueues, type Bus, type DurableQueue, type Subscription } from './bus';
+import { DEFAULT_RETRY_POLICY, dispatch, type Delivery, type RetryPolicy } from './dispatch';
+import { encodeMessage, patternMatches, type BusMessage } from './messages';
+import { answerRpc, decodeRpcResult, RpcError, type RpcHandler, type RpcMethod, type RpcReply, type RpcRequest } from './rpc';
+
+export interface DeadLetter {
+  body: string;
+  reason: string;
+}
+
+/** One queue: deliveries waiting, the subscriptions taking turns at it, and what was dead-lettered. */
+class MemoryQueue {
+  readonly pending: Delivery[] = [];
+  readonly consumers: Subscription[] = [];
+  readonly dead: DeadLetter[] = [];
+  private turn = 0;
+  busy: Promise<void> | undefined;
+
+  constructor(readonly bindings: readonly string[]) {}
+
+  nextConsumer(): Subscription | undefined {
+    if (this.consumers.length === 0) return undefined;
+    this.turn = (this.turn + 1) % this.consumers.length;
+    return this.consumers[this.turn];
+  }
+}
+
+/**
+ * The embedded bus, for services sharing one process (`npm start`). Messages are serialised as on
+ * the wire, so consumers see the same checks, batches, retries and dead-lettering as on RabbitMQ.
+ * Messages live in memory: a process that stops loses what is queued, which is why producers
+ * publish from their outbox, which keeps every message until the bus has taken it.
+ */
+export class InProcessBus implements Bus {
+  readonly transport = 'in-process';
+  private readonly queues = new Map<string, MemoryQueue>();
+  private readonly handlers = new Map<RpcMethod, (body: string) => Promise<string>>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private closed = false;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+  ) {
+    for (const [name, bindings] of Object.entries(durableQueues)) this.queues.set(name, new MemoryQueue(bindings));
+  }
+
+  publish(messages: readonly BusMessage[]): Promise<void> {
+    if (this.closed) return Promise.reject(new BusUnavailableError('the bus is closed'));
+    for (const message of messages) {
+      const body = encodeMessage(message);
+      for (const queue of this.queues.values()) {
+        if (queue.bindings.some((pattern) => patternMatches(pattern, message.kind))) queue.pending.push({ body, attempts: 0 });
+      }
+    }
+    for (const queue of this.queues.values()) this.pump(queue);
+    return Promise.resolve();
+  }
+
+  subscribe(subscription: Subscription): Promise<void> {
+    if ('queue' in subscription) {
+      const queue = this.queueOf(subscription.queue);
+      queue.consumers.push(subscription);
+      this.pump(queue);
+    } else {
+      // A broadcast subscription gets a queue of its own, as on RabbitMQ.
+      const queue = new MemoryQueue(subscription.bindings);
+      queue.consumers.push(subscription);
+      this.queues.set(`${subscription.name}#${this.queues.size}`, queue);
+      subscription.onSubscribed?.();
+    }
+    return Promise.resolve();
+  }
+
+  serve<M extends RpcMethod>(method: M, handler: RpcHandler<M>): Promise<void> {
+    this.handlers.set(method, (body) => answerRpc(method, handler, body));
+    return Promise.resolve();
+  }
+
+  async request<M extends RpcMethod>(method: M, request: RpcRequest<M>, timeoutMs = DEFAULT_RPC_TIMEOUT_MS): Promise<RpcReply<M>> {
+    const answer = this.handlers.get(method);
+    if (!answer) throw new RpcError(`nobody serves ${method} yet`);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RpcError(`${method}: no answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      return decodeRpcResult(method, await Promise.race([answer(JSON.stringify(request)), timeout]));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  checkReady(): void {
+    if (this.closed) throw new BusUnavailableError('the bus is closed');
+  }
+
+  /** What a durable queue dead-lettered (for operators' tools and tests). */
+  deadLetters(queue: DurableQueue): readonly DeadLetter[] {
+    return this.queueOf(queue).dead;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    await Promise.all([...this.queues.values()].flatMap((queue) => (queue.busy ? [queue.busy] : [])));
+  }
+
+  private queueOf(name: DurableQueue): MemoryQueue {
+    const queue = this.queues.get(name);
+    if (!queue) throw new Error(`no durable queue ${name}`);
+    return queue;
+  }
+
+  /** Hands the next batch to a consumer, one batch at a time per queue, like a prefetch window. */
+  private pump(queue: MemoryQueue): void {
+    if (this.closed || queue.busy || queue.pending.length === 0) return;
+    const consumer = queue.nextConsumer();
+    if (!consumer) return;
+    const batch = queue.pending.splice(0, consumer.batchSize ?? 1);
+    queue.busy = (async () => {
+      // Deliver on a later turn of the event loop, as a network transport would.
+      await new Promise((resolve) => setImmediate(resolve));
+      const outcomes = await dispatch(batch, (messages) => consumer.handle(messages), this.policy, this.logger);
+      batch.forEach((delivery, index) => {
+        const outcome = outcomes[index];
+        if (outcome?.action === 'dead') queue.dead.push({ body: delivery.body, reason: outcome.reason });
+        if (outcome?.action === 'retry') this.later(outcome.delayMs, () => queue.pending.push({ body: delivery.body, attempts: outcome.attempts }), queue);
+      });
+    })()
+      .catch((error: unknown) => {
+        // dispatch itself does not throw; should it, the batch goes back rather than being lost.
+        this.logger.error('in-process delivery failed', { error });
+        queue.pending.unshift(...batch);
+      })
+      .finally(() => {
+        queue.busy = undefined;
+        this.pump(queue);
+      });
+  }
+
+  private later(delayMs: number, action: () => void, queue: MemoryQueue): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      action();
+      this.pump(queue);
+    }, delayMs);
+    this.timers.add(timer);
+  }
+}

@@ -1,0 +1,14 @@
+export { BusUnavailableError, DEFAULT_RPC_TIMEOUT_MS, durableQueues } from './bus';
+export type { BroadcastSubscription, Bus, DurableQueue, QueueSubscription, Subscription } from './bus';
+export { DEFAULT_RETRY_POLICY } from './dispatch';
+export type { RetryPolicy } from './dispatch';
+export { InProcessBus } from './in-process-bus';
+export type { DeadLetter } from './in-process-bus';
+export { callEventSchema, decodeMessage, encodeMessage, MalformedMessageError, message, messageSchemas } from './messages';
+export type { AnyBusMessage, BusMessage, MessageKind, Payload } from './messages';
+export { createOutbox, Outbox } from './outbox';
+export type { OutboxOptions } from './outbox';
+export { RabbitMqBus } from './rabbitmq-bus';
+export type { RabbitMqBusOptions } from './rabbitmq-bus';
+export { RpcError, rpcSchemas } from './rpc';
+export type { RpcHandler, RpcMethod, RpcReply, RpcRequest } from './rpc';

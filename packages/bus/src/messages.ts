@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+
+const id = z.string().min(1).max(128);
+const timestamp = z.iso.datetime({ offset: true });
+
+/** The event record of one API call (spec: Event record). Never a body, a query, a secret or a token. */
+export const callEventSchema = z.object({
+  id: z.string().regex(/^event-[0-9a-f-]{36}$/),
+  user: id,
+  service: z.string().min(1).max(64),
+  input: z.object({
+    method: z.string().max(16).optional(),
+    route: z.string().max(512).optional(),
+    resourceId: z.string().max(256).optional(),
+  }),
+  output: z.object({
+    startTime: timestamp,
+    endTime: timestamp,
+    httpStatusCode: z.number().int().min(100).max(599),
+    bytesOut: z.number().int().nonnegative(),
+  }),
+  serviceData: z.object({ requestId: z.string().max(128).optional() }),
+  createdAt: timestamp,
+});
+
+const nodeLifecycle = z.object({
+  nodeId: id,
+  userId: id,
+  chain: z.string().min(1).max(64),
+  /** Increases with every change of the node, so a consumer can drop a message older than what it holds. */
+  revision: z.number().int().nonnegative(),
+});
+
+/**
+ * Every kind of message on the bus and the schema of its payload. The kind is the routing key,
+ * so consumers bind to a kind or a pattern (`revocation.*`). A payload is checked against its
+ * schema when it is received; one that fails goes to the dead-letter queue.
+ */
+export const messageSchemas = {
+  'call.recorded': callEventSchema,
+  /** A client key was deleted: its client and refresh tokens die. */
+  'revocation.client-key-deleted': z.object({ userId: id, clientId: id }),
+  /** The password changed: every token with an older credentials version dies. */
+  'revocation.credentials-changed': z.object({ userId: id, credentialsVersion: z.number().int().nonnegative() }),
+  /** The user was deleted: every token of theirs dies. */
+  'revocation.user-deleted': z.object({ userId: id }),
+  'node.created': nodeLifecycle,
+  'node.running': nodeLifecycle.extend({ address: z.string().min(1).max(253) }),
+  'node.deleted': nodeLifecycle,
+} as const;
+
+export type MessageKind = keyof typeof messageSchemas;
+export type Payload<K extends MessageKind> = z.infer<(typeof messageSchemas)[K]>;
+
+/** What travels on the bus: the id consumers de-duplicate on, the kind, and the payload. */
+export interface BusMessage<K extends MessageKind = MessageKind> {
+  id: string;
+  kind: K;
+  occurredAt: string;
+  payload: Payload<K>;
+}
+
+/** A message of any kind, narrowed by `kind`. */
+export type AnyBusMessage = { [K in MessageKind]: BusMessage<K> }[MessageKind];
+
+export function message<K extends MessageKind>(kind: K, payload: Payload<K>, occurredAt = new Date()): BusMessage<K> {
+  return { id: `msg-${randomUUID()}`, kind, occurredAt: occurredAt.toISOString(), payload };
+}
+
+const envelopeSchema = z.object({ id, kind: z.string(), occurredAt: timestamp, payload: z.unknown() });
+
+export class MalformedMessageError extends Error {}
+
+/** Parses a received body (JSON text) into a message, checking the payload against its kind's schema. */
+export function decodeMessage(body: string): AnyBusMessage {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    throw new MalformedMessageError('the body is not JSON');
+  }
+  const envelope = envelopeSchema.safeParse(json);
+  if (!envelope.success) throw new MalformedMessageError(`bad envelope: ${z.prettifyError(envelope.error)}`);
+  const { kind } = envelope.data;
+  if (!Object.hasOwn(messageSchemas, kind)) throw new MalformedMessageError(`unknown message kind ${kind}`);
+  const payload = messageSchemas[kind as MessageKind].safeParse(envelope.data.payload);
+  if (!payload.success) throw new MalformedMessageError(`bad ${kind} payload: ${z.prettifyError(payload.error)}`);
+  return { ...envelope.data, payload: payload.data } as AnyBusMessage;
+}
+
+export function encodeMessage(message: BusMessage): string {
+  return JSON.stringify(message);
+}
+
+/** Whether a binding pattern (`revocation.*`, `call.recorded`, `#`) takes a kind, as an AMQP topic exchange does. */
+export function patternMatches(pattern: string, kind: string): boolean {
+  const match = (p: string[], k: string[]): boolean => {
+    if (p.length === 0) return k.length === 0;
+    const [head, ...rest] = p;
+    if (head === '#') return match(rest, k) || (k.length > 0 && match(p, k.slice(1)));
+    if (k.length === 0) return false;
+    return (head === '*' || head === k[0]) && match(rest, k.slice(1));
+  };
+  return match(pattern.split('.'), kind.split('.'));
+}

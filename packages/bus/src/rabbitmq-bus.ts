@@ -1,0 +1,412 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import { connect, type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage, type RecoveringChannelModel } from 'amqplib';
+import type { Logger } from '@cloud/logging';
+import { BusUnavailableError, DEFAULT_RPC_TIMEOUT_MS, durableQueues, type Bus, type Subscription } from './bus';
+import { DEFAULT_RETRY_POLICY, dispatch, type Outcome, type RetryPolicy } from './dispatch';
+import { encodeMessage, type BusMessage } from './messages';
+import { answerRpc, decodeRpcResult, RpcError, type RpcHandler, type RpcMethod, type RpcReply, type RpcRequest } from './rpc';
+
+export interface RabbitMqBusOptions {
+  url: string;
+  /** Names the exchange and every queue (`<prefix>.<queue>`), so several installations or test runs can share a broker. */
+  prefix: string;
+  /** Shown in the broker's connection list. */
+  service: string;
+  logger: Logger;
+  retry?: RetryPolicy;
+  /** Longest wait between two reconnection attempts. */
+  maxReconnectDelayMs?: number;
+}
+
+/** What exists while connected; replaced on every reconnection. */
+interface Live {
+  model: ChannelModel;
+  publisher: ConfirmChannel;
+  rpcClient: Channel;
+  consumers: { channel: Channel; tag: string }[];
+}
+
+interface PendingRequest {
+  resolve(body: string): void;
+  reject(error: Error): void;
+}
+
+const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';
+
+/**
+ * The bus on RabbitMQ. One topic exchange takes every message, routed by kind. Messages are
+ * persistent and published with confirms; consumers acknowledge only after their handler has
+ * committed. After a lost connection amqplib reconnects with backoff and jitter, and `setup`
+ * declares the topology and restarts every consumer and server again; until then `checkReady`
+ * fails and `publish` refuses (the outbox keeps the messages).
+ *
+ * Retries are republished to the message's own queue with an `x-attempts` header after the
+ * backoff, then acknowledged; dead letters go to `<queue>.dead` with the reason in `x-error`.
+ */
+export class RabbitMqBus implements Bus {
+  readonly transport = 'rabbitmq';
+  readonly exchange: string;
+  private live: Live | undefined;
+  private readonly subscriptions: Subscription[] = [];
+  private readonly servers = new Map<RpcMethod, (body: string) => Promise<string>>();
+  private readonly pending = new Map<string, PendingRequest>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly delays = new Set<() => void>();
+  private readonly declared = new Set<string>();
+  private readonly policy: RetryPolicy;
+  private closing = false;
+
+  private constructor(
+    private readonly options: RabbitMqBusOptions,
+    private readonly connection: RecoveringChannelModel,
+  ) {
+    this.exchange = this.name('messages');
+    this.policy = options.retry ?? DEFAULT_RETRY_POLICY;
+  }
+
+  /** Starts connecting and returns at once: a broker that is down is waited for, not fatal. */
+  static async connect(options: RabbitMqBusOptions): Promise<RabbitMqBus> {
+    // `setup` runs only after this returns (amqplib defers the first attempt), so the bus exists by then.
+    const ref: { bus?: RabbitMqBus } = {};
+    const connection = await connect(options.url, {
+      clientProperties: { connection_name: `${options.service}@${os.hostname()}` },
+      recovery: {
+        waitForConnect: false,
+        initialDelay: 200,
+        maxDelay: options.maxReconnectDelayMs ?? 10_000,
+        setup: (model: ChannelModel) => ref.bus!.setup(model),
+      },
+    });
+    const bus = new RabbitMqBus(options, connection);
+    ref.bus = bus;
+    bus.watch();
+    return bus;
+  }
+
+  /** Resolves once connected for the first time. */
+  async waitUntilConnected(): Promise<void> {
+    await this.connection.waitForConnect();
+  }
+
+  /** Every queue and exchange this bus declared, for tests and for uninstalling. */
+  declaredNames(): { exchange: string; queues: string[] } {
+    return { exchange: this.exchange, queues: [...this.declared] };
+  }
+
+  private name(suffix: string): string {
+    return `${this.options.prefix}.${suffix}`;
+  }
+
+  private watch(): void {
+    const { logger } = this.options;
+    this.connection.on('connect', () => logger.info('message bus connected'));
+    this.connection.on('disconnect', (error: Error) => logger.warn('message bus disconnected', { error }));
+    this.connection.on('connect-failed', (error: Error) => logger.warn('could not connect to the message bus', { error }));
+    this.connection.on('reconnect-scheduled', ({ attempt, delay }: { attempt: number; delay: number }) =>
+      logger.info('reconnecting to the message bus', { attempt, delayMs: delay }),
+    );
+    this.connection.on('error', (error: Error) => logger.warn('message bus connection error', { error }));
+  }
+
+  /** Runs on every (re)connection: channels, topology, then every consumer and server again. */
+  private async setup(model: ChannelModel): Promise<void> {
+    model.on('close', () => {
+      if (this.live?.model === model) this.live = undefined;
+    });
+    const publisher = await model.createConfirmChannel();
+    this.onChannelError(publisher, 'publisher');
+    await publisher.assertExchange(this.exchange, 'topic', { durable: true });
+    for (const [queue, bindings] of Object.entries(durableQueues)) {
+      await this.assertQueue(publisher, this.name(queue));
+      for (const pattern of bindings) await publisher.bindQueue(this.name(queue), this.exchange, pattern);
+      await this.assertQueue(publisher, this.name(`${queue}.dead`));
+    }
+    const rpcClient = await model.createChannel();
+    this.onChannelError(rpcClient, 'rpc client');
+    await rpcClient.consume(DIRECT_REPLY_TO, (reply) => this.onReply(reply), { noAck: true });
+
+    const live: Live = { model, publisher, rpcClient, consumers: [] };
+    this.live = live;
+    // Taken now: whatever subscribes from here on starts itself on this connection.
+    const subscriptions = [...this.subscriptions];
+    const servers = [...this.servers];
+    try {
+      for (const subscription of subscriptions) await this.startConsumer(live, subscription);
+      for (const [method, answer] of servers) await this.startServer(live, method, answer);
+    } catch (error) {
+      this.live = undefined;
+      throw error;
+    }
+  }
+
+  private async assertQueue(channel: Channel, queue: string): Promise<void> {
+    await channel.assertQueue(queue, { durable: true });
+    this.declared.add(queue);
+  }
+
+  private onChannelError(channel: Channel, role: string): void {
+    // Without a listener an 'error' event would throw; the connection's recovery handles the rest.
+    channel.on('error', (error: Error) => this.options.logger.warn('message bus channel error', { role, error }));
+  }
+
+  async publish(messages: readonly BusMessage[]): Promise<void> {
+    const live = this.live;
+    if (!live) throw new BusUnavailableError();
+    const confirms: Promise<void>[] = [];
+    for (const message of messages) {
+      let writable = true;
+      const confirmed = new Promise<void>((resolve, reject) => {
+        writable = live.publisher.publish(
+          this.exchange,
+          message.kind,
+          Buffer.from(encodeMessage(message)),
+          { persistent: true, messageId: message.id, type: message.kind, contentType: 'application/json' },
+          (error: unknown) => (error ? reject(asError(error)) : resolve()),
+        );
+      });
+      confirmed.catch(() => undefined); // awaited below; this only keeps an early failure from being "unhandled"
+      confirms.push(confirmed);
+      if (!writable) await drained(live.publisher);
+    }
+    await Promise.all(confirms);
+  }
+
+  async subscribe(subscription: Subscription): Promise<void> {
+    this.subscriptions.push(subscription);
+    if (this.live) await this.startConsumer(this.live, subscription);
+  }
+
+  private async startConsumer(live: Live, subscription: Subscription): Promise<void> {
+    const channel = await live.model.createChannel();
+    this.onChannelError(channel, 'consumer');
+    const batchSize = subscription.batchSize ?? 1;
+    // Room for the next batch to arrive while one is being handled.
+    await channel.prefetch(batchSize * 2);
+    let queue: string;
+    let deadQueue: string;
+    if ('queue' in subscription) {
+      queue = this.name(subscription.queue);
+      deadQueue = this.name(`${subscription.queue}.dead`);
+    } else {
+      ({ queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true, durable: false }));
+      for (const pattern of subscription.bindings) await channel.bindQueue(queue, this.exchange, pattern);
+      deadQueue = this.name(`${subscription.name}.dead`);
+      await this.assertQueue(channel, deadQueue);
+    }
+    const batcher = new Batcher<ConsumeMessage>(batchSize, (batch) => this.track(this.handleBatch(live, channel, queue, deadQueue, subscription, batch)));
+    const { consumerTag } = await channel.consume(queue, (delivery) => {
+      if (delivery) batcher.add(delivery);
+      else this.options.logger.warn('the broker cancelled a consumer', { queue });
+    });
+    live.consumers.push({ channel, tag: consumerTag });
+    if (!('queue' in subscription)) subscription.onSubscribed?.();
+  }
+
+  private async handleBatch(live: Live, channel: Channel, queue: string, deadQueue: string, subscription: Subscription, batch: ConsumeMessage[]): Promise<void> {
+    const deliveries = batch.map((delivery) => ({
+      body: delivery.content.toString('utf8'),
+      attempts: Number(delivery.properties.headers?.['x-attempts'] ?? 0) || 0,
+    }));
+    const outcomes = await dispatch(deliveries, (messages) => subscription.handle(messages), this.policy, this.options.logger);
+    batch.forEach((delivery, index) => {
+      const outcome = outcomes[index] ?? { action: 'ack' };
+      // Retries wait out their backoff without holding up the next batch.
+      void this.track(this.settle(live, channel, queue, deadQueue, delivery, outcome));
+    });
+  }
+
+  /** Acknowledges a delivery once its outcome is in place. Any failure leaves it unacknowledged, so the broker delivers it again. */
+  private async settle(live: Live, channel: Channel, queue: string, deadQueue: string, delivery: ConsumeMessage, outcome: Outcome): Promise<void> {
+    try {
+      if (outcome.action === 'retry') {
+        if (!(await this.delay(outcome.delayMs))) return;
+        await this.resend(live, queue, delivery, { 'x-attempts': outcome.attempts });
+      }
+      if (outcome.action === 'dead') await this.resend(live, deadQueue, delivery, { 'x-error': outcome.reason.slice(0, 1000) });
+      channel.ack(delivery);
+    } catch (error) {
+      this.options.logger.warn('delivery left unacknowledged; the broker will deliver it again', { queue, error });
+    }
+  }
+
+  private resend(live: Live, queue: string, delivery: ConsumeMessage, headers: Record<string, unknown>): Promise<void> {
+    const { messageId, type, contentType } = delivery.properties as { messageId?: string; type?: string; contentType?: string };
+    return new Promise<void>((resolve, reject) => {
+      live.publisher.sendToQueue(
+        queue,
+        delivery.content,
+        { persistent: true, messageId, type, contentType, headers: { ...delivery.properties.headers, ...headers } },
+        (error: unknown) => (error ? reject(asError(error)) : resolve()),
+      );
+    });
+  }
+
+  /** Waits `ms`; resolves false instead if the bus closes first. */
+  private delay(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const cancel = () => {
+        clearTimeout(timer);
+        this.delays.delete(cancel);
+        resolve(false);
+      };
+      const timer = setTimeout(() => {
+        this.delays.delete(cancel);
+        resolve(true);
+      }, ms);
+      this.delays.add(cancel);
+    });
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work)).catch(() => undefined);
+    return work;
+  }
+
+  async serve<M extends RpcMethod>(method: M, handler: RpcHandler<M>): Promise<void> {
+    const answer = (body: string) => answerRpc(method, handler, body);
+    this.servers.set(method, answer);
+    if (this.live) await this.startServer(this.live, method, answer);
+  }
+
+  private async startServer(live: Live, method: RpcMethod, answer: (body: string) => Promise<string>): Promise<void> {
+    const channel = await live.model.createChannel();
+    this.onChannelError(channel, 'rpc server');
+    const queue = this.name(`rpc.${method}`);
+    await this.assertQueue(channel, queue);
+    await channel.prefetch(4);
+    const { consumerTag } = await channel.consume(queue, (request) => {
+      if (!request) return;
+      void this.track(
+        answer(request.content.toString('utf8')).then((body) => {
+          try {
+            const { replyTo, correlationId } = request.properties as { replyTo?: string; correlationId?: string };
+            if (replyTo) channel.sendToQueue(replyTo, Buffer.from(body), { correlationId, contentType: 'application/json' });
+            channel.ack(request);
+          } catch (error) {
+            this.options.logger.warn('could not answer a request', { method, error });
+          }
+        }),
+      );
+    });
+    live.consumers.push({ channel, tag: consumerTag });
+  }
+
+  request<M extends RpcMethod>(method: M, request: RpcRequest<M>, timeoutMs = DEFAULT_RPC_TIMEOUT_MS): Promise<RpcReply<M>> {
+    const live = this.live;
+    if (!live) return Promise.reject(new BusUnavailableError());
+    const correlationId = randomUUID();
+    return new Promise<RpcReply<M>>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(correlationId);
+        reject(new RpcError(`${method}: no answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.pending.set(correlationId, {
+        resolve: (body) => {
+          clearTimeout(timer);
+          try {
+            resolve(decodeRpcResult(method, body));
+          } catch (error) {
+            reject(asError(error));
+          }
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      });
+      try {
+        live.rpcClient.sendToQueue(this.name(`rpc.${method}`), Buffer.from(JSON.stringify(request)), {
+          correlationId,
+          replyTo: DIRECT_REPLY_TO,
+          // A request nobody took in time is dropped rather than answered to a caller that gave up.
+          expiration: String(timeoutMs),
+          contentType: 'application/json',
+        });
+      } catch (error) {
+        this.pending.delete(correlationId);
+        clearTimeout(timer);
+        reject(asError(error));
+      }
+    });
+  }
+
+  private onReply(reply: ConsumeMessage | null): void {
+    const correlationId = reply?.properties.correlationId as string | undefined;
+    const pending = correlationId === undefined ? undefined : this.pending.get(correlationId);
+    if (!reply || !pending || correlationId === undefined) return;
+    this.pending.delete(correlationId);
+    pending.resolve(reply.content.toString('utf8'));
+  }
+
+  checkReady(): void {
+    if (!this.live) throw new BusUnavailableError();
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    const live = this.live;
+    if (live) {
+      await Promise.all(live.consumers.map(({ channel, tag }) => channel.cancel(tag).catch(() => undefined)));
+    }
+    for (const cancel of [...this.delays]) cancel();
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    for (const request of this.pending.values()) request.reject(new BusUnavailableError('the bus closed'));
+    this.pending.clear();
+    await this.connection.close();
+    this.live = undefined;
+  }
+}
+
+/** Collects deliveries into batches: a full batch goes at once, a partial one on the next turn of the event loop. One batch is handled at a time. */
+class Batcher<T> {
+  private buffer: T[] = [];
+  private busy = false;
+  private scheduled = false;
+
+  constructor(
+    private readonly size: number,
+    private readonly handle: (batch: T[]) => Promise<void>,
+  ) {}
+
+  add(item: T): void {
+    this.buffer.push(item);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        this.next();
+      });
+    }
+  }
+
+  private next(): void {
+    if (this.busy || this.buffer.length === 0) return;
+    const batch = this.buffer.splice(0, this.size);
+    this.busy = true;
+    void this.handle(batch)
+      .catch(() => undefined)
+      .finally(() => {
+        this.busy = false;
+        this.next();
+      });
+  }
+}
+
+function drained(channel: Channel): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      channel.off('drain', done);
+      channel.off('close', done);
+      resolve();
+    };
+    channel.on('drain', done);
+    channel.on('close', done);
+  });
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
