@@ -12,3 +12,5 @@ export { RabbitMqBus } from './rabbitmq-bus';
 export type { RabbitMqBusOptions } from './rabbitmq-bus';
 export { RpcError, rpcSchemas } from './rpc';
 export type { RpcHandler, RpcMethod, RpcReply, RpcRequest } from './rpc';
+export { openBus } from './open-bus';
+export type { BusSettings } from './open-bus';

@@ -14,6 +14,13 @@ export const commonEnvironment = z.object({
   DATABASE_URL: z
     .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
     .optional(),
+  /** RabbitMQ; unset means the in-process bus (services sharing one process). */
+  AMQP_URL: z.url({ protocol: /^amqps?$/, error: 'must be an amqp:// or amqps:// URL' }).optional(),
+  /** Prefix of the exchange and queue names, so several installations can share one broker. */
+  AMQP_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/, 'lower-case letters, digits, ".", "_" and "-"')
+    .default('cloud'),
 });
 
 export type CommonEnvironment = z.infer<typeof commonEnvironment>;

@@ -8,7 +8,7 @@ import type { OpenApiDocument } from './openapi';
 import { requestId } from './request-id';
 
 /** A check `GET /readyz` runs; it throws (or rejects) when the dependency is not usable. */
-export type ReadinessCheck = { name: string; check: () => Promise<void> };
+export type ReadinessCheck = { name: string; check: () => Promise<void> | void };
 
 export interface HttpAppOptions {
   logger: Logger;

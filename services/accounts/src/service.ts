@@ -1,23 +1,30 @@
 import path from 'node:path';
 import { systemClock, type Clock } from '@cloud/auth';
+import { openBus, Outbox, type Bus } from '@cloud/bus';
 import { connectDatabase, migrateToLatest, type Database } from '@cloud/db';
 import { createLogger, type Logger } from '@cloud/logging';
 import { ACCOUNTS_SERVICE_NAME, createAccountsApp, type AccountsApp } from './app';
 import type { AccountsConfig } from './config';
 import { outboxMailer, smtpMailer, type Mailer } from './data-access/mailer';
+import { consumeCallEvents } from './entry-points/messages/call-events.consumer';
+import { serveRevocationSnapshots } from './entry-points/messages/revocations.server';
 import { loadAccountsKeys } from './keys';
 import { accountsMigrations, ACCOUNTS_SCHEMA } from './migrations';
 
 export interface AccountsService extends AccountsApp {
   db: Database;
   logger: Logger;
-  /** Drains pending event writes and closes the database and the mailer. */
+  bus: Bus;
+  outbox: Outbox;
+  /** Drains pending event writes, stops the outbox relay and closes the bus (if its own), the database and the mailer. */
   close(): Promise<void>;
 }
 
 export interface AccountsServiceOptions {
   logger?: Logger;
   clock?: Clock;
+  /** A bus shared with other services in this process; by default the service opens its own from the configuration. */
+  bus?: Bus;
 }
 
 /** The accounts database of the configuration: PostgreSQL, or PGlite under $DATA_DIR/db/accounts. */
@@ -46,7 +53,9 @@ export async function createAccountsService(config: AccountsConfig, options: Acc
     ? smtpMailer(config.SMTP_URL, config.MAIL_FROM)
     : outboxMailer(path.join(config.DATA_DIR, 'mail'), config.MAIL_FROM, logger);
 
-  const { app, recorder } = createAccountsApp({
+  const bus = options.bus ?? (await openBus(config, ACCOUNTS_SERVICE_NAME, logger));
+  const outbox = new Outbox({ db, bus, logger });
+  const parts = createAccountsApp({
     config,
     logger,
     db,
@@ -54,14 +63,22 @@ export async function createAccountsService(config: AccountsConfig, options: Acc
     signingKey: keys.signingKey,
     clientSecretHashKey: keys.clientSecretHashKey,
     clock: options.clock ?? systemClock,
+    bus,
+    outbox,
   });
+  await consumeCallEvents(bus, parts.events);
+  await serveRevocationSnapshots(bus, parts.revocations);
+  outbox.start();
   return {
-    app,
-    recorder,
+    ...parts,
     db,
     logger,
+    bus,
+    outbox,
     async close() {
-      await recorder.drain();
+      await parts.recorder.drain();
+      await outbox.stop();
+      if (!options.bus) await bus.close();
       mailer.close();
       await db.destroy();
     },

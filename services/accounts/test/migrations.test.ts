@@ -18,7 +18,7 @@ describe('accounts migrations', () => {
 
   it('go up with rows in them, come down cleanly, and go up again', async () => {
     await migrateToLatest(test.db, ACCOUNTS_SCHEMA, accountsMigrations);
-    expect(await tables(test)).toEqual(['client_keys', 'events', 'login_throttle', 'users']);
+    expect(await tables(test)).toEqual(['client_keys', 'events', 'login_throttle', 'outbox', 'revocations', 'users']);
 
     const now = new Date();
     await test.db('users').insert({

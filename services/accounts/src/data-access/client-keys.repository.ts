@@ -1,4 +1,4 @@
-import type { Database } from '@cloud/db';
+import type { Database, Executor } from '@cloud/db';
 
 export interface ClientKey {
   id: string;
@@ -49,9 +49,9 @@ export class ClientKeysRepository {
   }
 
   /** Deletes the key if it belongs to the user; false when there is no such key of theirs. */
-  async deleteOwned(id: string, userId: string): Promise<boolean> {
+  async deleteOwned(id: string, userId: string, executor: Executor = this.db): Promise<boolean> {
     // returning() rather than the affected-row count: knex-pglite does not report the count.
-    const deleted = await this.db('client_keys').where({ id, user_id: userId }).delete().returning('id');
+    const deleted = await executor('client_keys').where({ id, user_id: userId }).delete().returning('id');
     return deleted.length > 0;
   }
 }

@@ -40,8 +40,20 @@ export class EventsRepository implements CallEventSink {
 
   /** Stores an event once: a second delivery of the same event id is ignored. */
   async record(event: CallEvent): Promise<void> {
-    await this.db('events')
-      .insert({
+    await this.recordMany([event]);
+  }
+
+  /**
+   * Stores events in one statement, each once (by id), skipping events of users that no longer
+   * exist, since a deleted user's events are deleted with them and must not come back.
+   */
+  async recordMany(events: readonly CallEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const userIds = [...new Set(events.map((event) => event.user))];
+    const existing = new Set((await this.db('users').whereIn('id', userIds).pluck('id')) as string[]);
+    const rows = events
+      .filter((event) => existing.has(event.user))
+      .map((event) => ({
         id: event.id,
         user_id: event.user,
         service: event.service,
@@ -49,9 +61,8 @@ export class EventsRepository implements CallEventSink {
         output: JSON.stringify(event.output),
         service_data: JSON.stringify(event.serviceData),
         created_at: new Date(event.createdAt),
-      })
-      .onConflict('id')
-      .ignore();
+      }));
+    if (rows.length > 0) await this.db('events').insert(rows).onConflict('id').ignore();
   }
 
   /** The user's events, newest first. */

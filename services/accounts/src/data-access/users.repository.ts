@@ -1,4 +1,4 @@
-import type { Database } from '@cloud/db';
+import type { Database, Executor } from '@cloud/db';
 
 export interface BillingAddress {
   country: string;
@@ -117,12 +117,19 @@ export class UsersRepository {
    * before. Only succeeds if the version is still `expectedVersion`, so two concurrent changes
    * can't both win.
    */
-  async changePassword(id: string, expectedVersion: number, passwordHash: string, now: Date): Promise<User | undefined> {
-    const [row] = (await this.db('users')
+  async changePassword(id: string, expectedVersion: number, passwordHash: string, now: Date, executor: Executor = this.db): Promise<User | undefined> {
+    const [row] = (await executor('users')
       .where({ id, credentials_version: expectedVersion })
       .update({ password_hash: passwordHash, credentials_version: expectedVersion + 1, updated_at: now })
       .returning('*')) as UserRow[];
     return row && toUser(row);
+  }
+
+  /** Deletes the user, their client keys (by cascade) and their events; false if there was no such user. */
+  async delete(id: string, executor: Executor = this.db): Promise<boolean> {
+    await executor('events').where({ user_id: id }).delete();
+    const deleted = await executor('users').where({ id }).delete().returning('id');
+    return deleted.length > 0;
   }
 
   /** Marks the user verified if `tokenHash` is their current, unexpired token; single use. */

@@ -3,6 +3,7 @@ import { ForbiddenError, NotFoundError, UnauthorizedError } from '@cloud/http';
 import type { ClientKey, ClientKeysRepository } from '../data-access/client-keys.repository';
 import type { UsersRepository } from '../data-access/users.repository';
 import { equalHex, keyedHashHex, randomAlphanumeric } from './credentials';
+import type { Revocations } from './revocations';
 
 export const CLIENT_ID_LENGTH = 40;
 export const CLIENT_SECRET_LENGTH = 80;
@@ -24,6 +25,7 @@ export interface ClientKeysDependencies {
   signer: TokenSigner;
   verifier: TokenVerifier;
   isRevoked: RevocationCheck;
+  revocations: Revocations;
   secretHashKey: Buffer;
   clock: Clock;
   maxKeysPerUser: number;
@@ -54,9 +56,13 @@ export class ClientKeysService {
     return this.deps.keys.listByUser(userId);
   }
 
-  /** Deletes one of the user's keys; tokens minted from it stop working. Another user's key is 404. */
+  /** Deletes one of the user's keys; tokens minted from it stop working, here and at every service. Another user's key is 404. */
   async delete(userId: string, clientId: string): Promise<void> {
-    if (!(await this.deps.keys.deleteOwned(clientId, userId))) throw new NotFoundError('no such client key');
+    const deleted = await this.deps.revocations.revokeWith(async (trx) => {
+      const result = await this.deps.keys.deleteOwned(clientId, userId, trx);
+      return result ? { result, revocation: { kind: 'revocation.client-key-deleted', payload: { userId, clientId } } } : { result };
+    });
+    if (!deleted) throw new NotFoundError('no such client key');
   }
 
   /**

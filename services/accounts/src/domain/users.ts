@@ -7,6 +7,7 @@ import { DuplicateEmailError, type BillingAddress, type User, type UsersReposito
 import { randomUrlToken, sha256Hex } from './credentials';
 import type { LoginThrottle } from './login-throttle';
 import { passwordWeakness, type PasswordHasher } from './passwords';
+import type { Revocations } from './revocations';
 import { EMPTY_BILLING_ADDRESS } from './profile';
 import { verificationEmail } from './verification-email';
 
@@ -26,6 +27,7 @@ export interface UsersDependencies {
   users: UsersRepository;
   passwords: PasswordHasher;
   throttle: LoginThrottle;
+  revocations: Revocations;
   signer: TokenSigner;
   mailer: Mailer;
   logger: Logger;
@@ -183,8 +185,30 @@ export class UsersService {
     if (oldPassword === newPassword) throw new InvalidInputError('body.newPassword: must differ from the old password');
     const weakness = passwordWeakness(newPassword, user.email);
     if (weakness) throw new InvalidInputError(`body.newPassword: ${weakness}`);
-    const changed = await this.deps.users.changePassword(user.id, user.credentialsVersion, await this.deps.passwords.hash(newPassword), this.now());
+    const passwordHash = await this.deps.passwords.hash(newPassword);
+    const changed = await this.deps.revocations.revokeWith(async (trx) => {
+      const result = await this.deps.users.changePassword(user.id, user.credentialsVersion, passwordHash, this.now(), trx);
+      if (!result) return { result };
+      const payload = { userId: user.id, credentialsVersion: result.credentialsVersion };
+      return { result, revocation: { kind: 'revocation.credentials-changed', payload } };
+    });
     if (!changed) throw new ConflictError('the password was changed by another request; log in again');
     return this.accountTokenFor(changed);
+  }
+
+  /**
+   * Deletes the account after checking its password: the user, their client keys and their
+   * events. Every token of theirs stops working, here and at every service.
+   */
+  async deleteUser(userId: string, password: string, address: string | undefined): Promise<void> {
+    const user = await this.getUser(userId);
+    await this.deps.throttle.attempt(user.id, address);
+    if (!(await this.deps.passwords.verify(password, user.passwordHash))) throw new ForbiddenError('the password is wrong');
+    await this.deps.throttle.succeeded(user.id, address);
+    const deleted = await this.deps.revocations.revokeWith(async (trx) => {
+      const result = await this.deps.users.delete(user.id, trx);
+      return result ? { result, revocation: { kind: 'revocation.user-deleted', payload: { userId: user.id } } } : { result };
+    });
+    if (!deleted) throw new NotFoundError('no such user');
   }
 }

@@ -7,6 +7,7 @@ import {
   clientKeySchema,
   clientKeySummarySchema,
   clientTokensSchema,
+  deleteUserBody,
   eventSchema,
   eventsQuery,
   profileSchema,
@@ -97,6 +98,21 @@ export function accountsOpenApiDocument(): OpenApiDocument {
       400: errorResponse('weak or unchanged new password (InvalidInput)'),
       401: unauthorized,
       403: errorResponse('the old password is wrong (Forbidden)'),
+      429: errorResponse('too many wrong passwords (TooManyRequests)'),
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/users/me',
+    tags: ['users'],
+    summary: 'Delete your account (confirmed with the password): its client keys and events go too, and every token of it stops working',
+    security: asAccount,
+    request: { body: jsonBody(deleteUserBody) },
+    responses: {
+      204: { description: 'deleted' },
+      400: invalid,
+      401: unauthorized,
+      403: errorResponse('the password is wrong (Forbidden)'),
       429: errorResponse('too many wrong passwords (TooManyRequests)'),
     },
   });

@@ -35,6 +35,10 @@ export const changePasswordBody = z
   })
   .meta({ id: 'ChangePasswordRequest' });
 
+export const deleteUserBody = z
+  .strictObject({ password: z.string({ error: 'is required' }).min(1).max(200) })
+  .meta({ id: 'DeleteUserRequest' });
+
 export const profileSchema = z
   .object({
     id: z.string().meta({ example: 'user-3f1c1c3e-8a55-4a4e-9f51-8f3b8f1c2d10' }),

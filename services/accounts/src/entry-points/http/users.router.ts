@@ -4,7 +4,7 @@ import { attributeCallTo } from '@cloud/call-events';
 import { parseInput } from '@cloud/http';
 import type { UsersService } from '../../domain/users';
 import { toProfile } from '../../domain/profile';
-import { changePasswordBody, signUpBody, updateProfileBody, userReferenceParams, verifyParams } from './schemas';
+import { changePasswordBody, deleteUserBody, signUpBody, updateProfileBody, userReferenceParams, verifyParams } from './schemas';
 
 export function usersRouter(users: UsersService, requireAccount: RequestHandler): Router {
   const router = Router();
@@ -43,6 +43,12 @@ export function usersRouter(users: UsersService, requireAccount: RequestHandler)
     const { oldPassword, newPassword } = parseInput(changePasswordBody, req.body, 'body');
     const accessToken = await users.changePassword(authOf(res).sub, oldPassword, newPassword, req.ip);
     res.json({ accessToken });
+  });
+
+  router.delete('/users/me', requireAccount, async (req, res) => {
+    const { password } = parseInput(deleteUserBody, req.body, 'body');
+    await users.deleteUser(authOf(res).sub, password, req.ip);
+    res.status(204).end();
   });
 
   return router;

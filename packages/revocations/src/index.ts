@@ -1,0 +1,2 @@
+export { RevocationSet } from './revocation-set';
+export type { RevocationSetOptions } from './revocation-set';

@@ -1,0 +1,128 @@
+import type { RevocationCheck, TokenClaims } from '@cloud/auth';
+import type { AnyBusMessage, Bus, RpcReply } from '@cloud/bus';
+import { ServiceUnavailableError } from '@cloud/http';
+import type { Logger } from '@cloud/logging';
+
+export interface RevocationSetOptions {
+  bus: Bus;
+  logger: Logger;
+  /** The service keeping the set; names its dead-letter queue. */
+  service: string;
+  /** How long to wait for the accounts service's snapshot before asking again. */
+  snapshotTimeoutMs?: number;
+}
+
+type Snapshot = RpcReply<'revocations.snapshot'>;
+
+/**
+ * What a service that verifies tokens knows about revoked ones: deleted client keys, the lowest
+ * credentials version still valid per user (a password change raises it), and deleted users.
+ * Fed by the bus's `revocation.*` broadcasts, and filled from the accounts service's snapshot
+ * each time the subscription starts, so a restarted or reconnected service forgets nothing it
+ * missed. Every fact only ever adds, so the order broadcasts and snapshot arrive in is of no
+ * matter. Until the first snapshot is in, it refuses every token (503) rather than accept a
+ * revoked one.
+ */
+export class RevocationSet {
+  private readonly clientKeys = new Set<string>();
+  private readonly credentials = new Map<string, number>();
+  private readonly users = new Set<string>();
+  private loaded = false;
+  private stopped = false;
+  private resyncing: Promise<void> | undefined;
+  private resyncAgain = false;
+  private wakeRetry: (() => void) | undefined;
+
+  constructor(private readonly options: RevocationSetOptions) {}
+
+  async start(): Promise<void> {
+    await this.options.bus.subscribe({
+      name: `${this.options.service}.revocations`,
+      bindings: ['revocation.*'],
+      batchSize: 100,
+      handle: async (messages) => {
+        for (const message of messages) this.apply(message);
+      },
+      onSubscribed: () => this.resync(),
+    });
+  }
+
+  /** The guard's check: true for a revoked token; throws 503 until the set is loaded. */
+  readonly isRevoked: RevocationCheck = (claims: TokenClaims) => {
+    if (!this.loaded) return Promise.reject(new ServiceUnavailableError('token revocations are not loaded yet; try again shortly', 'NotReady'));
+    return Promise.resolve(
+      this.users.has(claims.sub) ||
+        claims.ver < (this.credentials.get(claims.sub) ?? 0) ||
+        (claims.cid !== undefined && this.clientKeys.has(claims.cid)),
+    );
+  };
+
+  /** The readiness probe: fails until the first snapshot is in. */
+  checkReady(): void {
+    if (!this.loaded) throw new Error('token revocations are not loaded yet');
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.wakeRetry?.();
+  }
+
+  private apply(message: AnyBusMessage): void {
+    switch (message.kind) {
+      case 'revocation.client-key-deleted':
+        this.clientKeys.add(message.payload.clientId);
+        break;
+      case 'revocation.credentials-changed':
+        this.raiseCredentials(message.payload.userId, message.payload.credentialsVersion);
+        break;
+      case 'revocation.user-deleted':
+        this.users.add(message.payload.userId);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private raiseCredentials(userId: string, version: number): void {
+    if (version > (this.credentials.get(userId) ?? 0)) this.credentials.set(userId, version);
+  }
+
+  private merge(snapshot: Snapshot): void {
+    for (const { clientId } of snapshot.clientKeys) this.clientKeys.add(clientId);
+    for (const { userId, credentialsVersion } of snapshot.credentials) this.raiseCredentials(userId, credentialsVersion);
+    for (const userId of snapshot.users) this.users.add(userId);
+  }
+
+  /** Asks the accounts service for its snapshot until it answers, backing off up to 10 s. */
+  private resync(): void {
+    if (this.resyncing) {
+      this.resyncAgain = true;
+      return;
+    }
+    this.resyncing = (async () => {
+      for (let attempt = 0; !this.stopped; attempt += 1) {
+        try {
+          this.merge(await this.options.bus.request('revocations.snapshot', {}, this.options.snapshotTimeoutMs ?? 5000));
+          if (!this.loaded) this.options.logger.info('token revocations loaded');
+          this.loaded = true;
+          return;
+        } catch (error) {
+          this.options.logger.warn('could not load token revocations; retrying', { attempt, error });
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, Math.min(250 * 2 ** attempt, 10_000));
+            this.wakeRetry = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+        }
+      }
+    })().finally(() => {
+      this.resyncing = undefined;
+      if (this.resyncAgain && !this.stopped) {
+        this.resyncAgain = false;
+        this.resync();
+      }
+    });
+  }
+}
