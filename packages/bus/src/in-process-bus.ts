@@ -36,7 +36,8 @@ export class InProcessBus implements Bus {
   readonly transport = 'in-process';
   private readonly queues = new Map<string, MemoryQueue>();
   private readonly handlers = new Map<RpcMethod, (body: string) => Promise<string>>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  // Retries waiting for their backoff, and how to run each at once (on close).
+  private readonly timers = new Map<NodeJS.Timeout, () => void>();
   private closed = false;
 
   constructor(
@@ -101,11 +102,26 @@ export class InProcessBus implements Bus {
     return this.queueOf(queue).dead;
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stops taking messages and delivers what is queued first (retries due later are tried at
+   * once), for up to `drainMs`; what is still undelivered then is logged and dropped.
+   */
+  async close(drainMs = 5000): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
+    const deadline = Date.now() + drainMs;
+    while (Date.now() < deadline) {
+      for (const flush of [...this.timers.values()]) flush();
+      const queues = [...this.queues.values()];
+      for (const queue of queues) this.pump(queue, true);
+      const busy = queues.flatMap((queue) => (queue.busy ? [queue.busy] : []));
+      if (busy.length === 0 && this.timers.size === 0) break;
+      await Promise.race([Promise.all(busy), new Promise((resolve) => setTimeout(resolve, 10))]);
+    }
+    for (const cancel of this.timers.keys()) clearTimeout(cancel);
     this.timers.clear();
-    await Promise.all([...this.queues.values()].flatMap((queue) => (queue.busy ? [queue.busy] : [])));
+    const lost = [...this.queues.values()].reduce((sum, queue) => sum + queue.pending.length, 0);
+    if (lost > 0) this.logger.error('the in-process bus closed with messages undelivered', { lost });
   }
 
   private queueOf(name: DurableQueue): MemoryQueue {
@@ -115,8 +131,8 @@ export class InProcessBus implements Bus {
   }
 
   /** Hands the next batch to a consumer, one batch at a time per queue, like a prefetch window. */
-  private pump(queue: MemoryQueue): void {
-    if (this.closed || queue.busy || queue.pending.length === 0) return;
+  private pump(queue: MemoryQueue, draining = false): void {
+    if ((this.closed && !draining) || queue.busy || queue.pending.length === 0) return;
     const consumer = queue.nextConsumer();
     if (!consumer) return;
     const batch = queue.pending.splice(0, consumer.batchSize ?? 1);
@@ -137,16 +153,18 @@ export class InProcessBus implements Bus {
       })
       .finally(() => {
         queue.busy = undefined;
-        this.pump(queue);
+        this.pump(queue, this.closed);
       });
   }
 
   private later(delayMs: number, action: () => void, queue: MemoryQueue): void {
-    const timer = setTimeout(() => {
+    const run = () => {
+      clearTimeout(timer);
       this.timers.delete(timer);
       action();
-      this.pump(queue);
-    }, delayMs);
-    this.timers.add(timer);
+      this.pump(queue, this.closed);
+    };
+    const timer = setTimeout(run, delayMs);
+    this.timers.set(timer, run);
   }
 }

@@ -1,33 +1,16 @@
-/** The event record of one API call (spec section 2, Event record). */
-export interface CallEvent {
-  id: string;
-  user: string;
-  service: string;
-  input: CallInput;
-  output: CallOutput;
-  serviceData: CallServiceData;
-  createdAt: string;
-}
+import type { Payload } from '@cloud/bus';
 
-/** What was called. Never a body, a query string, a secret or a token: only the shape of the call. */
-export interface CallInput {
-  method?: string;
-  route?: string;
-  resourceId?: string;
-}
+/**
+ * The event record of one API call (spec section 2, Event record), as it travels on the bus
+ * (`call.recorded`). Input holds only the shape of the call: never a body, a query string, a
+ * secret or a token.
+ */
+export type CallEvent = Payload<'call.recorded'>;
+export type CallInput = CallEvent['input'];
+export type CallOutput = CallEvent['output'];
+export type CallServiceData = CallEvent['serviceData'];
 
-export interface CallOutput {
-  startTime: string;
-  endTime: string;
-  httpStatusCode: number;
-  bytesOut: number;
-}
-
-export interface CallServiceData {
-  requestId?: string;
-}
-
-/** Where recorded events go: the accounts database now, the message bus later. */
+/** Where recorded events go: the accounts database for the accounts service, the outbox for the others. */
 export interface CallEventSink {
   record(event: CallEvent): Promise<void>;
 }
