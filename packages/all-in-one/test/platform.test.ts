@@ -1,10 +1,22 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { simpleParser } from 'mailparser';
 import { ConfigError } from '@cloud/config';
 import { startPlatform } from '../src';
 
 describe('startPlatform', () => {
+  /** The token of the newest verification e-mail to `to`, from the dev outbox under DATA_DIR. */
+  const verificationTokenFor = async (to: string): Promise<string | undefined> => {
+    const mailDir = path.join(dataDir, 'mail');
+    for (const file of readdirSync(mailDir).sort().reverse()) {
+      const mail = await simpleParser(readFileSync(path.join(mailDir, file)));
+      const recipients = [mail.to ?? []].flat().flatMap((address) => address.value.map((value) => value.address));
+      if (recipients.includes(to)) return /Verification token: (\S+)/.exec(mail.text ?? '')?.[1];
+    }
+    return undefined;
+  };
+
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'platform-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -28,6 +40,41 @@ describe('startPlatform', () => {
     expect(readdirSync(dataDir).sort()).toEqual(['db', 'keys', 'mail']);
     expect(readdirSync(path.join(dataDir, 'mail'))).toHaveLength(1);
     await expect(fetch(`${platform.urls.accounts}/healthz`)).rejects.toThrow();
+  });
+
+  it('shares one in-process bus: a client key deleted at accounts is announced on it', async () => {
+    const platform = await startPlatform({ DATA_DIR: dataDir, ACCOUNTS_PORT: '0', LOG_LEVEL: 'silent', BCRYPT_ROUNDS: '4' });
+    const revoked: unknown[] = [];
+    try {
+      expect(platform.bus.transport).toBe('in-process');
+      await platform.bus.subscribe({
+        name: 'platform-test',
+        bindings: ['revocation.*'],
+        handle: async (messages) => {
+          revoked.push(...messages.map((message) => ({ kind: message.kind, payload: message.payload })));
+        },
+      });
+      const accounts = platform.urls.accounts;
+      const signUp = await fetch(`${accounts}/users`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'bus@example.com', password: 'correct horse 42', displayName: 'Bus' }),
+      });
+      const { id: userId } = (await signUp.json()) as { id: string };
+      const token = await verificationTokenFor('bus@example.com');
+      expect((await fetch(`${accounts}/users/${userId}/token/${token}`, { method: 'PUT' })).status).toBe(200);
+      const login = await fetch(`${accounts}/auth`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from('bus@example.com:correct horse 42').toString('base64')}` } });
+      const { accessToken } = (await login.json()) as { accessToken: string };
+      const auth = { authorization: `Bearer ${accessToken}` };
+      const key = (await (await fetch(`${accounts}/users/me/client-keys`, { method: 'POST', headers: auth })).json()) as { clientId: string };
+      expect((await fetch(`${accounts}/users/me/client-keys/${key.clientId}`, { method: 'DELETE', headers: auth })).status).toBe(204);
+
+      const deadline = Date.now() + 5000;
+      while (revoked.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(revoked).toEqual([{ kind: 'revocation.client-key-deleted', payload: { userId, clientId: key.clientId } }]);
+    } finally {
+      await platform.stop();
+    }
   });
 
   it('refuses to start on a bad variable, naming it', async () => {
