@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
+import { match } from 'path-to-regexp';
 import type { Logger } from '@cloud/logging';
 import type { CallEvent, CallEventSink } from './call-event';
 
@@ -21,6 +22,24 @@ export function attributeCallTo(res: Response, userId: string): void {
 // Route parameters that name the resource a call is about. Other parameters (like the e-mail
 // verification token) are never recorded.
 const RESOURCE_PARAMS = ['id', 'nodeId'];
+
+/**
+ * The resource id of the call, from the route's parameters. When the handler failed, Express has
+ * already reset `req.params` for the error handler, so the route pattern is matched against the
+ * path again (path-to-regexp, the matcher Express itself uses).
+ */
+function resourceIdOf(req: Request): string | undefined {
+  const pick = (params: Partial<Record<string, string | string[]>>) =>
+    RESOURCE_PARAMS.map((name) => params[name]).find((value): value is string => typeof value === 'string');
+  const found = pick((req.params ?? {}) as Record<string, string | undefined>);
+  if (found !== undefined || typeof req.route?.path !== 'string') return found;
+  try {
+    const matched = match(req.baseUrl + (req.route.path as string))(new URL(req.originalUrl, 'http://localhost').pathname);
+    return matched ? pick(matched.params) : undefined;
+  } catch {
+    return undefined; // a path that does not decode: no resource id rather than a lost event
+  }
+}
 
 export interface CallRecorderOptions {
   service: string;
@@ -64,8 +83,7 @@ export class CallRecorder {
   };
 
   private eventOf(req: Request, res: Response, user: string, startTime: Date): CallEvent {
-    const params = (req.params ?? {}) as Record<string, string | undefined>;
-    const resourceId = RESOURCE_PARAMS.map((name) => params[name]).find((value) => value !== undefined);
+    const resourceId = resourceIdOf(req);
     const endTime = this.now();
     return {
       id: `event-${randomUUID()}`,

@@ -30,9 +30,17 @@ function setup(sinkBehaviour: 'store' | 'fail' | 'slow' = 'store') {
     if (req.get('x-user')) attributeCallTo(res, req.get('x-user')!);
     res.status(req.params.id === 'missing' ? 404 : 200).json({ id: req.params.id, padding: 'xxxx' });
   });
+  app.delete('/things/:id', (req, res) => {
+    attributeCallTo(res, 'user-4');
+    throw Object.assign(new Error('no such thing'), { status: 404 });
+  });
   app.post('/users/:userId/token/:token', (req, res) => {
     attributeCallTo(res, req.params.userId);
     res.status(204).end();
+  });
+  // Runs with req.params already reset by Express, as every service's error handler does.
+  app.use((error: Error & { status?: number }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    res.status(error.status ?? 500).json({ message: error.message });
   });
   return { app, recorder, stored, release };
 }
@@ -63,6 +71,14 @@ describe('CallRecorder', () => {
     await request(app).get('/things/anonymous');
     await recorder.drain();
     expect(stored.map((event) => [event.user, event.output.httpStatusCode])).toEqual([['user-2', 404]]);
+  });
+
+  it('keeps the resource id of a call whose handler failed', async () => {
+    const { app, recorder, stored } = setup();
+    await request(app).delete('/things/t%2D5').expect(404);
+    await request(app).delete('/things/%E0%A4%A').expect(400); // a path that does not decode never reaches the route
+    await recorder.drain();
+    expect(stored.map((event) => event.input)).toEqual([{ method: 'DELETE', route: '/things/:id', resourceId: 't-5' }]);
   });
 
   it('never records a secret path parameter', async () => {

@@ -57,9 +57,13 @@ export class RevocationSet {
     );
   };
 
-  /** The readiness probe: fails until the first snapshot is in. */
+  /**
+   * The readiness probe: fails until the first snapshot is in, and while the bus is disconnected
+   * (revocations sent meanwhile would not reach this set until it reconnects and resyncs).
+   */
   checkReady(): void {
     if (!this.loaded) throw new Error('token revocations are not loaded yet');
+    this.options.bus.checkReady();
   }
 
   stop(): void {

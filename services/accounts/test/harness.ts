@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import request from 'supertest';
+import type { Bus } from '@cloud/bus';
 import { createTestDatabase, type TestDatabase } from '@cloud/db/testing';
-import { createLogger } from '@cloud/logging';
+import { createLogger, type Logger } from '@cloud/logging';
 import { createAccountsService, loadAccountsConfig, type AccountsService } from '../src';
 
 /** A clock tests move by hand: token expiry is checked by advancing it, never by waiting. */
@@ -39,12 +40,19 @@ export interface TestAccounts {
   close(): Promise<void>;
 }
 
+export interface TestAccountsOptions {
+  /** A bus shared with other services of the test (the test closes it); by default the service opens its own from `env`. */
+  bus?: Bus;
+  logger?: Logger;
+}
+
 /**
  * The accounts service as `npm start` builds it (createAccountsService), on a fresh database:
  * a new PostgreSQL database when DATABASE_URL is set, PGlite under a temporary DATA_DIR otherwise.
- * Mail goes to the dev outbox unless `env` sets SMTP_URL.
+ * Mail goes to the dev outbox unless `env` sets SMTP_URL. The bus is the in-process one unless
+ * `env` sets AMQP_URL (and AMQP_PREFIX) or `options.bus` is given.
  */
-export async function startTestAccounts(env: Record<string, string> = {}, clock = fakeClock()): Promise<TestAccounts> {
+export async function startTestAccounts(env: Record<string, string> = {}, clock = fakeClock(), options: TestAccountsOptions = {}): Promise<TestAccounts> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'accounts-test-'));
   let database: TestDatabase | undefined;
   if (process.env.DATABASE_URL) database = await createTestDatabase('accounts');
@@ -55,7 +63,11 @@ export async function startTestAccounts(env: Record<string, string> = {}, clock 
     ...(database?.url ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
-  const service = await createAccountsService(config, { clock, logger: createLogger({ service: 'cloud-accounts', level: 'silent' }) });
+  const service = await createAccountsService(config, {
+    clock,
+    logger: options.logger ?? createLogger({ service: 'cloud-accounts', level: 'silent' }),
+    ...(options.bus ? { bus: options.bus } : {}),
+  });
   const mailDir = path.join(dataDir, 'mail');
   const verificationTokensFor = async (to: string): Promise<string[]> => {
     // Outbox file names start with the time they were written, so reverse order is newest first.
@@ -116,3 +128,26 @@ export async function clientTokens(t: TestAccounts, accountToken: string) {
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/**
+ * Polls `condition` until it holds (returns anything but false/undefined without throwing),
+ * failing with `what` and the last error once `timeoutMs` has passed. Resolves to the time it took.
+ */
+export async function waitUntil(what: string, condition: () => unknown, timeoutMs = 10_000, intervalMs = 10): Promise<number> {
+  const started = Date.now();
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const result: unknown = await condition();
+      if (result !== false && result !== undefined) return Date.now() - started;
+      lastError = undefined;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() - started > timeoutMs) {
+      const detail = lastError instanceof Error ? `: ${lastError.message}` : '';
+      throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}${detail}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}

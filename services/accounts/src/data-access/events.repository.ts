@@ -44,25 +44,28 @@ export class EventsRepository implements CallEventSink {
   }
 
   /**
-   * Stores events in one statement, each once (by id), skipping events of users that no longer
-   * exist, since a deleted user's events are deleted with them and must not come back.
+   * Stores events in one insert, each once (by id), skipping events of users that no longer
+   * exist, since a deleted user's events are deleted with them and must not come back. The users
+   * are key-share locked until the insert commits, so a deletion cannot slip in between.
    */
   async recordMany(events: readonly CallEvent[]): Promise<void> {
     if (events.length === 0) return;
-    const userIds = [...new Set(events.map((event) => event.user))];
-    const existing = new Set((await this.db('users').whereIn('id', userIds).pluck('id')) as string[]);
-    const rows = events
-      .filter((event) => existing.has(event.user))
-      .map((event) => ({
-        id: event.id,
-        user_id: event.user,
-        service: event.service,
-        input: JSON.stringify(event.input),
-        output: JSON.stringify(event.output),
-        service_data: JSON.stringify(event.serviceData),
-        created_at: new Date(event.createdAt),
-      }));
-    if (rows.length > 0) await this.db('events').insert(rows).onConflict('id').ignore();
+    await this.db.transaction(async (trx) => {
+      const userIds = [...new Set(events.map((event) => event.user))];
+      const existing = new Set((await trx('users').whereIn('id', userIds).forKeyShare().pluck('id')) as string[]);
+      const rows = events
+        .filter((event) => existing.has(event.user))
+        .map((event) => ({
+          id: event.id,
+          user_id: event.user,
+          service: event.service,
+          input: JSON.stringify(event.input),
+          output: JSON.stringify(event.output),
+          service_data: JSON.stringify(event.serviceData),
+          created_at: new Date(event.createdAt),
+        }));
+      if (rows.length > 0) await trx('events').insert(rows).onConflict('id').ignore();
+    });
   }
 
   /** The user's events, newest first. */

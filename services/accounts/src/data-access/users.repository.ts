@@ -125,11 +125,18 @@ export class UsersRepository {
     return row && toUser(row);
   }
 
-  /** Deletes the user, their client keys (by cascade) and their events; false if there was no such user. */
+  /**
+   * Deletes the user, their client keys (by cascade) and their events; false if there was no such
+   * user. The user's row is locked first, so an event batch being stored for them (which holds a
+   * key-share lock on it, see EventsRepository.recordMany) either lands before and is deleted, or
+   * waits and finds the user gone.
+   */
   async delete(id: string, executor: Executor = this.db): Promise<boolean> {
+    const locked = await executor('users').where({ id }).forUpdate().first('id');
+    if (!locked) return false;
     await executor('events').where({ user_id: id }).delete();
-    const deleted = await executor('users').where({ id }).delete().returning('id');
-    return deleted.length > 0;
+    await executor('users').where({ id }).delete();
+    return true;
   }
 
   /** Marks the user verified if `tokenHash` is their current, unexpired token; single use. */
