@@ -103,8 +103,9 @@ export class Outbox {
         this.again = false;
         this.wake();
       } else {
-        // After failures, back off (doubling, up to 30 s) rather than hammer a broker that is down.
-        const delay = this.failures === 0 ? this.pollIntervalMs : Math.min(this.pollIntervalMs * 2 ** this.failures, 30_000);
+        // After failures, back off (doubling, up to 5 s) rather than hammer a broker that is down,
+        // yet notice soon that it is back.
+        const delay = this.failures === 0 ? this.pollIntervalMs : Math.min(this.pollIntervalMs * 2 ** this.failures, 5_000);
         this.timer = setTimeout(() => this.wake(), delay);
       }
     });

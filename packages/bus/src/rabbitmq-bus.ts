@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { connect, type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage, type RecoveringChannelModel } from 'amqplib';
+import { connect, type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage, type Options, type RecoveringChannelModel } from 'amqplib';
 import type { Logger } from '@cloud/logging';
 import { BusUnavailableError, DEFAULT_RPC_TIMEOUT_MS, durableQueues, type Bus, type Subscription } from './bus';
 import { DEFAULT_RETRY_POLICY, dispatch, type Outcome, type RetryPolicy } from './dispatch';
@@ -25,6 +25,16 @@ interface Live {
   publisher: ConfirmChannel;
   rpcClient: Channel;
   consumers: { channel: Channel; tag: string }[];
+}
+
+/** Where a consumer's deliveries come from and where their retries and dead letters go. */
+interface Route {
+  live: Live;
+  channel: Channel;
+  queue: string;
+  deadQueue: string;
+  /** Only durable queues have one. */
+  retryQueue: string | undefined;
 }
 
 interface PendingRequest {
@@ -115,15 +125,17 @@ export class RabbitMqBus implements Bus {
       if (this.live?.model === model) this.live = undefined;
     });
     const publisher = await model.createConfirmChannel();
-    this.onChannelError(publisher, 'publisher');
+    this.onChannelError(model, publisher, 'publisher');
     await publisher.assertExchange(this.exchange, 'topic', { durable: true });
     for (const [queue, bindings] of Object.entries(durableQueues)) {
       await this.assertQueue(publisher, this.name(queue));
       for (const pattern of bindings) await publisher.bindQueue(this.name(queue), this.exchange, pattern);
+      // Retries wait here until their per-message expiration, then go back to the queue.
+      await this.assertQueue(publisher, this.name(`${queue}.retry`), { deadLetterExchange: '', deadLetterRoutingKey: this.name(queue) });
       await this.assertQueue(publisher, this.name(`${queue}.dead`));
     }
     const rpcClient = await model.createChannel();
-    this.onChannelError(rpcClient, 'rpc client');
+    this.onChannelError(model, rpcClient, 'rpc client');
     await rpcClient.consume(DIRECT_REPLY_TO, (reply) => this.onReply(reply), { noAck: true });
 
     const live: Live = { model, publisher, rpcClient, consumers: [] };
@@ -140,14 +152,20 @@ export class RabbitMqBus implements Bus {
     }
   }
 
-  private async assertQueue(channel: Channel, queue: string): Promise<void> {
-    await channel.assertQueue(queue, { durable: true });
+  private async assertQueue(channel: Channel, queue: string, options: Options.AssertQueue = {}): Promise<void> {
+    await channel.assertQueue(queue, { durable: true, ...options });
     this.declared.add(queue);
   }
 
-  private onChannelError(channel: Channel, role: string): void {
-    // Without a listener an 'error' event would throw; the connection's recovery handles the rest.
-    channel.on('error', (error: Error) => this.options.logger.warn('message bus channel error', { role, error }));
+  /**
+   * A channel the broker closed with an error would leave its consumer or publisher dead on a
+   * live connection; closing the connection makes recovery rebuild everything instead.
+   */
+  private onChannelError(model: ChannelModel, channel: Channel, role: string): void {
+    channel.on('error', (error: Error) => {
+      this.options.logger.warn('message bus channel failed; reconnecting', { role, error });
+      if (!this.closing) model.close().catch(() => undefined);
+    });
   }
 
   async publish(messages: readonly BusMessage[]): Promise<void> {
@@ -179,22 +197,25 @@ export class RabbitMqBus implements Bus {
 
   private async startConsumer(live: Live, subscription: Subscription): Promise<void> {
     const channel = await live.model.createChannel();
-    this.onChannelError(channel, 'consumer');
+    this.onChannelError(live.model, channel, 'consumer');
     const batchSize = subscription.batchSize ?? 1;
     // Room for the next batch to arrive while one is being handled.
     await channel.prefetch(batchSize * 2);
     let queue: string;
     let deadQueue: string;
+    let retryQueue: string | undefined;
     if ('queue' in subscription) {
       queue = this.name(subscription.queue);
       deadQueue = this.name(`${subscription.queue}.dead`);
+      retryQueue = this.name(`${subscription.queue}.retry`);
     } else {
       ({ queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true, durable: false }));
       for (const pattern of subscription.bindings) await channel.bindQueue(queue, this.exchange, pattern);
       deadQueue = this.name(`${subscription.name}.dead`);
       await this.assertQueue(channel, deadQueue);
     }
-    const batcher = new Batcher<ConsumeMessage>(batchSize, (batch) => this.track(this.handleBatch(live, channel, queue, deadQueue, subscription, batch)));
+    const route: Route = { live, channel, queue, deadQueue, retryQueue };
+    const batcher = new Batcher<ConsumeMessage>(batchSize, (batch) => this.track(this.handleBatch(route, subscription, batch)));
     const { consumerTag } = await channel.consume(queue, (delivery) => {
       if (delivery) batcher.add(delivery);
       else this.options.logger.warn('the broker cancelled a consumer', { queue });
@@ -203,7 +224,7 @@ export class RabbitMqBus implements Bus {
     if (!('queue' in subscription)) subscription.onSubscribed?.();
   }
 
-  private async handleBatch(live: Live, channel: Channel, queue: string, deadQueue: string, subscription: Subscription, batch: ConsumeMessage[]): Promise<void> {
+  private async handleBatch(route: Route, subscription: Subscription, batch: ConsumeMessage[]): Promise<void> {
     const deliveries = batch.map((delivery) => ({
       body: delivery.content.toString('utf8'),
       attempts: Number(delivery.properties.headers?.['x-attempts'] ?? 0) || 0,
@@ -211,32 +232,42 @@ export class RabbitMqBus implements Bus {
     const outcomes = await dispatch(deliveries, (messages) => subscription.handle(messages), this.policy, this.options.logger);
     batch.forEach((delivery, index) => {
       const outcome = outcomes[index] ?? { action: 'ack' };
-      // Retries wait out their backoff without holding up the next batch.
-      void this.track(this.settle(live, channel, queue, deadQueue, delivery, outcome));
+      void this.track(this.settle(route, delivery, outcome));
     });
   }
 
-  /** Acknowledges a delivery once its outcome is in place. Any failure leaves it unacknowledged, so the broker delivers it again. */
-  private async settle(live: Live, channel: Channel, queue: string, deadQueue: string, delivery: ConsumeMessage, outcome: Outcome): Promise<void> {
+  /**
+   * Acknowledges a delivery once its outcome is in place. A retry of a durable queue goes to its
+   * retry queue with the backoff as expiration, so it holds no prefetch slot meanwhile; a
+   * broadcast queue (server-named, it can have no retry queue) waits out the backoff here. Any
+   * failure leaves the delivery unacknowledged, so the broker delivers it again.
+   */
+  private async settle(route: Route, delivery: ConsumeMessage, outcome: Outcome): Promise<void> {
+    const { live, channel, queue } = route;
     try {
       if (outcome.action === 'retry') {
-        if (!(await this.delay(outcome.delayMs))) return;
-        await this.resend(live, queue, delivery, { 'x-attempts': outcome.attempts });
+        const headers = { 'x-attempts': outcome.attempts };
+        if (route.retryQueue) {
+          await this.resend(live, route.retryQueue, delivery, headers, String(outcome.delayMs));
+        } else {
+          if (!(await this.delay(outcome.delayMs))) return;
+          await this.resend(live, queue, delivery, headers);
+        }
       }
-      if (outcome.action === 'dead') await this.resend(live, deadQueue, delivery, { 'x-error': outcome.reason.slice(0, 1000) });
+      if (outcome.action === 'dead') await this.resend(live, route.deadQueue, delivery, { 'x-error': outcome.reason.slice(0, 1000) });
       channel.ack(delivery);
     } catch (error) {
       this.options.logger.warn('delivery left unacknowledged; the broker will deliver it again', { queue, error });
     }
   }
 
-  private resend(live: Live, queue: string, delivery: ConsumeMessage, headers: Record<string, unknown>): Promise<void> {
+  private resend(live: Live, queue: string, delivery: ConsumeMessage, headers: Record<string, unknown>, expiration?: string): Promise<void> {
     const { messageId, type, contentType } = delivery.properties as { messageId?: string; type?: string; contentType?: string };
     return new Promise<void>((resolve, reject) => {
       live.publisher.sendToQueue(
         queue,
         delivery.content,
-        { persistent: true, messageId, type, contentType, headers: { ...delivery.properties.headers, ...headers } },
+        { persistent: true, messageId, type, contentType, expiration, headers: { ...delivery.properties.headers, ...headers } },
         (error: unknown) => (error ? reject(asError(error)) : resolve()),
       );
     });
@@ -272,7 +303,7 @@ export class RabbitMqBus implements Bus {
 
   private async startServer(live: Live, method: RpcMethod, answer: (body: string) => Promise<string>): Promise<void> {
     const channel = await live.model.createChannel();
-    this.onChannelError(channel, 'rpc server');
+    this.onChannelError(live.model, channel, 'rpc server');
     const queue = this.name(`rpc.${method}`);
     await this.assertQueue(channel, queue);
     await channel.prefetch(4);
@@ -344,7 +375,11 @@ export class RabbitMqBus implements Bus {
     if (!this.live) throw new BusUnavailableError();
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stops consuming and waits up to `drainMs` for batches being handled; what is not acknowledged
+   * by then is delivered again, to another replica or after the restart.
+   */
+  async close(drainMs = 5000): Promise<void> {
     if (this.closing) return;
     this.closing = true;
     const live = this.live;
@@ -352,10 +387,23 @@ export class RabbitMqBus implements Bus {
       await Promise.all(live.consumers.map(({ channel, tag }) => channel.cancel(tag).catch(() => undefined)));
     }
     for (const cancel of [...this.delays]) cancel();
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    const deadline = Date.now() + drainMs;
+    while (this.inFlight.size > 0 && Date.now() < deadline) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise((resolve) => {
+        timer = setTimeout(resolve, deadline - Date.now());
+      });
+      await Promise.race([Promise.allSettled([...this.inFlight]), timeout]);
+      clearTimeout(timer);
+    }
     for (const request of this.pending.values()) request.reject(new BusUnavailableError('the bus closed'));
     this.pending.clear();
-    await this.connection.close();
+    // amqplib's close() never settles when the socket drops during the closing handshake (a broker
+    // restart, a network failure not yet noticed): it emits 'close' but never calls back. So the
+    // connection's 'close' event ends the wait too.
+    const model = this.live?.model;
+    const dropped = model ? new Promise<void>((resolve) => model.once('close', () => resolve())) : undefined;
+    await (dropped ? Promise.race([this.connection.close(), dropped]) : this.connection.close());
     this.live = undefined;
   }
 }

@@ -21,9 +21,13 @@ busContract({
         return bus;
       },
       async deadLetters() {
+        if (closed) throw new Error('the installation is closed');
         if (!reader) {
           const connection = await connect(TEST_AMQP_URL);
-          reader = { connection, channel: await connection.createChannel() };
+          const channel = await connection.createChannel();
+          // A failed `get` rejects on its own; without a listener the channel's 'error' event would throw.
+          channel.on('error', () => undefined);
+          reader = { connection, channel };
         }
         // `get` with noAck takes the message off the queue, so what was read is kept here.
         for (;;) {

@@ -1,0 +1,93 @@
+import { decodeMessage, encodeMessage, MalformedMessageError, message } from '../src';
+import { patternMatches } from '../src/messages';
+import { callRecorded } from './helpers';
+
+function decodeError(body: string): MalformedMessageError {
+  try {
+    decodeMessage(body);
+  } catch (error) {
+    if (error instanceof MalformedMessageError) return error;
+    throw error;
+  }
+  throw new Error(`decoded without error: ${body}`);
+}
+
+describe('decodeMessage', () => {
+  it('decodes what encodeMessage wrote, payload and envelope unchanged', () => {
+    const sent = callRecorded(3);
+    expect(decodeMessage(encodeMessage(sent))).toEqual(sent);
+    const revocation = message('revocation.credentials-changed', { userId: 'user-1', credentialsVersion: 4 });
+    expect(decodeMessage(encodeMessage(revocation))).toEqual(revocation);
+  });
+
+  it('drops payload fields its schema does not know', () => {
+    const sent = message('revocation.user-deleted', { userId: 'user-1' });
+    const body = JSON.stringify({ ...sent, payload: { ...sent.payload, password: 'hunter2' }, extra: 1 });
+    expect(decodeMessage(body)).toEqual(sent);
+  });
+
+  it('rejects a body that is not JSON', () => {
+    const error = decodeError('{"id": "msg-1", ');
+    expect(error.message).toBe('the body is not JSON');
+  });
+
+  it('rejects a bad envelope, naming the field', () => {
+    const sent = callRecorded();
+    for (const [field, value] of [
+      ['id', ''],
+      ['kind', 7],
+      ['occurredAt', 'yesterday'],
+    ] as const) {
+      const error = decodeError(JSON.stringify({ ...sent, [field]: value }));
+      expect(error.message).toMatch(/^bad envelope: /);
+      expect(error.message).toContain(`at ${field}`);
+    }
+    expect(decodeError('[]').message).toMatch(/^bad envelope: /);
+    expect(decodeError('null').message).toMatch(/^bad envelope: /);
+  });
+
+  it('rejects an unknown kind, including names inherited by every object', () => {
+    const sent = callRecorded();
+    expect(decodeError(JSON.stringify({ ...sent, kind: 'call.deleted' })).message).toBe('unknown message kind call.deleted');
+    expect(decodeError(JSON.stringify({ ...sent, kind: 'toString' })).message).toBe('unknown message kind toString');
+    expect(decodeError(JSON.stringify({ ...sent, kind: '__proto__' })).message).toBe('unknown message kind __proto__');
+  });
+
+  it('rejects a payload that breaks its kind’s schema, naming the field', () => {
+    const sent = callRecorded();
+    const badId = decodeError(JSON.stringify({ ...sent, payload: { ...sent.payload, id: 'not-an-event-id' } }));
+    expect(badId.message).toMatch(/^bad call\.recorded payload: /);
+    expect(badId.message).toContain('at id');
+    const badStatus = decodeError(JSON.stringify({ ...sent, payload: { ...sent.payload, output: { ...sent.payload.output, httpStatusCode: 99 } } }));
+    expect(badStatus.message).toMatch(/^bad call\.recorded payload: /);
+    expect(badStatus.message).toContain('at output.httpStatusCode');
+    const missing = decodeError(JSON.stringify({ ...message('revocation.user-deleted', { userId: 'user-1' }), payload: {} }));
+    expect(missing.message).toMatch(/^bad revocation\.user-deleted payload: /);
+    expect(missing.message).toContain('at userId');
+  });
+});
+
+describe('patternMatches (AMQP topic semantics)', () => {
+  it.each([
+    ['revocation.*', 'revocation.user-deleted', true],
+    ['revocation.*', 'revocation.client-key-deleted', true],
+    ['revocation.*', 'revocation', false],
+    ['revocation.*', 'revocation.user.deleted', false],
+    ['revocation.*', 'call.recorded', false],
+    ['#', 'call.recorded', true],
+    ['#', 'revocation.user-deleted', true],
+    ['#', 'node', true],
+    ['call.recorded', 'call.recorded', true],
+    ['call.recorded', 'call.recorded.late', false],
+    ['call.recorded', 'call', false],
+    ['call.recorded', 'node.created', false],
+    ['a.#.z', 'a.z', true],
+    ['a.#.z', 'a.b.z', true],
+    ['a.#.z', 'a.b.c.d.z', true],
+    ['a.#.z', 'a.b.c', false],
+    ['a.#.z', 'b.a.z', false],
+    ['a.#.z', 'a.z.b', false],
+  ])('%s matches %s: %s', (pattern, kind, expected) => {
+    expect(patternMatches(pattern, kind)).toBe(expected);
+  });
+});
