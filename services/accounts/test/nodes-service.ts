@@ -12,6 +12,19 @@ import type { TestAccounts } from './harness';
 
 export const NODES_SERVICE_NAME = 'cloud-nodes';
 
+/** The event record a successful `GET /nodes/:nodeId` of `user` leaves at the accounts service. */
+export function nodeCallEvent(user: string, nodeId: string, requestId: string, bytesOut: number) {
+  return {
+    id: expect.stringMatching(/^event-[0-9a-f-]{36}$/) as unknown,
+    user,
+    service: NODES_SERVICE_NAME,
+    input: { method: 'GET', route: '/nodes/:nodeId', resourceId: nodeId },
+    output: { startTime: expect.any(String) as unknown, endTime: expect.any(String) as unknown, httpStatusCode: 200, bytesOut },
+    serviceData: { requestId },
+    createdAt: expect.any(String) as unknown,
+  };
+}
+
 /** The accounts service's public keys, read once from its JWKS as another service would. */
 export async function accountsKeys(t: TestAccounts): Promise<PublicKeyResolver> {
   const jwks = await t.http.get('/.well-known/jwks.json').expect(200);
