@@ -50,22 +50,33 @@ export class EventsRepository implements CallEventSink {
    */
   async recordMany(events: readonly CallEvent[]): Promise<void> {
     if (events.length === 0) return;
-    await this.db.transaction(async (trx) => {
-      const userIds = [...new Set(events.map((event) => event.user))];
-      const existing = new Set((await trx('users').whereIn('id', userIds).forKeyShare().pluck('id')) as string[]);
-      const rows = events
-        .filter((event) => existing.has(event.user))
-        .map((event) => ({
-          id: event.id,
-          user_id: event.user,
-          service: event.service,
-          input: JSON.stringify(event.input),
-          output: JSON.stringify(event.output),
-          service_data: JSON.stringify(event.serviceData),
-          created_at: new Date(event.createdAt),
-        }));
-      if (rows.length > 0) await trx('events').insert(rows).onConflict('id').ignore();
-    });
+    const rows = events.map((event) => ({
+      id: event.id,
+      user_id: event.user,
+      service: event.service,
+      input: event.input,
+      output: event.output,
+      service_data: event.serviceData,
+      created_at: new Date(event.createdAt).toISOString(),
+    }));
+    // One statement with the batch as a single JSON parameter, in the batch's order: at thousands
+    // of events a second this costs far less than a transaction around a users query and a
+    // multi-row insert of seven parameters a row (bench/events-throughput.ts).
+    await this.db.raw(
+      `with batch as materialized (
+         select * from rows from (jsonb_to_recordset(?::jsonb) as (id text, user_id text, service text, input jsonb,
+           output jsonb, service_data jsonb, created_at timestamptz)) with ordinality as e(id, user_id, service, input, output,
+           service_data, created_at, n)
+       ), present as materialized (
+         select id from users where id in (select user_id from batch) for key share
+       )
+       insert into events (id, user_id, service, input, output, service_data, created_at)
+       select batch.id, batch.user_id, batch.service, batch.input, batch.output, batch.service_data, batch.created_at
+       from batch join present on present.id = batch.user_id
+       order by batch.n
+       on conflict (id) do nothing`,
+      [JSON.stringify(rows)],
+    );
   }
 
   /** The user's events, newest first. */
