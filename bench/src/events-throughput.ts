@@ -11,6 +11,9 @@
  *   2. publish only: the consumer is stopped, the events are published and confirmed into the queue;
  *   3. drain only: a consumer is started on that full queue and timed until every event is stored.
  *
+ * Events are packed as the outbox relay packs them (up to 200 per message); PACK=0 sends one
+ * message per event instead, to see the broker's cost per message.
+ *
  * Environment: AMQP_URL, DATABASE_URL (a server where we may create databases), EVENTS, BATCH
  * (the consumer's batch size), PUBLISH_CHUNK (messages per `publish` call), STALL_S (give up when no
  * row was stored for that long).
@@ -20,7 +23,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import knex from 'knex';
 import { accountsMigrations, ACCOUNTS_SCHEMA, consumeCallEvents, EventsRepository } from '@cloud/accounts';
-import { message, RabbitMqBus, type BusMessage } from '@cloud/bus';
+import { message, packCallEvents, RabbitMqBus, type BusMessage } from '@cloud/bus';
 import { deleteBusTopology, uniqueBusPrefix } from '@cloud/bus/testing';
 import { connectDatabase, migrateToLatest, type Database } from '@cloud/db';
 import { createLogger } from '@cloud/logging';
@@ -31,6 +34,7 @@ const EVENTS = positiveInteger('EVENTS', 100_000);
 const BATCH = positiveInteger('BATCH', 500);
 const PUBLISH_CHUNK = positiveInteger('PUBLISH_CHUNK', 1000);
 const STALL_MS = positiveInteger('STALL_S', 30) * 1000;
+const PACK = process.env.PACK !== '0';
 const USERS = 10;
 const POLL_MS = 50;
 
@@ -50,7 +54,15 @@ function print(line: string): void {
 
 const userIds = Array.from({ length: USERS }, (_, index) => `user-bench-${index}`);
 
-/** `count` valid call events, spread over the bench users. */
+/**
+ * `count` valid call events, spread over the bench users, as the outbox relay publishes them:
+ * packed into `call.recorded-batch` messages, or one message each with PACK=0.
+ */
+function eventMessages(count: number): BusMessage[] {
+  const one = callEvents(count);
+  return PACK ? packCallEvents(one) : one;
+}
+
 function callEvents(count: number): BusMessage<'call.recorded'>[] {
   const now = new Date();
   const startTime = new Date(now.getTime() - 12).toISOString();
@@ -151,6 +163,8 @@ interface Result {
   eventsPerSecond: number;
   publishOnly: { seconds: number; eventsPerSecond: number };
   drainOnly: { seconds: number; eventsPerSecond: number };
+  /** Messages the events travelled in. */
+  messages: number;
   batch: number;
   publishChunk: number;
   node: string;
@@ -191,7 +205,7 @@ async function main(): Promise<void> {
     const consumer = await open('bench-consumer');
     await consumeCallEvents(consumer, events, BATCH);
     const publisher = await open('bench-publisher');
-    const first = callEvents(EVENTS);
+    const first = eventMessages(EVENTS);
     const started = performance.now();
     const stored = waitForRows(db, EVENTS);
     const [, done] = await Promise.all([publishAll(publisher, first), stored]);
@@ -199,7 +213,7 @@ async function main(): Promise<void> {
 
     // 2. Publish only: no consumer, the events wait in the durable queue.
     await consumer.close();
-    const second = callEvents(EVENTS);
+    const second = eventMessages(EVENTS);
     const publishSeconds = await publishAll(publisher, second);
 
     // 3. Drain only: a consumer on the full queue.
@@ -217,6 +231,7 @@ async function main(): Promise<void> {
       eventsPerSecond: rate(seconds),
       publishOnly: { seconds: round(publishSeconds), eventsPerSecond: rate(publishSeconds) },
       drainOnly: { seconds: round(drainSeconds), eventsPerSecond: rate(drainSeconds) },
+      messages: first.length,
       batch: BATCH,
       publishChunk: PUBLISH_CHUNK,
       node: process.version,
@@ -229,7 +244,7 @@ async function main(): Promise<void> {
     print(
       `${result.events} events, publish → stored row: ${result.seconds} s, ${result.eventsPerSecond} events/s ` +
         `(publish only ${result.publishOnly.eventsPerSecond}/s, consume + insert only ${result.drainOnly.eventsPerSecond}/s; ` +
-        `batch ${BATCH}, publish chunk ${PUBLISH_CHUNK}; Node ${result.node}, PostgreSQL ${postgres}, ${result.cpus} × ${result.cpu})`,
+        `${result.messages} messages, consumer batch ${BATCH}, publish chunk ${PUBLISH_CHUNK}; Node ${result.node}, PostgreSQL ${postgres}, ${result.cpus} × ${result.cpu})`,
     );
   } finally {
     for (const bus of buses) {

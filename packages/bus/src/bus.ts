@@ -8,7 +8,7 @@ import type { RpcHandler, RpcMethod, RpcReply, RpcRequest } from './rpc';
  */
 export const durableQueues = {
   /** The accounts service stores every service's call events. */
-  'accounts.call-events': ['call.recorded'],
+  'accounts.call-events': ['call.recorded', 'call.recorded-batch'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type DurableQueue = keyof typeof durableQueues;

@@ -4,7 +4,7 @@ export { DEFAULT_RETRY_POLICY } from './dispatch';
 export type { RetryPolicy } from './dispatch';
 export { InProcessBus } from './in-process-bus';
 export type { DeadLetter } from './in-process-bus';
-export { callEventSchema, decodeMessage, encodeMessage, MalformedMessageError, message, messageSchemas } from './messages';
+export { CALL_EVENTS_PER_MESSAGE, callEventSchema, callEventsOf, decodeMessage, encodeMessage, MalformedMessageError, message, messageSchemas, packCallEvents } from './messages';
 export type { AnyBusMessage, BusMessage, MessageKind, Payload } from './messages';
 export { createOutbox, Outbox } from './outbox';
 export type { OutboxOptions } from './outbox';

@@ -39,6 +39,11 @@ const nodeLifecycle = z.object({
  */
 export const messageSchemas = {
   'call.recorded': callEventSchema,
+  /**
+   * Several call events in one message: the outbox relay packs consecutive `call.recorded` rows
+   * this way, since the broker's cost is per message, not per byte.
+   */
+  'call.recorded-batch': z.object({ events: z.array(callEventSchema).min(1).max(1000) }),
   /** A client key was deleted: its client and refresh tokens die. */
   'revocation.client-key-deleted': z.object({ userId: id, clientId: id }),
   /** The password changed: every token with an older credentials version dies. */
@@ -91,6 +96,43 @@ export function decodeMessage(body: string): AnyBusMessage {
 
 export function encodeMessage(message: BusMessage): string {
   return JSON.stringify(message);
+}
+
+/** The most call events packed into one `call.recorded-batch` message. */
+export const CALL_EVENTS_PER_MESSAGE = 200;
+
+/**
+ * Packs runs of consecutive `call.recorded` messages into `call.recorded-batch` messages of up to
+ * CALL_EVENTS_PER_MESSAGE events, keeping every other message and the order. A single event stays
+ * as it is. Consumers de-duplicate on the event id, so a batch may be packed differently when
+ * republished.
+ */
+export function packCallEvents(messages: readonly BusMessage[]): BusMessage[] {
+  const packed: BusMessage[] = [];
+  let run: BusMessage<'call.recorded'>[] = [];
+  const flush = () => {
+    if (run.length === 1) packed.push(...run);
+    if (run.length > 1) packed.push(message('call.recorded-batch', { events: run.map((event) => event.payload) }, new Date(run[0]!.occurredAt)));
+    run = [];
+  };
+  for (const each of messages) {
+    if (each.kind !== 'call.recorded') {
+      flush();
+      packed.push(each);
+      continue;
+    }
+    run.push(each as BusMessage<'call.recorded'>);
+    if (run.length === CALL_EVENTS_PER_MESSAGE) flush();
+  }
+  flush();
+  return packed;
+}
+
+/** The call events a message carries: one, several, or none for other kinds. */
+export function callEventsOf(message: AnyBusMessage): Payload<'call.recorded'>[] {
+  if (message.kind === 'call.recorded') return [message.payload];
+  if (message.kind === 'call.recorded-batch') return message.payload.events;
+  return [];
 }
 
 /** Whether a binding pattern (`revocation.*`, `call.recorded`, `#`) takes a kind, as an AMQP topic exchange does. */

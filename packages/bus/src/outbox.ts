@@ -1,7 +1,7 @@
 import type { Database, Executor, Migration, Transaction } from '@cloud/db';
 import type { Logger } from '@cloud/logging';
 import type { Bus } from './bus';
-import type { BusMessage, MessageKind } from './messages';
+import { packCallEvents, type BusMessage, type MessageKind } from './messages';
 
 /** The outbox table; each producing service adds this migration to its own list. */
 export const createOutbox: Migration = {
@@ -128,9 +128,8 @@ export class Outbox {
     return this.options.db.transaction(async (trx) => {
       const rows = await trx<OutboxRow>('outbox').orderBy('seq').limit(this.batchSize).forUpdate().skipLocked();
       if (rows.length === 0) return 0;
-      await this.options.bus.publish(
-        rows.map((row) => ({ id: row.id, kind: row.kind, payload: row.payload, occurredAt: row.occurred_at.toISOString() }) as BusMessage),
-      );
+      const messages = rows.map((row) => ({ id: row.id, kind: row.kind, payload: row.payload, occurredAt: row.occurred_at.toISOString() }) as BusMessage);
+      await this.options.bus.publish(packCallEvents(messages));
       await trx('outbox')
         .whereIn(
           'seq',

@@ -1,4 +1,4 @@
-import { decodeMessage, encodeMessage, MalformedMessageError, message } from '../src';
+import { CALL_EVENTS_PER_MESSAGE, callEventsOf, decodeMessage, encodeMessage, MalformedMessageError, message, packCallEvents } from '../src';
 import { patternMatches } from '../src/messages';
 import { callRecorded } from './helpers';
 
@@ -89,5 +89,25 @@ describe('patternMatches (AMQP topic semantics)', () => {
     ['a.#.z', 'a.z.b', false],
   ])('%s matches %s: %s', (pattern, kind, expected) => {
     expect(patternMatches(pattern, kind)).toBe(expected);
+  });
+});
+
+describe('packCallEvents', () => {
+  const revocation = message('revocation.user-deleted', { userId: 'user-9' });
+
+  it('packs runs of call events into batch messages of at most CALL_EVENTS_PER_MESSAGE, keeping other messages and the order', () => {
+    const run = Array.from({ length: CALL_EVENTS_PER_MESSAGE + 1 }, (_, index) => callRecorded(index));
+    const lone = callRecorded(999);
+    const packed = packCallEvents([...run, revocation, lone]);
+    expect(packed.map((each) => each.kind)).toEqual(['call.recorded-batch', 'call.recorded', 'revocation.user-deleted', 'call.recorded']);
+    expect(packed.flatMap((each) => callEventsOf(decodeMessage(encodeMessage(each))))).toEqual([...run, lone].map((each) => each.payload));
+    expect(packed[1]).toBe(run[CALL_EVENTS_PER_MESSAGE]);
+    expect(packed[2]).toBe(revocation);
+  });
+
+  it('leaves nothing to pack alone', () => {
+    expect(packCallEvents([])).toEqual([]);
+    expect(packCallEvents([revocation])).toEqual([revocation]);
+    expect(callEventsOf(revocation)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '@cloud/db/testing';
 import { migrateToLatest } from '@cloud/db';
-import { BusUnavailableError, createOutbox, InProcessBus, message, Outbox, type AnyBusMessage, type BusMessage } from '../src';
+import { BusUnavailableError, callEventsOf, createOutbox, InProcessBus, message, Outbox, type AnyBusMessage, type BusMessage, type Payload } from '../src';
 import { callEvents, callRecorded, FAST_RETRY, silentLogger, waitUntil } from './helpers';
 
 const SCHEMA = 'outbox_test';
@@ -11,7 +11,10 @@ const NO_POLLING_MS = 60_000;
 describe(`Outbox (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}) with the in-process bus`, () => {
   let database: TestDatabase;
   let bus: InProcessBus;
-  const received: AnyBusMessage[] = [];
+  // The call events that arrived, and in how many messages (the relay packs runs of them).
+  const received: Payload<'call.recorded'>[] = [];
+  const kinds: string[] = [];
+  const payloads = (messages: readonly BusMessage<'call.recorded'>[]) => messages.map((m) => m.payload);
   const outboxes: Outbox[] = [];
   const outbox = (options: { batchSize?: number; pollIntervalMs?: number; on?: InProcessBus } = {}) => {
     const created = new Outbox({ db: database.db, bus: options.on ?? bus, logger, pollIntervalMs: NO_POLLING_MS, ...options });
@@ -29,7 +32,8 @@ describe(`Outbox (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}) with th
       queue: 'accounts.call-events',
       batchSize: 100,
       handle: async (messages) => {
-        received.push(...messages);
+        received.push(...messages.flatMap(callEventsOf));
+        kinds.push(...messages.map((m) => m.kind));
       },
     });
   });
@@ -37,6 +41,7 @@ describe(`Outbox (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}) with th
     await Promise.all(outboxes.splice(0).map((o) => o.stop()));
     await database.db('outbox').delete();
     received.length = 0;
+    kinds.length = 0;
   });
   afterAll(async () => {
     await bus.close();
@@ -53,7 +58,8 @@ describe(`Outbox (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}) with th
     });
     await waitUntil('the message is published', () => received.length >= 1);
     await waitUntil('its row is deleted', async () => (await rows()).length === 0);
-    expect(received).toEqual([sent]);
+    expect(received).toEqual([sent.payload]);
+    expect(kinds).toEqual(['call.recorded']);
   });
 
   it('publishes a message added outside any transaction', async () => {
@@ -62,7 +68,8 @@ describe(`Outbox (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}) with th
     const sent = callEvents(3);
     await relay.add(database.db, sent);
     await waitUntil('the messages are published', () => received.length >= 3);
-    expect(received).toEqual(sent);
+    expect(received).toEqual(payloads(sent));
+    expect(kinds).toEqual(['call.recorded-batch']);
     expect(await rows()).toEqual([]);
   });
 
@@ -81,7 +88,7 @@ describe(`Outbox (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}) with th
     const committed = callRecorded(2);
     await database.db.transaction((trx) => relay.add(trx, [committed]));
     await waitUntil('the committed message is published', () => received.length >= 1);
-    expect(ids(received)).toEqual([committed.id]);
+    expect(received.map((event) => event.id)).toEqual([committed.payload.id]);
     expect(await rows()).toEqual([]);
   });
 
@@ -122,7 +129,7 @@ describe(`Outbox (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}) with th
     // Another relay on a working bus (a replica, or this one after the bus is back) publishes them.
     outbox().start();
     await waitUntil('the kept rows are published', () => received.length >= 4);
-    expect(received).toEqual(sent);
+    expect(received).toEqual(payloads(sent));
     expect(await rows()).toEqual([]);
   });
 
@@ -137,7 +144,7 @@ describe(`Outbox (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}) with th
     await waitUntil('all 300 are published', () => received.length >= 300);
     await Promise.all(replicas.map((replica) => replica.stop()));
     expect(received).toHaveLength(300);
-    expect(new Set(ids(received)).size).toBe(300);
+    expect(new Set(received.map((event) => event.id)).size).toBe(300);
     expect(await rows()).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { migrateToLatest, type Database, type Migration } from '@cloud/db';
 import { createTestDatabase, type TestDatabase } from '@cloud/db/testing';
-import { BusUnavailableError, createOutbox, Outbox, RabbitMqBus, type AnyBusMessage, type BusMessage } from '../src';
+import { BusUnavailableError, callEventsOf, createOutbox, Outbox, RabbitMqBus, type AnyBusMessage, type BusMessage, type Payload } from '../src';
 import { BrokerLink, deleteBusTopology, TEST_AMQP_URL, uniqueBusPrefix } from '../src/testing';
 import { callEvents, callRecorded, FAST_RETRY, gate, recordingLogger, silentLogger, waitUntil } from './helpers';
 
@@ -22,7 +22,7 @@ const createStoredEvents: Migration = {
 };
 
 async function storeEvents(db: Database, messages: readonly AnyBusMessage[]): Promise<void> {
-  const rows = messages.flatMap((m) => (m.kind === 'call.recorded' ? [{ id: m.payload.id, user_id: m.payload.user, payload: JSON.stringify(m.payload) }] : []));
+  const rows = messages.flatMap(callEventsOf).map((event) => ({ id: event.id, user_id: event.user, payload: JSON.stringify(event) }));
   if (rows.length > 0) await db('stored_events').insert(rows).onConflict('id').ignore();
 }
 
@@ -91,7 +91,7 @@ describe(`RabbitMQ bus through network failures (${process.env.DATABASE_URL ? 'P
       queue: 'accounts.call-events',
       batchSize: 50,
       handle: async (messages) => {
-        for (const m of messages) deliveries.set(m.id, (deliveries.get(m.id) ?? 0) + 1);
+        for (const event of messages.flatMap(callEventsOf)) deliveries.set(event.id, (deliveries.get(event.id) ?? 0) + 1);
         await storeEvents(database.db, messages);
       },
     });
@@ -125,9 +125,9 @@ describe(`RabbitMQ bus through network failures (${process.env.DATABASE_URL ? 'P
     expect(() => publisher.checkReady()).not.toThrow();
     expect(() => consumer.checkReady()).not.toThrow();
     expect(await storedIds()).toEqual(eventIds(events));
-    // Each message reached the consumer at least once; any second delivery was absorbed by the store.
+    // Each event reached the consumer at least once; any second delivery was absorbed by the store.
     expect(deliveries.size).toBe(N);
-    expect(events.every((m) => (deliveries.get(m.id) ?? 0) >= 1)).toBe(true);
+    expect(events.every((m) => (deliveries.get(m.payload.id) ?? 0) >= 1)).toBe(true);
     const delivered = [...deliveries.values()].reduce((sum, n) => sum + n, 0);
     expect(delivered).toBeGreaterThanOrEqual(N);
   });
@@ -207,12 +207,12 @@ describe(`RabbitMQ bus through network failures (${process.env.DATABASE_URL ? 'P
     const { logger, lines } = recordingLogger('cloud-producer');
     const publisher = await connectBus(link.url, 'cloud-producer');
     const consumer = await connectBus(TEST_AMQP_URL, 'cloud-accounts');
-    const received: AnyBusMessage[] = [];
+    const received: Payload<'call.recorded'>[] = [];
     await consumer.subscribe({
       queue: 'accounts.call-events',
       batchSize: 10,
       handle: async (messages) => {
-        received.push(...messages);
+        received.push(...messages.flatMap(callEventsOf));
         await storeEvents(database.db, messages);
       },
     });
@@ -232,7 +232,7 @@ describe(`RabbitMQ bus through network failures (${process.env.DATABASE_URL ? 'P
     await waitUntil('every message is stored', async () => (await storedCount()) >= sent.length, 30_000);
     await waitUntil('the outbox is empty', async () => (await outboxCount()) === 0);
     expect(await storedIds()).toEqual(eventIds(sent));
-    expect(new Set(received.map((m) => m.id))).toEqual(new Set(sent.map((m) => m.id)));
-    expect(received.find((m) => m.id === sent[0]!.id)).toEqual(sent[0]);
+    expect(new Set(received.map((event) => event.id))).toEqual(new Set(sent.map((m) => m.payload.id)));
+    expect(received.find((event) => event.id === sent[0]!.payload.id)).toEqual(sent[0]!.payload);
   });
 });

@@ -103,6 +103,17 @@ describe('call events of another service reach the accounts service (in-process 
     expect(event?.input).toEqual({ method: 'GET', route: '/nodes/:nodeId', resourceId: 'missing' });
   });
 
+  it('stores every event of a call.recorded-batch message, once', async () => {
+    const packed = message('call.recorded-batch', { events: [callEvent(alice.id, 'packed-1'), callEvent(alice.id, 'packed-2')] });
+    await bus.publish([packed, packed]);
+    const [first, second] = packed.payload.events;
+    await waitUntil('both packed events are stored', async () => (await storedWithId(first!.id)) === 1 && (await storedWithId(second!.id)) === 1);
+    const sentinel = message('call.recorded', callEvent(alice.id, 'sentinel-packed'));
+    await bus.publish([sentinel]);
+    await waitUntil('the sentinel is stored', async () => (await storedWithId(sentinel.payload.id)) === 1);
+    expect([await storedWithId(first!.id), await storedWithId(second!.id)]).toEqual([1, 1]);
+  });
+
   it('a call.recorded message delivered twice is stored once', async () => {
     const twice = message('call.recorded', callEvent(alice.id, 'twice'));
     await bus.publish([twice, twice]); // in one batch

@@ -32,6 +32,9 @@ export interface EventQuery {
   until?: Date;
 }
 
+// Events per insert statement.
+const INSERT_CHUNK = 2000;
+
 /** Thrown by `list` when the `before` cursor names no event of the user's. */
 export class UnknownCursorError extends Error {}
 
@@ -49,6 +52,15 @@ export class EventsRepository implements CallEventSink {
    * are key-share locked until the insert commits, so a deletion cannot slip in between.
    */
   async recordMany(events: readonly CallEvent[]): Promise<void> {
+    // Packed messages can bring tens of thousands of events at once: a statement per chunk keeps
+    // each parameter a few megabytes. A failure after some chunks is retried whole; the ids
+    // keep the stored chunks from being stored twice.
+    for (let offset = 0; offset < events.length; offset += INSERT_CHUNK) {
+      await this.insertChunk(events.slice(offset, offset + INSERT_CHUNK));
+    }
+  }
+
+  private async insertChunk(events: readonly CallEvent[]): Promise<void> {
     if (events.length === 0) return;
     const rows = events.map((event) => ({
       id: event.id,

@@ -1,14 +1,15 @@
-import type { Bus } from '@cloud/bus';
+import { callEventsOf, type Bus } from '@cloud/bus';
 import type { EventsRepository } from '../../data-access/events.repository';
 
 /**
- * Stores the call events of every service, a batch per insert. The batch is acknowledged only
+ * Stores the call events of every service (one per `call.recorded`, several per
+ * `call.recorded-batch`), a batch of messages per insert. The batch is acknowledged only
  * after the insert commits, and a redelivered event is stored once (by its id).
  */
 export function consumeCallEvents(bus: Bus, events: EventsRepository, batchSize = 500): Promise<void> {
   return bus.subscribe({
     queue: 'accounts.call-events',
     batchSize,
-    handle: (messages) => events.recordMany(messages.flatMap((message) => (message.kind === 'call.recorded' ? [message.payload] : []))),
+    handle: (messages) => events.recordMany(messages.flatMap(callEventsOf)),
   });
 }
