@@ -19,13 +19,13 @@
  * row was stored for that long).
  * A fresh database and a unique broker prefix are used, and both are deleted at the end.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import knex from 'knex';
 import { accountsMigrations, ACCOUNTS_SCHEMA, consumeCallEvents, EventsRepository } from '@cloud/accounts';
 import { message, packCallEvents, RabbitMqBus, type BusMessage } from '@cloud/bus';
 import { deleteBusTopology, uniqueBusPrefix } from '@cloud/bus/testing';
-import { connectDatabase, migrateToLatest, type Database } from '@cloud/db';
+import { migrateToLatest, type Database } from '@cloud/db';
+import { createTestDatabase, type TestDatabase } from '@cloud/db/testing';
 import { createLogger } from '@cloud/logging';
 
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
@@ -175,19 +175,13 @@ interface Result {
 }
 
 async function main(): Promise<void> {
-  const admin = knex({ client: 'pg', connection: DATABASE_URL, pool: { min: 0, max: 1 } });
-  const name = `bench_${process.pid}_${randomBytes(4).toString('hex')}`;
   const prefix = uniqueBusPrefix('bench');
   const buses: RabbitMqBus[] = [];
   const declared = { exchange: '', queues: new Set<string>() };
-  let db: Database | undefined;
-  let created = false;
+  let database: TestDatabase | undefined;
   try {
-    await admin.raw('create database ??', [name]);
-    created = true;
-    const url = new URL(DATABASE_URL);
-    url.pathname = `/${name}`;
-    db = await connectDatabase({ schema: ACCOUNTS_SCHEMA, databaseUrl: url.toString(), poolMax: 10 });
+    database = await createTestDatabase(ACCOUNTS_SCHEMA, { serverUrl: DATABASE_URL, poolMax: 10 });
+    const { db } = database;
     await migrateToLatest(db, ACCOUNTS_SCHEMA, accountsMigrations);
     await insertUsers(db);
     const { rows } = (await db.raw('show server_version')) as { rows: { server_version: string }[] };
@@ -258,9 +252,7 @@ async function main(): Promise<void> {
         logger.warn('could not delete the bench topology', { error, prefix }),
       );
     }
-    await db?.destroy();
-    if (created) await admin.raw('drop database if exists ?? with (force)', [name]);
-    await admin.destroy();
+    await database?.destroy();
   }
 }
 

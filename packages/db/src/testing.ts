@@ -10,13 +10,21 @@ export interface TestDatabase {
   destroy(): Promise<void>;
 }
 
+export interface TestDatabaseOptions {
+  /** The PostgreSQL server to make the database on; default `DATABASE_URL`. */
+  serverUrl?: string;
+  /** Connections of the pool (PostgreSQL only); default 4. */
+  poolMax?: number;
+}
+
 /**
- * A fresh, empty database for one test file: on the PostgreSQL server of `DATABASE_URL` when it
- * is set (a new database per call, dropped by `destroy`, so parallel test files and runs never
- * see each other's rows), otherwise an in-memory PGlite database.
+ * A fresh, empty database for one test file (or benchmark run): on the PostgreSQL server of
+ * `serverUrl` or `DATABASE_URL` when one is set (a new database per call, dropped by `destroy`,
+ * so parallel test files and runs never see each other's rows), otherwise an in-memory PGlite
+ * database.
  */
-export async function createTestDatabase(schema: string): Promise<TestDatabase> {
-  const serverUrl = process.env.DATABASE_URL;
+export async function createTestDatabase(schema: string, options: TestDatabaseOptions = {}): Promise<TestDatabase> {
+  const serverUrl = options.serverUrl ?? process.env.DATABASE_URL;
   if (!serverUrl) {
     const db = await connectDatabase({ schema });
     return { db, url: undefined, destroy: () => db.destroy() };
@@ -26,7 +34,7 @@ export async function createTestDatabase(schema: string): Promise<TestDatabase> 
   await admin.raw('create database ??', [name]);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const db = await connectDatabase({ schema, databaseUrl: url.toString(), poolMax: 4 });
+  const db = await connectDatabase({ schema, databaseUrl: url.toString(), poolMax: options.poolMax ?? 4 });
   return {
     db,
     url: url.toString(),
