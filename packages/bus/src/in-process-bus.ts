@@ -29,8 +29,8 @@ class MemoryQueue {
 /**
  * The embedded bus, for services sharing one process (`npm start`). Messages are serialised as on
  * the wire, so consumers see the same checks, batches, retries and dead-lettering as on RabbitMQ.
- * Messages live in memory: a process that stops loses what is queued, which is why producers
- * publish from their outbox, which keeps every message until the bus has taken it.
+ * Messages live in memory: `close` delivers what is queued first, but a process that crashes loses
+ * it. Producers publish from their outbox, which keeps every message until the bus has taken it.
  */
 export class InProcessBus implements Bus {
   readonly transport = 'in-process';

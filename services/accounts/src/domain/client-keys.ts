@@ -58,10 +58,10 @@ export class ClientKeysService {
 
   /** Deletes one of the user's keys; tokens minted from it stop working, here and at every service. Another user's key is 404. */
   async delete(userId: string, clientId: string): Promise<void> {
-    const deleted = await this.deps.revocations.revokeWith(async (trx) => {
-      const result = await this.deps.keys.deleteOwned(clientId, userId, trx);
-      return result ? { result, revocation: { kind: 'revocation.client-key-deleted', payload: { userId, clientId } } } : { result };
-    });
+    const deleted = await this.deps.revocations.revokeWith(
+      (trx) => this.deps.keys.deleteOwned(clientId, userId, trx),
+      () => ({ kind: 'revocation.client-key-deleted', payload: { userId, clientId } }),
+    );
     if (!deleted) throw new NotFoundError('no such client key');
   }
 

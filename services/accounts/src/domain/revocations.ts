@@ -21,11 +21,15 @@ const RELEVANT_FOR_MS = (Math.max(...Object.values(TOKEN_LIFETIME_SECONDS)) + 60
 export class Revocations {
   constructor(private readonly deps: RevocationsDependencies) {}
 
-  /** Runs `change` in a transaction; when it returns a revocation, records and announces it in the same transaction. */
-  async revokeWith<T>(change: (trx: Transaction) => Promise<{ result: T; revocation?: Revocation }>): Promise<T> {
+  /**
+   * Runs `change` in a transaction; when it made a change (a truthy result), records and
+   * announces the revocation `revocationOf` names, in the same transaction.
+   */
+  async revokeWith<T>(change: (trx: Transaction) => Promise<T>, revocationOf: (result: NonNullable<T>) => Revocation): Promise<T> {
     return this.deps.db.transaction(async (trx) => {
-      const { result, revocation } = await change(trx);
-      if (revocation) {
+      const result = await change(trx);
+      if (result) {
+        const revocation = revocationOf(result);
         const now = new Date(this.deps.clock());
         await this.deps.revocations.insert(trx, revocation, now);
         await this.deps.outbox.add(trx, [message(revocation.kind, revocation.payload, now)]);

@@ -179,19 +179,15 @@ export class UsersService {
    */
   async changePassword(userId: string, oldPassword: string, newPassword: string, address: string | undefined): Promise<string> {
     const user = await this.getUser(userId);
-    await this.deps.throttle.attempt(user.id, address);
-    if (!(await this.deps.passwords.verify(oldPassword, user.passwordHash))) throw new ForbiddenError('the old password is wrong');
-    await this.deps.throttle.succeeded(user.id, address);
+    await this.confirmPassword(user, oldPassword, address, 'the old password is wrong');
     if (oldPassword === newPassword) throw new InvalidInputError('body.newPassword: must differ from the old password');
     const weakness = passwordWeakness(newPassword, user.email);
     if (weakness) throw new InvalidInputError(`body.newPassword: ${weakness}`);
     const passwordHash = await this.deps.passwords.hash(newPassword);
-    const changed = await this.deps.revocations.revokeWith(async (trx) => {
-      const result = await this.deps.users.changePassword(user.id, user.credentialsVersion, passwordHash, this.now(), trx);
-      if (!result) return { result };
-      const payload = { userId: user.id, credentialsVersion: result.credentialsVersion };
-      return { result, revocation: { kind: 'revocation.credentials-changed', payload } };
-    });
+    const changed = await this.deps.revocations.revokeWith(
+      (trx) => this.deps.users.changePassword(user.id, user.credentialsVersion, passwordHash, this.now(), trx),
+      (result) => ({ kind: 'revocation.credentials-changed', payload: { userId: user.id, credentialsVersion: result.credentialsVersion } }),
+    );
     if (!changed) throw new ConflictError('the password was changed by another request; log in again');
     return this.accountTokenFor(changed);
   }
@@ -202,13 +198,18 @@ export class UsersService {
    */
   async deleteUser(userId: string, password: string, address: string | undefined): Promise<void> {
     const user = await this.getUser(userId);
-    await this.deps.throttle.attempt(user.id, address);
-    if (!(await this.deps.passwords.verify(password, user.passwordHash))) throw new ForbiddenError('the password is wrong');
-    await this.deps.throttle.succeeded(user.id, address);
-    const deleted = await this.deps.revocations.revokeWith(async (trx) => {
-      const result = await this.deps.users.delete(user.id, trx);
-      return result ? { result, revocation: { kind: 'revocation.user-deleted', payload: { userId: user.id } } } : { result };
-    });
+    await this.confirmPassword(user, password, address, 'the password is wrong');
+    const deleted = await this.deps.revocations.revokeWith(
+      (trx) => this.deps.users.delete(user.id, trx),
+      () => ({ kind: 'revocation.user-deleted', payload: { userId: user.id } }),
+    );
     if (!deleted) throw new NotFoundError('no such user');
+  }
+
+  /** Checks a signed-in user's password before a change; the attempt counts towards the login throttle. */
+  private async confirmPassword(user: User, password: string, address: string | undefined, wrong: string): Promise<void> {
+    await this.deps.throttle.attempt(user.id, address);
+    if (!(await this.deps.passwords.verify(password, user.passwordHash))) throw new ForbiddenError(wrong);
+    await this.deps.throttle.succeeded(user.id, address);
   }
 }
