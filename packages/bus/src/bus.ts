@@ -9,6 +9,8 @@ import type { RpcHandler, RpcMethod, RpcReply, RpcRequest } from './rpc';
 export const durableQueues = {
   /** The accounts service stores every service's call events. */
   'accounts.call-events': ['call.recorded', 'call.recorded-batch'],
+  /** The nodes service deletes the nodes of a deleted user. */
+  'nodes.user-deletions': ['revocation.user-deleted'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type DurableQueue = keyof typeof durableQueues;

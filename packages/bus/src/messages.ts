@@ -27,6 +27,8 @@ export const callEventSchema = z.object({
 const nodeLifecycle = z.object({
   nodeId: id,
   userId: id,
+  /** The image the node was created from (btc, ltc, eth, ...): which ports the proxy serves it on. */
+  image: z.string().min(1).max(64),
   chain: z.string().min(1).max(64),
   /** Increases with every change of the node, so a consumer can drop a message older than what it holds. */
   revision: z.number().int().nonnegative(),
@@ -50,8 +52,17 @@ export const messageSchemas = {
   'revocation.credentials-changed': z.object({ userId: id, credentialsVersion: z.number().int().nonnegative() }),
   /** The user was deleted: every token of theirs dies. */
   'revocation.user-deleted': z.object({ userId: id }),
+  /** A node was asked for: the nodes service's reconcilers wake up to provision it. */
   'node.created': nodeLifecycle,
+  /** The node answers its RPC at `address` (through the node-proxy). */
   'node.running': nodeLifecycle.extend({ address: z.string().min(1).max(253) }),
+  /** The driver gave up on the node. */
+  'node.failed': nodeLifecycle.extend({ reason: z.string().max(1000) }),
+  /** The node's Basic credentials were replaced: the old ones stop working. */
+  'node.credentials-changed': nodeLifecycle,
+  /** The user asked to delete the node: stop routing to it; the reconcilers take it down. */
+  'node.deleting': nodeLifecycle,
+  /** The node and its data are gone. */
   'node.deleted': nodeLifecycle,
 } as const;
 

@@ -37,3 +37,13 @@ export const booleanFlag = (fallback: boolean) =>
     .enum(['true', 'false', '1', '0', 'yes', 'no'])
     .optional()
     .transform((value) => (value === undefined ? fallback : ['true', '1', 'yes'].includes(value)));
+
+/** Variables of every service that serves an HTTP API from its own database (all but the proxy). */
+export const apiServiceEnvironment = commonEnvironment.extend({
+  /** Apply pending migrations at start; turn off where a separate job runs `npm run migrate`. */
+  RUN_MIGRATIONS: booleanFlag(true),
+  BODY_LIMIT: z.string().default('100kb'),
+  DATABASE_POOL_MAX: positiveInt(10),
+  /** Express "trust proxy": set when an ingress or gateway sits in front, so client addresses are right. */
+  TRUST_PROXY: booleanFlag(false),
+});

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { booleanFlag, commonEnvironment, loadConfig, port, positiveInt } from '@cloud/config';
+import { apiServiceEnvironment, loadConfig, port, positiveInt } from '@cloud/config';
 
 /** Every variable the accounts service reads; `.env.example` at the repository root documents them. */
-export const accountsEnvironment = commonEnvironment.extend({
+export const accountsEnvironment = apiServiceEnvironment.extend({
   ACCOUNTS_PORT: port(3001),
   ACCOUNTS_HOST: z.string().default('127.0.0.1'),
   /** The address users reach this service at; used in the verification e-mail. */
@@ -23,12 +23,6 @@ export const accountsEnvironment = commonEnvironment.extend({
   LOGIN_MAX_FAILURES_PER_ADDRESS: positiveInt(30),
   LOGIN_FAILURE_WINDOW_SECONDS: positiveInt(15 * 60),
   LOGIN_BLOCK_SECONDS: positiveInt(15 * 60),
-  /** Apply pending migrations at start; turn off where a separate job runs `npm run migrate`. */
-  RUN_MIGRATIONS: booleanFlag(true),
-  BODY_LIMIT: z.string().default('100kb'),
-  DATABASE_POOL_MAX: positiveInt(10),
-  /** Express "trust proxy": set when an ingress or gateway sits in front, so client addresses are right. */
-  TRUST_PROXY: booleanFlag(false),
 });
 
 export type AccountsConfig = z.infer<typeof accountsEnvironment>;

@@ -5,7 +5,7 @@ import { RabbitMqBus } from '@cloud/bus';
 import { BrokerLink, deleteBusTopology, TEST_AMQP_URL, uniqueBusPrefix } from '@cloud/bus/testing';
 import type { CallEvent } from '@cloud/call-events';
 import { createLogger } from '@cloud/logging';
-import { bearer, clientTokens, fakeClock, PASSWORD, startTestAccounts, verifiedUser, waitUntil, type TestAccounts } from './harness';
+import { bearer, clientTokens, fakeClock, PASSWORD, startTestAccounts, verifiedUser, waitUntil, type TestAccounts } from '../src/testing';
 import { NODES_SERVICE_NAME, nodeCallEvent, startTestNodes, type TestNodes } from './nodes-service';
 
 /** How soon a revocation at the accounts service must be in force at another service. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { bearer, clientTokens, startTestAccounts, verifiedUser, type TestAccounts } from './harness';
+import { bearer, clientTokens, startTestAccounts, verifiedUser, type TestAccounts } from '../src/testing';
 
 interface NewKey {
   clientId: string;

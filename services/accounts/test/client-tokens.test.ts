@@ -3,7 +3,7 @@ import jwt from 'jsonwebtoken';
 import { ClientKeysRepository } from '../src/data-access/client-keys.repository';
 import { UsersRepository } from '../src/data-access/users.repository';
 import { databaseRevocationCheck } from '../src/domain/token-revocation';
-import { bearer, clientTokens, DAY, PASSWORD, startTestAccounts, verifiedUser, type TestAccounts } from './harness';
+import { bearer, clientTokens, DAY, PASSWORD, startTestAccounts, verifiedUser, type TestAccounts } from '../src/testing';
 
 const claimsOf = (token: string) => jwt.decode(token) as TokenClaims;
 const UNAUTHORIZED_CLIENT = { code: 'Unauthorized', message: 'wrong clientId or clientSecret' };

@@ -6,7 +6,7 @@ import { generateSigningKeyPem, loadSigningKey, toPublicJwk } from '@cloud/auth'
 import { ConfigError } from '@cloud/config';
 import { loadAccountsConfig } from '../src';
 import { loadAccountsKeys } from '../src/keys';
-import { startTestAccounts } from './harness';
+import { startTestAccounts } from '../src/testing';
 
 const tempDir = () => mkdtempSync(path.join(os.tmpdir(), 'accounts-keys-'));
 

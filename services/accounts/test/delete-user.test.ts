@@ -1,6 +1,6 @@
 import { TOKEN_LIFETIME_SECONDS } from '@cloud/auth';
 import type { AnyBusMessage } from '@cloud/bus';
-import { bearer, clientTokens, PASSWORD, startTestAccounts, verifiedUser, waitUntil, type TestAccounts } from './harness';
+import { bearer, clientTokens, PASSWORD, startTestAccounts, verifiedUser, waitUntil, type TestAccounts } from '../src/testing';
 
 type User = Awaited<ReturnType<typeof verifiedUser>>;
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { InProcessBus, message } from '@cloud/bus';
 import type { CallEvent } from '@cloud/call-events';
 import { createLogger } from '@cloud/logging';
-import { bearer, clientTokens, fakeClock, startTestAccounts, verifiedUser, waitUntil, PASSWORD, type TestAccounts } from './harness';
+import { bearer, clientTokens, fakeClock, startTestAccounts, verifiedUser, waitUntil, PASSWORD, type TestAccounts } from '../src/testing';
 import { accountsKeys, NODES_SERVICE_NAME, nodeCallEvent, startTestNodes, type TestNodes } from './nodes-service';
 
 type User = Awaited<ReturnType<typeof verifiedUser>>;

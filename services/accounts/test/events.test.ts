@@ -1,6 +1,6 @@
 import type { CallEvent } from '@cloud/call-events';
 import { EventsRepository } from '../src/data-access/events.repository';
-import { bearer, clientTokens, PASSWORD, startTestAccounts, uniqueEmail, verifiedUser, type TestAccounts } from './harness';
+import { bearer, clientTokens, PASSWORD, startTestAccounts, uniqueEmail, verifiedUser, type TestAccounts } from '../src/testing';
 
 type User = Awaited<ReturnType<typeof verifiedUser>>;
 

@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import { bearer, PASSWORD, startTestAccounts, uniqueEmail, type TestAccounts } from './harness';
+import { bearer, PASSWORD, startTestAccounts, uniqueEmail, type TestAccounts } from '../src/testing';
 
 describe('the whole flow: sign-up → e-mail → verify → login → key → client token → refresh → delete key', () => {
   let t: TestAccounts;

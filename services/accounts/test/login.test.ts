@@ -1,6 +1,6 @@
 import jwt, { type JwtPayload } from 'jsonwebtoken';
 import { LoginThrottle } from '../src/domain/login-throttle';
-import { bearer, HOUR, PASSWORD, startTestAccounts, uniqueEmail, verifiedUser, type TestAccounts } from './harness';
+import { bearer, HOUR, PASSWORD, startTestAccounts, uniqueEmail, verifiedUser, type TestAccounts } from '../src/testing';
 
 const WRONG = 'wrong horse battery 99';
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;

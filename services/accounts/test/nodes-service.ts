@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from '@cloud/db/testing';
 import { buildOpenApiDocument, createHttpApp, NotFoundError, OpenAPIRegistry } from '@cloud/http';
 import { createLogger, type Logger } from '@cloud/logging';
 import { RevocationSet } from '@cloud/revocations';
-import type { TestAccounts } from './harness';
+import type { TestAccounts } from '../src/testing';
 
 export const NODES_SERVICE_NAME = 'cloud-nodes';
 

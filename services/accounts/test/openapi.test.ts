@@ -1,5 +1,5 @@
 import { listMountedRoutes, toOpenApiPath } from '@cloud/http';
-import { startTestAccounts, type TestAccounts } from './harness';
+import { startTestAccounts, type TestAccounts } from '../src/testing';
 
 // Routes every service gets from the shared app factory; they describe the service, not its API.
 const INFRASTRUCTURE = new Set(['/healthz', '/readyz', '/openapi.json']);

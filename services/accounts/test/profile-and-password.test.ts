@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import { bearer, clientTokens, HOUR, PASSWORD, startTestAccounts, uniqueEmail, verifiedUser, type TestAccounts } from './harness';
+import { bearer, clientTokens, HOUR, PASSWORD, startTestAccounts, uniqueEmail, verifiedUser, type TestAccounts } from '../src/testing';
 
 const ISO_MS_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const NEW_PASSWORD = 'purple elephant dances 77';

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import bcrypt from 'bcrypt';
 import type { UserRow } from '../src/data-access/users.repository';
-import { HOUR, PASSWORD, startTestAccounts, uniqueEmail, type TestAccounts } from './harness';
+import { HOUR, PASSWORD, startTestAccounts, uniqueEmail, type TestAccounts } from '../src/testing';
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');

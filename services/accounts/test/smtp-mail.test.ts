@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { PASSWORD, startTestAccounts, uniqueEmail, type TestAccounts } from './harness';
+import { PASSWORD, startTestAccounts, uniqueEmail, type TestAccounts } from '../src/testing';
 
 interface Received {
   envelopeFrom: string | false;

@@ -1,3 +1,6 @@
+// Test helpers for the accounts service and for other services whose tests need real users and
+// client tokens (`@cloud/accounts/testing`). They use dev dependencies (supertest, mailparser):
+// never import them from production code.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,7 +9,7 @@ import request from 'supertest';
 import type { Bus } from '@cloud/bus';
 import { createTestDatabase, type TestDatabase } from '@cloud/db/testing';
 import { createLogger, type Logger } from '@cloud/logging';
-import { createAccountsService, loadAccountsConfig, type AccountsService } from '../src';
+import { createAccountsService, loadAccountsConfig, type AccountsService } from './index';
 
 /** A clock tests move by hand: token expiry is checked by advancing it, never by waiting. */
 export interface FakeClock {
