@@ -1,4 +1,5 @@
 import { createAccountsService, loadAccountsConfig } from '@cloud/accounts';
+import { createNodesService, loadNodesConfig } from '@cloud/nodes';
 import { openBus, type Bus } from '@cloud/bus';
 import { commonEnvironment, loadConfig } from '@cloud/config';
 import { serveHttp, type RunningServer } from '@cloud/http';
@@ -46,6 +47,15 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promi
         name: 'accounts API',
       }),
       close: () => accounts.close(),
+    });
+
+    // The nodes service reads the accounts service's keys from its JWKS, wherever it listens.
+    const nodesConfig = loadNodesConfig({ ACCOUNTS_URL: started[0]!.server.url, ...env });
+    const nodes = await createNodesService(nodesConfig, { bus });
+    started.push({
+      name: 'nodes',
+      server: await serveHttp(nodes.app, { port: nodesConfig.NODES_PORT, host: nodesConfig.NODES_HOST, logger: nodes.logger, name: 'nodes API' }),
+      close: () => nodes.close(),
     });
   } catch (error) {
     await stop();

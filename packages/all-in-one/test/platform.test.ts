@@ -17,11 +17,27 @@ describe('startPlatform', () => {
     return undefined;
   };
 
+  /** Signs up and verifies a user through the accounts API; their account token. */
+  const loggedIn = async (accounts: string, email: string): Promise<{ userId: string; accessToken: string }> => {
+    const signUp = await fetch(`${accounts}/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'correct horse 42', displayName: 'Walker' }),
+    });
+    expect(signUp.status).toBe(201);
+    const { id: userId } = (await signUp.json()) as { id: string };
+    const token = await verificationTokenFor(email);
+    expect((await fetch(`${accounts}/users/${userId}/token/${token}`, { method: 'PUT' })).status).toBe(200);
+    const login = await fetch(`${accounts}/auth`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${email}:correct horse 42`).toString('base64')}` } });
+    const { accessToken } = (await login.json()) as { accessToken: string };
+    return { userId, accessToken };
+  };
+
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'platform-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('serves every service on its port with the embedded defaults, and stops cleanly', async () => {
-    const platform = await startPlatform({ DATA_DIR: dataDir, ACCOUNTS_PORT: '0', LOG_LEVEL: 'silent', BCRYPT_ROUNDS: '4' });
+    const platform = await startPlatform({ DATA_DIR: dataDir, ACCOUNTS_PORT: '0', NODES_PORT: '0', LOG_LEVEL: 'silent', BCRYPT_ROUNDS: '4' });
     try {
       const health = await fetch(`${platform.urls.accounts}/healthz`);
       expect(health.status).toBe(200);
@@ -43,7 +59,7 @@ describe('startPlatform', () => {
   });
 
   it('shares one in-process bus: a client key deleted at accounts is announced on it', async () => {
-    const platform = await startPlatform({ DATA_DIR: dataDir, ACCOUNTS_PORT: '0', LOG_LEVEL: 'silent', BCRYPT_ROUNDS: '4' });
+    const platform = await startPlatform({ DATA_DIR: dataDir, ACCOUNTS_PORT: '0', NODES_PORT: '0', LOG_LEVEL: 'silent', BCRYPT_ROUNDS: '4' });
     const revoked: unknown[] = [];
     try {
       expect(platform.bus.transport).toBe('in-process');
@@ -54,17 +70,8 @@ describe('startPlatform', () => {
           revoked.push(...messages.map((message) => ({ kind: message.kind, payload: message.payload })));
         },
       });
-      const accounts = platform.urls.accounts;
-      const signUp = await fetch(`${accounts}/users`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'bus@example.com', password: 'correct horse 42', displayName: 'Bus' }),
-      });
-      const { id: userId } = (await signUp.json()) as { id: string };
-      const token = await verificationTokenFor('bus@example.com');
-      expect((await fetch(`${accounts}/users/${userId}/token/${token}`, { method: 'PUT' })).status).toBe(200);
-      const login = await fetch(`${accounts}/auth`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from('bus@example.com:correct horse 42').toString('base64')}` } });
-      const { accessToken } = (await login.json()) as { accessToken: string };
+      const accounts = platform.urls.accounts!;
+      const { userId, accessToken } = await loggedIn(accounts, 'bus@example.com');
       const auth = { authorization: `Bearer ${accessToken}` };
       const key = (await (await fetch(`${accounts}/users/me/client-keys`, { method: 'POST', headers: auth })).json()) as { clientId: string };
       expect((await fetch(`${accounts}/users/me/client-keys/${key.clientId}`, { method: 'DELETE', headers: auth })).status).toBe(204);
@@ -72,6 +79,44 @@ describe('startPlatform', () => {
       const deadline = Date.now() + 5000;
       while (revoked.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(revoked).toEqual([{ kind: 'revocation.client-key-deleted', payload: { userId, clientId: key.clientId } }]);
+    } finally {
+      await platform.stop();
+    }
+  });
+
+  it('walks from sign-up to a running eth node and deletes it, as the README does with curl', async () => {
+    const platform = await startPlatform({ DATA_DIR: dataDir, ACCOUNTS_PORT: '0', NODES_PORT: '0', LOG_LEVEL: 'silent', BCRYPT_ROUNDS: '4', LOCAL_BLOCK_INTERVAL_SECONDS: '1' });
+    try {
+      const { accounts, nodes } = platform.urls as { accounts: string; nodes: string };
+      const { accessToken } = await loggedIn(accounts, 'nodes@example.com');
+      const key = (await (await fetch(`${accounts}/users/me/client-keys`, { method: 'POST', headers: { authorization: `Bearer ${accessToken}` } })).json()) as Record<string, string>;
+      const tokens = await fetch(`${accounts}/auth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ grantType: 'clientCredentials', clientId: key.clientId, clientSecret: key.clientSecret }),
+      });
+      const client = { authorization: `Bearer ${((await tokens.json()) as { accessToken: string }).accessToken}`, 'content-type': 'application/json' };
+
+      const created = await fetch(`${nodes}/users/me/nodes`, { method: 'POST', headers: client, body: JSON.stringify({ image: 'eth' }) });
+      expect(created.status).toBe(200);
+      const node = (await created.json()) as { id: string; state: string; address: string };
+      expect(node).toMatchObject({ state: 'provisioning', address: `${node.id}.nodes.localhost` });
+
+      const deadline = Date.now() + 30_000;
+      let state = node.state;
+      while (state !== 'running' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        state = ((await (await fetch(`${nodes}/users/me/nodes/${node.id}`, { headers: client })).json()) as { state: string }).state;
+      }
+      expect(state).toBe('running');
+
+      expect((await fetch(`${nodes}/users/me/nodes/${node.id}`, { method: 'DELETE', headers: client })).status).toBe(200);
+      let gone = 200;
+      while (gone !== 404 && Date.now() < deadline + 30_000) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        gone = (await fetch(`${nodes}/users/me/nodes/${node.id}`, { headers: client })).status;
+      }
+      expect(gone).toBe(404);
     } finally {
       await platform.stop();
     }

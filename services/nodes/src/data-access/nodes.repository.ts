@@ -1,0 +1,176 @@
+import type { Database, Executor } from '@cloud/db';
+import type { ImageId } from '../domain/images';
+import { DRIVEN_STATES, LIVE_STATES, type NodeRecord, type NodeState } from '../domain/node';
+
+interface NodeRow {
+  id: string;
+  user_id: string;
+  image: string;
+  large: boolean;
+  jwt: boolean;
+  software: string;
+  state: string;
+  state_reason: string | null;
+  node_user: string | null;
+  node_password_hash: string | null;
+  revision: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toNode = (row: NodeRow): NodeRecord => ({
+  id: row.id,
+  userId: row.user_id,
+  image: row.image as ImageId,
+  large: row.large,
+  jwt: row.jwt,
+  software: row.software,
+  state: row.state as NodeState,
+  stateReason: row.state_reason,
+  nodeUser: row.node_user,
+  nodePasswordHash: row.node_password_hash,
+  revision: row.revision,
+  createdAt: new Date(row.created_at),
+  updatedAt: new Date(row.updated_at),
+});
+
+export interface Transition {
+  /** The change applies only if the node is in one of these states now. */
+  from: readonly NodeState[];
+  to: NodeState;
+  reason?: string;
+  at: Date;
+}
+
+/** Rows of the `nodes` table. Every change raises `revision`; `returning()` tells whether it applied (knex-pglite reports no row counts). */
+export class NodesRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Serialises node creations of one user until the transaction ends, so that counting the
+   * user's nodes and inserting one cannot interleave with another creation (the limit holds).
+   */
+  async lockUser(trx: Executor, userId: string): Promise<void> {
+    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`nodes:${userId}`]);
+  }
+
+  async countLive(executor: Executor, userId: string): Promise<number> {
+    const [{ count }] = (await executor('nodes').where({ user_id: userId }).whereIn('state', LIVE_STATES).count({ count: '*' })) as [{ count: string | number }];
+    return Number(count);
+  }
+
+  async insert(executor: Executor, node: NodeRecord): Promise<void> {
+    await executor('nodes').insert({
+      id: node.id,
+      user_id: node.userId,
+      image: node.image,
+      large: node.large,
+      jwt: node.jwt,
+      software: node.software,
+      state: node.state,
+      state_reason: node.stateReason,
+      node_user: node.nodeUser,
+      node_password_hash: node.nodePasswordHash,
+      revision: node.revision,
+      created_at: node.createdAt,
+      updated_at: node.updatedAt,
+    });
+  }
+
+  /** The user's node, unless it is deleted (or another user's). */
+  async findVisible(userId: string, id: string, executor: Executor = this.db): Promise<NodeRecord | undefined> {
+    const row = await executor<NodeRow>('nodes').where({ id, user_id: userId }).whereNot({ state: 'deleted' }).first();
+    return row && toNode(row);
+  }
+
+  async listVisible(userId: string): Promise<NodeRecord[]> {
+    const rows = await this.db<NodeRow>('nodes')
+      .where({ user_id: userId })
+      .whereNot({ state: 'deleted' })
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    return rows.map(toNode);
+  }
+
+  /** Moves the node to `to` if it is in one of `from`; the updated node, or undefined if it was not. */
+  async transition(executor: Executor, id: string, change: Transition): Promise<NodeRecord | undefined> {
+    const settled = change.to === 'failed' || change.to === 'deleted';
+    const rows = (await executor('nodes')
+      .where({ id })
+      .whereIn('state', change.from)
+      .update({
+        state: change.to,
+        state_reason: change.reason ?? null,
+        revision: executor.raw('revision + 1'),
+        updated_at: change.at,
+        ...(change.to === 'deleted' ? { deleted_at: change.at } : {}),
+        // Nothing is left for a driver to do: no instance needs to own it.
+        ...(settled ? { owner: null, lease_expires_at: null } : {}),
+      })
+      .returning('*')) as NodeRow[];
+    return rows[0] && toNode(rows[0]);
+  }
+
+  /** Every live node of the user becomes `deleting` (the user was deleted). */
+  async markAllDeleting(executor: Executor, userId: string, at: Date): Promise<NodeRecord[]> {
+    const rows = (await executor('nodes')
+      .where({ user_id: userId })
+      .whereIn('state', LIVE_STATES)
+      .update({ state: 'deleting', state_reason: null, revision: executor.raw('revision + 1'), updated_at: at })
+      .returning('*')) as NodeRow[];
+    return rows.map(toNode);
+  }
+
+  async replaceCredentials(executor: Executor, id: string, nodeUser: string, passwordHash: string, at: Date): Promise<NodeRecord | undefined> {
+    const rows = (await executor('nodes')
+      .where({ id })
+      .whereIn('state', LIVE_STATES)
+      .update({ node_user: nodeUser, node_password_hash: passwordHash, revision: executor.raw('revision + 1'), updated_at: at })
+      .returning('*')) as NodeRow[];
+    return rows[0] && toNode(rows[0]);
+  }
+
+  /** Extends this instance's leases on the nodes it drives; the nodes it still owns. */
+  async renewLeases(owner: string, leaseSeconds: number): Promise<NodeRecord[]> {
+    const rows = (await this.db('nodes')
+      .where({ owner })
+      .whereIn('state', DRIVEN_STATES)
+      .update({ lease_expires_at: this.leaseEnd(leaseSeconds) })
+      .returning('*')) as NodeRow[];
+    return rows.map(toNode);
+  }
+
+  /**
+   * Takes up to `limit` nodes that need driving and have no live owner (new, or their owner's
+   * lease ran out). SKIP LOCKED lets instances claim side by side without taking the same node.
+   */
+  async claimUnowned(owner: string, leaseSeconds: number, limit: number): Promise<NodeRecord[]> {
+    const claimable = this.db('nodes')
+      .select('id')
+      .whereIn('state', DRIVEN_STATES)
+      .where((q) => q.whereNull('owner').orWhere('lease_expires_at', '<', this.db.fn.now()))
+      .orderBy('created_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked();
+    const rows = (await this.db('nodes')
+      .whereIn('id', claimable)
+      .update({ owner, lease_expires_at: this.leaseEnd(leaseSeconds) })
+      .returning('*')) as NodeRow[];
+    return rows.map(toNode);
+  }
+
+  /** Gives up this instance's leases (clean shutdown), so another instance takes the nodes at once. */
+  async releaseLeases(owner: string): Promise<void> {
+    await this.db('nodes').where({ owner }).update({ owner: null, lease_expires_at: null });
+  }
+
+  /** Who owns each node now (tests, operators). */
+  async owners(): Promise<Map<string, string | null>> {
+    const rows = (await this.db('nodes').select('id', 'owner')) as Array<{ id: string; owner: string | null }>;
+    return new Map(rows.map((row) => [row.id, row.owner]));
+  }
+
+  private leaseEnd(seconds: number) {
+    return this.db.raw(`now() + ? * interval '1 second'`, [seconds]);
+  }
+}

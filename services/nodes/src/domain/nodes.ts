@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '@cloud/auth';
+import type { Outbox } from '@cloud/bus';
+import type { Database } from '@cloud/db';
+import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from '@cloud/http';
+import type { NodesRepository } from '../data-access/nodes.repository';
+import type { ChainOption, NodeDriver } from '../drivers/driver';
+import type { ImageId } from './images';
+import { lifecycleMessage } from './lifecycle-messages';
+import type { NodeRecord } from './node';
+import { newNodeCredentials } from './node-credentials';
+import { toNodeView, type NodeView } from './node-view';
+
+export interface NodesServiceDependencies {
+  db: Database;
+  nodes: NodesRepository;
+  outbox: Outbox;
+  driver: NodeDriver;
+  clock: Clock;
+  nodeDomain: string;
+  maxNodesPerUser: number;
+  /** Called after a change the reconciler should act on at once (this instance's; others hear the bus). */
+  onChange(): void;
+}
+
+export interface CreateNodeRequest {
+  image: ImageId;
+  large: boolean;
+  jwt: boolean;
+}
+
+/** The node use cases of the API. Each change and its bus message commit together. */
+export class NodesService {
+  constructor(private readonly deps: NodesServiceDependencies) {}
+
+  chains(): Promise<ChainOption[]> {
+    return this.deps.driver.chains();
+  }
+
+  async create(userId: string, request: CreateNodeRequest): Promise<NodeView> {
+    const { db, nodes, outbox, maxNodesPerUser } = this.deps;
+    const chains = await this.deps.driver.chains();
+    const option = chains.find((each) => each.image === request.image);
+    if (!option) {
+      const offered = chains.map((each) => each.image).join(', ');
+      throw new InvalidInputError(`body.image: ${request.image} is not offered by this installation (offered: ${offered})`);
+    }
+    const credentials = request.jwt ? undefined : newNodeCredentials();
+    const now = new Date(this.deps.clock());
+    const node: NodeRecord = {
+      id: `node-${randomUUID()}`,
+      userId,
+      image: request.image,
+      large: request.large,
+      jwt: request.jwt,
+      software: option.software,
+      state: 'provisioning',
+      stateReason: null,
+      nodeUser: credentials?.nodeUser ?? null,
+      nodePasswordHash: credentials?.passwordHash ?? null,
+      revision: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await db.transaction(async (trx) => {
+      await nodes.lockUser(trx, userId);
+      if ((await nodes.countLive(trx, userId)) >= maxNodesPerUser) {
+        throw new ForbiddenError(`you have ${maxNodesPerUser} nodes, the most allowed; delete one first`, 'LimitExceeded');
+      }
+      await nodes.insert(trx, node);
+      await outbox.add(trx, [lifecycleMessage('node.created', node)]);
+    });
+    this.deps.onChange();
+    return this.view(node, credentials);
+  }
+
+  async list(userId: string): Promise<NodeView[]> {
+    return (await this.deps.nodes.listVisible(userId)).map((node) => this.view(node));
+  }
+
+  async get(userId: string, id: string): Promise<NodeView> {
+    return this.view(await this.find(userId, id));
+  }
+
+  /** Asks for the node's deletion: 200 with the node `deleting`; asking again changes nothing. */
+  async delete(userId: string, id: string): Promise<NodeView> {
+    const { db, nodes, outbox } = this.deps;
+    const deleting = await db.transaction(async (trx) => {
+      const node = await nodes.findVisible(userId, id, trx);
+      if (!node) throw notFound(id);
+      if (node.state === 'deleting') return node;
+      const changed = await nodes.transition(trx, id, { from: [node.state], to: 'deleting', at: new Date(this.deps.clock()) });
+      // The reconciler moved it in between: ask the caller to try again rather than guess.
+      if (!changed) throw new ConflictError(`node ${id} changed while being deleted; try again`);
+      await outbox.add(trx, [lifecycleMessage('node.deleting', changed)]);
+      return changed;
+    });
+    this.deps.onChange();
+    return this.view(deleting);
+  }
+
+  /** New Basic credentials for the node; the old ones stop working. */
+  async rotateCredentials(userId: string, id: string): Promise<NodeView> {
+    const { db, nodes, outbox } = this.deps;
+    const credentials = newNodeCredentials();
+    const node = await db.transaction(async (trx) => {
+      const current = await nodes.findVisible(userId, id, trx);
+      if (!current) throw notFound(id);
+      if (current.jwt) throw new ConflictError(`node ${id} takes client tokens (jwt), not Basic credentials`);
+      const changed = await nodes.replaceCredentials(trx, id, credentials.nodeUser, credentials.passwordHash, new Date(this.deps.clock()));
+      if (!changed) throw new ConflictError(`node ${id} is being deleted`);
+      await outbox.add(trx, [lifecycleMessage('node.credentials-changed', changed)]);
+      return changed;
+    });
+    return this.view(node, credentials);
+  }
+
+  /** The last `lines` lines of the node's log. */
+  async logs(userId: string, id: string, lines: number): Promise<string[]> {
+    const node = await this.find(userId, id);
+    return this.deps.driver.logs(node.id, lines);
+  }
+
+  /** Deletes every node of a user who was deleted. Idempotent: a redelivery finds nothing left to do. */
+  async deleteAllOf(userId: string): Promise<void> {
+    const { db, nodes, outbox } = this.deps;
+    const deleting = await db.transaction(async (trx) => {
+      const changed = await nodes.markAllDeleting(trx, userId, new Date(this.deps.clock()));
+      if (changed.length > 0) await outbox.add(trx, changed.map((node) => lifecycleMessage('node.deleting', node)));
+      return changed;
+    });
+    if (deleting.length > 0) this.deps.onChange();
+  }
+
+  private async find(userId: string, id: string): Promise<NodeRecord> {
+    const node = await this.deps.nodes.findVisible(userId, id);
+    if (!node) throw notFound(id);
+    return node;
+  }
+
+  private view(node: NodeRecord, credentials?: { nodeUser: string; nodePass: string }): NodeView {
+    return toNodeView(node, this.deps.nodeDomain, credentials);
+  }
+}
+
+// Another user's node is as absent as a node that never was: its existence is not disclosed.
+const notFound = (id: string) => new NotFoundError(`no node ${id}`);

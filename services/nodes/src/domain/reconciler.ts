@@ -1,0 +1,154 @@
+import type { Clock } from '@cloud/auth';
+import type { BusMessage, Outbox } from '@cloud/bus';
+import type { Database } from '@cloud/db';
+import type { Logger } from '@cloud/logging';
+import type { NodesRepository, Transition } from '../data-access/nodes.repository';
+import type { NodeDriver } from '../drivers/driver';
+import { failedMessage, lifecycleMessage, runningMessage } from './lifecycle-messages';
+import type { NodeRecord } from './node';
+import { nodeAddress } from './node-view';
+
+export interface ReconcilerOptions {
+  db: Database;
+  nodes: NodesRepository;
+  outbox: Outbox;
+  driver: NodeDriver;
+  logger: Logger;
+  clock: Clock;
+  nodeDomain: string;
+  /** Names this instance in leases; unique among running instances. */
+  instanceId: string;
+  leaseSeconds: number;
+  intervalMs: number;
+  /** New nodes claimed per pass, at most. */
+  claimBatch?: number;
+}
+
+/**
+ * Drives every node this instance owns from its state in the database towards what the driver
+ * reports: `provisioning` until the driver says it runs, `failed` when the driver gives up,
+ * `deleting` until the driver has destroyed it. Ownership is a lease in the database, renewed on
+ * every pass, so with several instances each node has one driver; an instance that stops (or
+ * stops renewing) loses its nodes to another, which adopts them through the driver's idempotent
+ * `ensure`. A pass runs every `intervalMs`, and at once on `wake()`.
+ */
+export class Reconciler {
+  private readonly owned = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+  private lastRenewal: number;
+
+  constructor(private readonly options: ReconcilerOptions) {
+    this.lastRenewal = options.clock();
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.wake();
+  }
+
+  /** Runs a pass now (or right after the one under way). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.running = this.pass()
+      .catch((error: unknown) => {
+        this.options.logger.error('reconciler pass failed', { error });
+      })
+      .finally(() => {
+        this.running = undefined;
+        if (this.stopped) return;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        } else {
+          this.timer = setTimeout(() => this.wake(), this.options.intervalMs);
+        }
+      });
+  }
+
+  /** Stops passing, releases every node this instance drives (the driver keeps their data) and gives up the leases. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+    await this.options.driver.close();
+    this.owned.clear();
+    await this.options.nodes.releaseLeases(this.options.instanceId);
+  }
+
+  /** One pass over this instance's nodes; exposed for tests that step the reconciler by hand. */
+  async pass(): Promise<void> {
+    const { nodes, instanceId, leaseSeconds, claimBatch = 20 } = this.options;
+    let mine: NodeRecord[];
+    try {
+      mine = await nodes.renewLeases(instanceId, leaseSeconds);
+      this.lastRenewal = this.options.clock();
+    } catch (error) {
+      // Past half the lease another instance may soon take these nodes: stop running them here
+      // first, so no node ever runs twice.
+      if (this.options.clock() - this.lastRenewal > (leaseSeconds * 1000) / 2) await this.releaseAll();
+      throw error;
+    }
+    await this.releaseLost(new Set(mine.map((node) => node.id)));
+    mine.push(...(await nodes.claimUnowned(instanceId, leaseSeconds, claimBatch)));
+    for (const node of mine) {
+      this.owned.add(node.id);
+      try {
+        await this.reconcile(node);
+      } catch (error) {
+        this.options.logger.error('could not reconcile node', { nodeId: node.id, state: node.state, error });
+      }
+    }
+  }
+
+  private async reconcile(node: NodeRecord): Promise<void> {
+    const { driver } = this.options;
+    if (node.state === 'deleting') {
+      await driver.destroy(node.id);
+      await this.transition(node, { from: ['deleting'], to: 'deleted' }, (deleted) => lifecycleMessage('node.deleted', deleted));
+      this.owned.delete(node.id);
+      return;
+    }
+    await driver.ensure({ id: node.id, image: node.image, large: node.large });
+    const status = await driver.status(node.id);
+    if (status.state === 'running' && node.state === 'provisioning') {
+      const address = nodeAddress(node.id, this.options.nodeDomain);
+      await this.transition(node, { from: ['provisioning'], to: 'running' }, (running) => runningMessage(running, address));
+    } else if (status.state === 'failed') {
+      await driver.release(node.id);
+      this.owned.delete(node.id);
+      await this.transition(node, { from: ['provisioning', 'running'], to: 'failed', reason: status.reason }, failedMessage);
+    }
+  }
+
+  /** Applies the change with its bus message in one transaction; nothing if the node moved on meanwhile (e.g. a delete). */
+  private async transition(node: NodeRecord, change: Omit<Transition, 'at'>, messageOf: (changed: NodeRecord) => BusMessage): Promise<void> {
+    const changed = await this.options.db.transaction(async (trx) => {
+      const updated = await this.options.nodes.transition(trx, node.id, { ...change, at: new Date(this.options.clock()) });
+      if (updated) await this.options.outbox.add(trx, [messageOf(updated)]);
+      return updated;
+    });
+    if (changed) this.options.logger.info('node state changed', { nodeId: node.id, from: node.state, to: changed.state, reason: changed.stateReason ?? undefined });
+  }
+
+  /** Stops running nodes whose lease another instance holds now (this one failed to renew in time). */
+  private async releaseLost(stillMine: Set<string>): Promise<void> {
+    for (const id of [...this.owned]) {
+      if (stillMine.has(id)) continue;
+      this.options.logger.warn('lost the lease on a node; releasing it', { nodeId: id });
+      await this.options.driver.release(id);
+      this.owned.delete(id);
+    }
+  }
+
+  private async releaseAll(): Promise<void> {
+    await this.releaseLost(new Set());
+  }
+}

@@ -1,0 +1,63 @@
+import type { ImageId } from '../domain/images';
+
+/**
+ * A provisioning driver runs nodes somewhere: `local` as child processes on this machine,
+ * `kubernetes` as StatefulSets in a cluster. The reconciler is its only caller; it decides which
+ * nodes should exist (from the database) and uses these calls to make it so. Every call is
+ * idempotent, because the reconciler repeats itself after a crash or a lost lease.
+ */
+export interface NodeDriver {
+  readonly name: 'local' | 'kubernetes';
+  /** One option per image this driver can run, naming the software it really runs. */
+  chains(): Promise<ChainOption[]>;
+  /**
+   * Makes the node run. Starts it when absent; adopts (or restarts) one an earlier process of
+   * this service left behind, never running two; does nothing when it already runs here.
+   */
+  ensure(node: NodeSpec): Promise<void>;
+  /** Where the node stands now. */
+  status(nodeId: string): Promise<NodeStatus>;
+  /** Stops the node here and keeps its data, so another instance can take it over. */
+  release(nodeId: string): Promise<void>;
+  /** Stops the node and deletes its data. Succeeds for a node that does not exist. */
+  destroy(nodeId: string): Promise<void>;
+  /** The last `lines` lines of the node's log, oldest first; [] when there is none. */
+  logs(nodeId: string, lines: number): Promise<string[]>;
+  /** Releases every node this driver runs (their data stays) and stops supervising. */
+  close(): Promise<void>;
+}
+
+/** What a driver needs to know to run one node. */
+export interface NodeSpec {
+  /** `node-<uuid>`; also names the node's data directory, process or StatefulSet. */
+  id: string;
+  image: ImageId;
+  /** A larger/faster node: more cache (local) or more CPU and memory (kubernetes). */
+  large: boolean;
+}
+
+/** An element of `GET /chains`. */
+export interface ChainOption {
+  image: ImageId;
+  chain: string;
+  network: string;
+  /** `<software name>-<version>`, read from the binary or package that runs it. */
+  software: string;
+}
+
+export type NodeStatus =
+  /** Nothing runs for this node here. */
+  | { state: 'absent' }
+  /** Started (or restarting after a crash); its RPC does not answer yet. */
+  | { state: 'starting' }
+  /** Its RPC answers at `endpoint`. */
+  | { state: 'running'; endpoint: InternalEndpoint }
+  /** The driver gave up (the software keeps failing to start); `reason` says why, for the user. */
+  | { state: 'failed'; reason: string };
+
+/** Where the node-proxy reaches a node, and the headers it adds (the node's own RPC credentials). */
+export interface InternalEndpoint {
+  /** Base URL of the node's JSON-RPC (and REST and WebSocket), e.g. `http://127.0.0.1:40123`. */
+  url: string;
+  headers: Record<string, string>;
+}

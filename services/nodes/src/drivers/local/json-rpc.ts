@@ -1,0 +1,43 @@
+import http from 'node:http';
+import type { InternalEndpoint } from '../driver';
+
+export interface RpcCall {
+  method: string;
+  params: unknown[];
+}
+
+/**
+ * Calls a node's JSON-RPC and returns its result; throws on a transport error, a timeout, an HTTP
+ * error without a JSON-RPC answer, or a JSON-RPC error. One connection per call (no keep-alive),
+ * so nothing lingers once a node stops.
+ */
+export async function callJsonRpc(endpoint: InternalEndpoint, call: RpcCall, timeoutMs = 5000): Promise<unknown> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: call.method, params: call.params });
+  const { status, text } = await post(endpoint, body, timeoutMs);
+  let answer: { result?: unknown; error?: { message?: string } | null };
+  try {
+    answer = JSON.parse(text) as typeof answer;
+  } catch {
+    throw new Error(`${call.method}: HTTP ${status} without a JSON-RPC answer`);
+  }
+  if (answer.error) throw new Error(`${call.method}: ${answer.error.message ?? JSON.stringify(answer.error)}`);
+  return answer.result;
+}
+
+function post(endpoint: InternalEndpoint, body: string, timeoutMs: number): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      endpoint.url,
+      { method: 'POST', agent: false, timeout: timeoutMs, headers: { ...endpoint.headers, 'content-type': 'application/json' } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    request.on('error', reject);
+    request.end(body);
+  });
+}

@@ -1,0 +1,107 @@
+import path from 'node:path';
+import { IMAGES, type ImageId } from '../../domain/images';
+import type { InternalEndpoint } from '../driver';
+import { basicAuthorization, rpcAuth } from './credentials';
+import type { RpcCall } from './json-rpc';
+import type { Software, SoftwareKind } from './software';
+
+/** How to start one node and talk to it once it runs. */
+export interface LaunchPlan {
+  command: string;
+  args: string[];
+  endpoint: InternalEndpoint;
+  /** Succeeds once the node is ready. */
+  probe: RpcCall;
+  /** Mines one block; absent when the software makes blocks itself (anvil). */
+  mine?: RpcCall;
+  /** Writes what the node holds in memory to disk; absent when it does so itself. */
+  checkpoint?: RpcCall;
+}
+
+export interface NodeLaunch {
+  image: ImageId;
+  large: boolean;
+  dataDir: string;
+  port: number;
+  password: string;
+  ethChainId: number;
+  blockIntervalSeconds: number;
+}
+
+/** How much of a chain a crash may lose, at most. */
+export const CHECKPOINT_SECONDS = 5;
+
+// The coinbase goes to an anyone-can-spend script (OP_TRUE), so a user can spend the mined coins.
+const MINE_TO_OP_TRUE: RpcCall = { method: 'generatetodescriptor', params: [1, 'raw(51)'] };
+
+// Bitcoin Core keeps its block index in memory for up to an hour; without this a SIGKILL loses
+// every block since. `gettxoutsetinfo` flushes first ("none" skips hashing the UTXO set).
+const FLUSH: RpcCall = { method: 'gettxoutsetinfo', params: ['none'] };
+
+interface BitcoinDialect {
+  mine: RpcCall;
+  checkpoint?: RpcCall;
+  extraArgs(image: ImageId): string[];
+}
+
+// The node log is node.log; a daemon's own debug.log would grow unrotated beside it.
+const REAL_DAEMON_ARGS = ['-nodebuglogfile'];
+
+const BITCOIN_DIALECTS: Record<Exclude<SoftwareKind, 'anvil'>, BitcoinDialect> = {
+  'bitcoin-core': { mine: MINE_TO_OP_TRUE, checkpoint: FLUSH, extraArgs: () => REAL_DAEMON_ARGS },
+  'litecoin-core': {
+    mine: MINE_TO_OP_TRUE,
+    checkpoint: FLUSH,
+    // MWEB activates at regtest height 432, and from then on a block needs a HogEx transaction
+    // that a node without a wallet cannot make: mining stops (bad-txns-vin-empty). Giving it start
+    // and timeout heights out of reach keeps it dormant (all five fields: with three, the heights
+    // are left uninitialised).
+    extraArgs: () => [...REAL_DAEMON_ARGS, '-vbparams=mweb:0:0:2147483647:2147483647'],
+  },
+  'bitcoin-cash-node': {
+    // BCHN has no generatetodescriptor; this is P2SH(OP_TRUE) as a regtest CashAddr.
+    mine: { method: 'generatetoaddress', params: [1, 'bchreg:prdpw30fk4ym6zl6rftfjuw806arpn26fveknc0qmt'] },
+    // Its gettxoutsetinfo takes no arguments.
+    checkpoint: { method: 'gettxoutsetinfo', params: [] },
+    extraArgs: () => REAL_DAEMON_ARGS,
+  },
+  'dev-chain': { mine: MINE_TO_OP_TRUE, extraArgs: (image) => [`-chain=${IMAGES[image].chain}`] },
+};
+
+export function launchPlan(software: Software, node: NodeLaunch): LaunchPlan {
+  const url = `http://127.0.0.1:${node.port}`;
+  if (software.kind === 'anvil') {
+    return {
+      command: software.command,
+      args: [
+        ...software.baseArgs,
+        ...['--host', '127.0.0.1', '--port', String(node.port), '--chain-id', String(node.ethChainId)],
+        ...['--block-time', String(node.blockIntervalSeconds)],
+        // --state loads the file at start and dumps to it at exit; --state-interval also dumps
+        // while running, so a SIGKILL keeps the chain up to the last dump.
+        ...['--state', path.join(node.dataDir, 'anvil-state.json'), '--state-interval', String(CHECKPOINT_SECONDS)],
+        // Historical states spill here rather than into a temporary directory outside the node's.
+        ...['--cache-path', path.join(node.dataDir, 'cache')],
+      ],
+      endpoint: { url, headers: {} },
+      probe: { method: 'eth_blockNumber', params: [] },
+    };
+  }
+  const dialect = BITCOIN_DIALECTS[software.kind];
+  return {
+    command: software.command,
+    args: [
+      ...software.baseArgs,
+      ...['-regtest', `-datadir=${node.dataDir}`],
+      ...['-rpcbind=127.0.0.1', '-rpcallowip=127.0.0.1', `-rpcport=${node.port}`, `-rpcauth=${rpcAuth(node.password)}`],
+      // No P2P listening socket (so no P2P port to allocate): a node here has no peers.
+      ...['-listen=0', '-server', '-rest', '-disablewallet', '-printtoconsole'],
+      ...(node.large ? ['-dbcache=1024'] : []),
+      ...dialect.extraArgs(node.image),
+    ],
+    endpoint: { url, headers: { authorization: basicAuthorization(node.password) } },
+    probe: { method: 'getblockcount', params: [] },
+    mine: dialect.mine,
+    checkpoint: dialect.checkpoint,
+  };
+}

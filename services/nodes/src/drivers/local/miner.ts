@@ -1,0 +1,56 @@
+import type { Logger } from '@cloud/logging';
+import type { InternalEndpoint } from '../driver';
+import { callJsonRpc, type RpcCall } from './json-rpc';
+
+export interface MinerPlan {
+  endpoint: InternalEndpoint;
+  mine: RpcCall;
+  checkpoint?: RpcCall;
+  intervalMs: number;
+  checkpointEveryMs: number;
+}
+
+/**
+ * Keeps a running bitcoin-family node's chain moving, a block per interval, and has it write its
+ * state to disk every `checkpointEveryMs`. One call at a time: a slow node is not piled onto.
+ */
+export class Miner {
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private lastCheckpoint = Date.now();
+  private failing = false;
+
+  constructor(
+    private readonly plan: MinerPlan,
+    private readonly logger: Logger,
+  ) {
+    this.schedule();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  private schedule(): void {
+    if (!this.stopped) this.timer = setTimeout(() => void this.tick(), this.plan.intervalMs);
+  }
+
+  private async tick(): Promise<void> {
+    const { endpoint, mine, checkpoint, checkpointEveryMs } = this.plan;
+    try {
+      await callJsonRpc(endpoint, mine);
+      if (checkpoint && Date.now() - this.lastCheckpoint >= checkpointEveryMs) {
+        await callJsonRpc(endpoint, checkpoint);
+        this.lastCheckpoint = Date.now();
+      }
+      if (this.failing) this.logger.info('mining works again');
+      this.failing = false;
+    } catch (error) {
+      // Logged when it starts failing, not every interval.
+      if (!this.failing && !this.stopped) this.logger.warn('mining a block failed', { error });
+      this.failing = true;
+    }
+    this.schedule();
+  }
+}

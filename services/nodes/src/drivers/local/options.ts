@@ -1,0 +1,61 @@
+import type { Logger } from '@cloud/logging';
+
+/** Explicit paths of the node software; what is not given is looked for (see `software.ts`). */
+export interface LocalBinaries {
+  anvil?: string;
+  litecoind?: string;
+  /** Bitcoin Core's; btc images run on the dev chain without it. */
+  bitcoind?: string;
+  /** Bitcoin Cash Node's; bch images run on the dev chain without it. */
+  bchnBitcoind?: string;
+}
+
+export interface RestartPolicy {
+  /** Delay before the first restart; doubled for each further one. */
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+  /** Consecutive exits before the node ever answered, after which it is `failed`. */
+  failuresBeforeGivingUp?: number;
+}
+
+export interface LocalDriverOptions {
+  /** Nodes live in `<rootDir>/<nodeId>/`. */
+  rootDir: string;
+  /** Derives each node's RPC password: hex HMAC-SHA256(secretKey, nodeId). */
+  secretKey: Buffer;
+  logger: Logger;
+  /** A block every this many seconds, so chains move. */
+  blockIntervalSeconds: number;
+  /** anvil's `--chain-id`. */
+  ethChainId: number;
+  binaries: LocalBinaries;
+  restart?: RestartPolicy;
+  /** After SIGTERM, how long a node gets to stop before SIGKILL. */
+  stopTimeoutMs?: number;
+  /** `node.log` is rotated to `node.log.1` beyond this size. */
+  logMaxBytes?: number;
+}
+
+/** The options with every default filled in. */
+export interface LocalSettings extends Required<LocalDriverOptions> {
+  restart: Required<RestartPolicy>;
+}
+
+export function localSettings(options: LocalDriverOptions): LocalSettings {
+  return {
+    ...options,
+    restart: { initialDelayMs: 500, maxDelayMs: 30_000, failuresBeforeGivingUp: 5, ...options.restart },
+    stopTimeoutMs: options.stopTimeoutMs ?? 10_000,
+    logMaxBytes: options.logMaxBytes ?? 10 * 1024 * 1024,
+  };
+}
+
+/** The explicit paths from `ANVIL_PATH`, `LITECOIND_PATH`, `BITCOIND_PATH` and `BCHN_BITCOIND_PATH`. */
+export function localBinariesFromEnv(env: NodeJS.ProcessEnv = process.env): LocalBinaries {
+  return {
+    anvil: env.ANVIL_PATH || undefined,
+    litecoind: env.LITECOIND_PATH || undefined,
+    bitcoind: env.BITCOIND_PATH || undefined,
+    bchnBitcoind: env.BCHN_BITCOIND_PATH || undefined,
+  };
+}

@@ -1,0 +1,14 @@
+import type { Bus } from '@cloud/bus';
+import type { NodesService } from '../../domain/nodes';
+
+/** Deletes the nodes of every deleted user (`revocation.user-deleted`, from the accounts service). */
+export function consumeUserDeletions(bus: Bus, nodes: NodesService): Promise<void> {
+  return bus.subscribe({
+    queue: 'nodes.user-deletions',
+    handle: async (messages) => {
+      for (const each of messages) {
+        if (each.kind === 'revocation.user-deleted') await nodes.deleteAllOf(each.payload.userId);
+      }
+    },
+  });
+}

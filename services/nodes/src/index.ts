@@ -1,0 +1,10 @@
+export { createNodesApp, NODES_SERVICE_NAME } from './app';
+export type { NodesApp, NodesAppDependencies } from './app';
+export { loadNodesConfig, nodesEnvironment } from './config';
+export type { NodesConfig } from './config';
+export { createNodesService } from './service';
+export type { NodesService, NodesServiceOptions } from './service';
+export type { ChainOption, InternalEndpoint, NodeDriver, NodeSpec, NodeStatus } from './drivers/driver';
+export { IMAGES, IMAGE_IDS } from './domain/images';
+export type { ImageId } from './domain/images';
+export { nodesMigrations, NODES_SCHEMA } from './migrations';

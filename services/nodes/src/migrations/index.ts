@@ -1,0 +1,9 @@
+import { createOutbox } from '@cloud/bus';
+import type { Migration } from '@cloud/db';
+import { createNodes } from './20261122100100_create_nodes';
+
+/** The schema this service owns. */
+export const NODES_SCHEMA = 'nodes';
+
+/** Every migration of the nodes schema; add new ones at the end. */
+export const nodesMigrations: Migration[] = [createOutbox, createNodes];

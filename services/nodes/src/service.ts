@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { remoteJwks, systemClock, type Clock, type PublicKeyResolver } from '@cloud/auth';
+import { openBus, Outbox, type Bus } from '@cloud/bus';
+import { connectDatabase, migrateToLatest, type Database } from '@cloud/db';
+import { createLogger, type Logger } from '@cloud/logging';
+import { RevocationSet } from '@cloud/revocations';
+import { createNodesApp, NODES_SERVICE_NAME, type NodesApp } from './app';
+import type { NodesConfig } from './config';
+import type { NodeDriver } from './drivers/driver';
+import { openNodeDriver } from './drivers/open-driver';
+import { wakeReconcilerOnRequests } from './entry-points/messages/reconcile-wakeups';
+import { consumeUserDeletions } from './entry-points/messages/user-deletions.consumer';
+import { nodesMigrations, NODES_SCHEMA } from './migrations';
+
+export interface NodesService extends NodesApp {
+  db: Database;
+  logger: Logger;
+  bus: Bus;
+  outbox: Outbox;
+  driver: NodeDriver;
+  instanceId: string;
+  /**
+   * Stops the reconciler (the driver stops this instance's nodes, keeping their data, and the
+   * leases are given up for the next instance), drains call events, stops the relay, and closes
+   * the bus and the database (those it opened).
+   */
+  close(): Promise<void>;
+}
+
+export interface NodesServiceOptions {
+  logger?: Logger;
+  clock?: Clock;
+  /** A bus shared with other services in this process; by default the service opens its own. */
+  bus?: Bus;
+  /** The driver; by default the one NODE_DRIVER names. */
+  driver?: NodeDriver;
+  /** The accounts service's keys; by default read from its JWKS at ACCOUNTS_URL. */
+  keys?: PublicKeyResolver;
+  /** A database shared with other instances in this process (tests of several instances on PGlite); by default the service opens its own. */
+  db?: Database;
+}
+
+/** The nodes database of the configuration: PostgreSQL, or PGlite under $DATA_DIR/db/nodes. */
+export function openNodesDatabase(config: NodesConfig): Promise<Database> {
+  return connectDatabase({
+    schema: NODES_SCHEMA,
+    databaseUrl: config.DATABASE_URL,
+    pgliteDirectory: path.join(config.DATA_DIR, 'db', 'nodes'),
+    poolMax: config.DATABASE_POOL_MAX,
+  });
+}
+
+/** Opens the database (running migrations), the bus and the driver, and starts the reconciler: everything but listening. */
+export async function createNodesService(config: NodesConfig, options: NodesServiceOptions = {}): Promise<NodesService> {
+  const logger = options.logger ?? createLogger({ service: NODES_SERVICE_NAME, level: config.LOG_LEVEL });
+  const clock = options.clock ?? systemClock;
+  const instanceId = config.NODES_INSTANCE_ID ?? `nodes-${randomUUID()}`;
+  const db = options.db ?? (await openNodesDatabase(config));
+  if (config.RUN_MIGRATIONS) {
+    const applied = await migrateToLatest(db, NODES_SCHEMA, nodesMigrations);
+    if (applied.length > 0) logger.info('migrations applied', { applied });
+  }
+  const bus = options.bus ?? (await openBus(config, NODES_SERVICE_NAME, logger));
+  const outbox = new Outbox({ db, bus, logger });
+  const driver = options.driver ?? openNodeDriver(config, logger);
+  const revocations = new RevocationSet({ bus, logger, service: NODES_SERVICE_NAME });
+  const parts = createNodesApp({
+    config,
+    logger,
+    db,
+    bus,
+    outbox,
+    driver,
+    keys: options.keys ?? remoteJwks(new URL('/.well-known/jwks.json', config.ACCOUNTS_URL).href),
+    revocations,
+    clock,
+    instanceId,
+  });
+  await revocations.start();
+  await consumeUserDeletions(bus, parts.nodes);
+  await wakeReconcilerOnRequests(bus, parts.reconciler);
+  outbox.start();
+  parts.reconciler.start();
+  logger.info('nodes service started', { instanceId, driver: driver.name });
+  return {
+    ...parts,
+    db,
+    logger,
+    bus,
+    outbox,
+    driver,
+    instanceId,
+    async close() {
+      await parts.reconciler.stop();
+      await parts.recorder.drain();
+      await outbox.stop();
+      revocations.stop();
+      if (!options.bus) await bus.close();
+      if (!options.db) await db.destroy();
+    },
+  };
+}

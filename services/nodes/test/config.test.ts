@@ -1,0 +1,34 @@
+import { ConfigError } from '@cloud/config';
+import { createLogger } from '@cloud/logging';
+import { loadNodesConfig } from '../src';
+import { openNodeDriver } from '../src/drivers/open-driver';
+
+describe('nodes configuration', () => {
+  it('has working defaults', () => {
+    expect(loadNodesConfig({})).toMatchObject({
+      NODES_PORT: 3002,
+      NODES_HOST: '127.0.0.1',
+      NODE_DRIVER: 'local',
+      NODE_DOMAIN: 'nodes.localhost',
+      ACCOUNTS_URL: 'http://127.0.0.1:3001',
+      MAX_NODES_PER_USER: 5,
+      NODE_LEASE_SECONDS: 15,
+    });
+  });
+
+  it('stops on bad values, naming each variable', () => {
+    let thrown: unknown;
+    try {
+      loadNodesConfig({ NODES_PORT: '99999', NODE_DRIVER: 'docker', NODE_DOMAIN: 'Nodes_Example', MAX_NODES_PER_USER: '0', ACCOUNTS_URL: 'accounts' });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual(['ACCOUNTS_URL', 'MAX_NODES_PER_USER', 'NODES_PORT', 'NODE_DOMAIN', 'NODE_DRIVER']);
+  });
+
+  it('refuses the kubernetes driver with a clear message until it exists', () => {
+    const config = loadNodesConfig({ NODE_DRIVER: 'kubernetes' });
+    expect(() => openNodeDriver(config, createLogger({ service: 'test', level: 'silent' }))).toThrow(/Kubernetes driver is not part of this release/);
+  });
+});

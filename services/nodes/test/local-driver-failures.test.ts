@@ -1,0 +1,164 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createLogger } from '@cloud/logging';
+import type { NodeSpec } from '../src/drivers/driver';
+import { createLocalDriver, type LocalDriver, type LocalDriverOptions } from '../src/drivers/local';
+import { blockHeight, runningEndpoint, waitFor } from './rpc-client';
+
+let rootDir: string;
+const drivers: LocalDriver[] = [];
+let serviceA: ChildProcess | undefined;
+const secretKey = randomBytes(32);
+
+function driverOptions(overrides: Partial<LocalDriverOptions> = {}): LocalDriverOptions {
+  return {
+    rootDir,
+    secretKey,
+    logger: createLogger({ service: 'nodes-test', level: 'silent' }),
+    blockIntervalSeconds: 1,
+    ethChainId: 31337,
+    binaries: {},
+    stopTimeoutMs: 5000,
+    ...overrides,
+  };
+}
+
+function newDriver(overrides: Partial<LocalDriverOptions> = {}): LocalDriver {
+  const driver = createLocalDriver(driverOptions(overrides));
+  drivers.push(driver);
+  return driver;
+}
+
+async function script(name: string, body: string): Promise<string> {
+  const file = path.join(rootDir, name);
+  await writeFile(file, `#!/bin/sh\n${body}\n`);
+  await chmod(file, 0o755);
+  return file;
+}
+
+/** Processes whose command line names `dir` (zombies have none): what runs for the nodes under it. */
+async function processesUnder(dir: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const commandLine = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (commandLine.split('\0').some((arg) => arg.includes(dir))) pids.push(Number(entry));
+  }
+  return pids;
+}
+
+beforeAll(async () => {
+  rootDir = await mkdtemp(path.join(os.tmpdir(), 'local-driver-failures-'));
+});
+
+afterAll(async () => {
+  serviceA?.kill('SIGKILL');
+  await Promise.all(drivers.map((driver) => driver.close()));
+  // A safety net should a test fail half-way: nothing started here outlives the run.
+  for (const pid of await processesUnder(path.join(rootDir, 'node-'))) process.kill(pid, 'SIGKILL');
+  await rm(rootDir, { recursive: true, force: true });
+});
+
+test('software that exits at once ends `failed`, with the exit and its output in the reason, and is not restarted again', async () => {
+  const litecoind = await script('failing-litecoind', 'echo "Error: cannot obtain a lock on the data directory" >&2\nexit 1');
+  const driver = newDriver({ binaries: { litecoind }, restart: { initialDelayMs: 50, maxDelayMs: 200 } });
+  const node: NodeSpec = { id: `node-${randomUUID()}`, image: 'ltc', large: false };
+  await driver.ensure(node);
+
+  const status = await waitFor('the node to fail', async () => {
+    const current = await driver.status(node.id);
+    return current.state === 'failed' ? current : undefined;
+  });
+  expect(status.reason).toContain('exited with code 1');
+  expect(status.reason).toContain('5 times');
+  expect(status.reason).toContain('cannot obtain a lock');
+
+  const starts = async () => (await driver.logs(node.id, 1000)).filter((line) => line.includes('] started ')).length;
+  expect(await starts()).toBe(5);
+  await sleep(1000);
+  expect(await starts()).toBe(5);
+  expect((await driver.status(node.id)).state).toBe('failed');
+  await driver.destroy(node.id);
+  expect(await driver.status(node.id)).toEqual({ state: 'absent' });
+});
+
+test('chains names the software as each binary reports it, and leaves out one that reports no version', async () => {
+  const bitcoind = await script('fake-bitcoind', 'echo "Foo Bar Daemon version v9.8.7-gabcdef"\necho "Copyright (C) somebody"');
+  const litecoind = await script('no-version-litecoind', 'exit 1');
+  const chains = await newDriver({ binaries: { bitcoind, litecoind } }).chains();
+  const software = Object.fromEntries(chains.map((option) => [option.image, option.software]));
+  expect(software).toMatchObject({ btc: 'foo-bar-9.8.7', btctestnet: 'foo-bar-9.8.7' });
+  expect(software.ltc).toBeUndefined();
+  expect(chains.find((option) => option.image === 'btctestnet')).toMatchObject({ chain: 'btc', network: 'testnet' });
+});
+
+test('a node unknown here is absent, and release, destroy and logs succeed for it', async () => {
+  const driver = newDriver();
+  const nodeId = `node-${randomUUID()}`;
+  expect(await driver.status(nodeId)).toEqual({ state: 'absent' });
+  await expect(driver.release(nodeId)).resolves.toBeUndefined();
+  await expect(driver.destroy(nodeId)).resolves.toBeUndefined();
+  expect(await driver.logs(nodeId, 10)).toEqual([]);
+  expect(await driver.logs('../..', 10)).toEqual([]);
+  await expect(driver.destroy('../..')).rejects.toThrow('not a node id');
+  await expect(driver.release('../..')).rejects.toThrow('not a node id');
+});
+
+// The service as a process of its own, running the driver from source, so it can be SIGKILLed
+// like a crashed service: its node process is left behind.
+const SERVICE_A = `
+const fs = require('node:fs');
+const swc = require('@swc/core');
+require.extensions['.ts'] = (module, file) => module._compile(swc.transformSync(fs.readFileSync(file, 'utf8'),
+  { filename: file, jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }).code, file);
+const { createLocalDriver } = require('./src/drivers/local');
+const { createLogger } = require('@cloud/logging');
+const { rootDir, secretKey, node } = JSON.parse(process.argv[1]);
+const driver = createLocalDriver({ rootDir, secretKey: Buffer.from(secretKey, 'hex'), ethChainId: 31337,
+  blockIntervalSeconds: 1, binaries: {}, logger: createLogger({ service: 'service-a', level: 'silent' }) });
+driver.ensure(node).then(async function report() {
+  const status = await driver.status(node.id);
+  if (status.state === 'running') process.stdout.write('running\\n'); else setTimeout(report, 100);
+});
+`;
+
+test('a node left behind by a crashed instance is stopped before another instance starts it: never two', async () => {
+  const node: NodeSpec = { id: `node-${randomUUID()}`, image: 'eth', large: false };
+  const nodeDir = path.join(rootDir, node.id);
+  serviceA = spawn(process.execPath, ['--conditions=@cloud/source', '-e', SERVICE_A, JSON.stringify({ rootDir, secretKey: secretKey.toString('hex'), node })], {
+    cwd: path.join(__dirname, '..'),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  serviceA.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await waitFor('service A to run the node', () => (output.includes('running') ? true : undefined));
+  const record = JSON.parse(await readFile(path.join(nodeDir, 'node.json'), 'utf8')) as { pid: number };
+  const leftBehind = record.pid;
+  expect(await processesUnder(nodeDir)).toEqual([leftBehind]);
+
+  const exited = new Promise((resolve) => serviceA?.once('exit', resolve));
+  serviceA.kill('SIGKILL');
+  await exited;
+  expect(await processesUnder(nodeDir)).toEqual([leftBehind]); // still runs, its supervisor gone
+
+  const driverB = newDriver();
+  await driverB.ensure(node);
+  const endpoint = await runningEndpoint(driverB, node.id);
+  expect(await blockHeight(endpoint, 'ethereum')).toBeGreaterThanOrEqual(0);
+  const running = await processesUnder(nodeDir);
+  expect(running).toHaveLength(1);
+  expect(running[0]).not.toBe(leftBehind);
+
+  await driverB.destroy(node.id);
+  expect(await processesUnder(nodeDir)).toEqual([]);
+});
+
+test('ensure fails once the driver is closed', async () => {
+  const driver = newDriver();
+  await driver.close();
+  await expect(driver.ensure({ id: `node-${randomUUID()}`, image: 'eth', large: false })).rejects.toThrow('closed');
+});

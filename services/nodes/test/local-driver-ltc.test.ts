@@ -1,0 +1,121 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createLogger } from '@cloud/logging';
+import type { NodeSpec } from '../src/drivers/driver';
+import { createLocalDriver, type LocalDriver } from '../src/drivers/local';
+import { findOnPath } from '../src/drivers/local/software';
+import { blockHeight, jsonRpc, runningEndpoint, waitFor } from './rpc-client';
+
+// Real Litecoin Core: LITECOIND_PATH, else litecoind on PATH. CI must have it; elsewhere the tests are skipped.
+const litecoind = process.env.LITECOIND_PATH || findOnPath('litecoind');
+if (!litecoind && process.env.CI) throw new Error('litecoind is missing: install it or set LITECOIND_PATH');
+const describeWithLitecoind = litecoind ? describe : describe.skip;
+
+describeWithLitecoind(`ltc on real litecoind${litecoind ? '' : ' (skipped: litecoind not found; set LITECOIND_PATH)'}`, () => {
+  let rootDir: string;
+  let driver: LocalDriver;
+
+  beforeAll(async () => {
+    rootDir = await mkdtemp(path.join(os.tmpdir(), 'local-driver-ltc-'));
+    driver = createLocalDriver({
+      rootDir,
+      secretKey: randomBytes(32),
+      logger: createLogger({ service: 'nodes-test', level: 'silent' }),
+      blockIntervalSeconds: 1,
+      ethChainId: 31337,
+      binaries: { litecoind },
+      stopTimeoutMs: 5000,
+    });
+  });
+
+  afterAll(async () => {
+    await driver.close();
+    await rm(rootDir, { recursive: true, force: true });
+  });
+
+  const ltcNode = (large = false): NodeSpec => ({ id: `node-${randomUUID()}`, image: 'ltc', large });
+
+  async function recordedPid(nodeId: string): Promise<number> {
+    const record = JSON.parse(await readFile(path.join(rootDir, nodeId, 'node.json'), 'utf8')) as { pid: number };
+    return record.pid;
+  }
+
+  test('chains offers ltc, labelled with the version litecoind reports', async () => {
+    const ltc = (await driver.chains()).find((option) => option.image === 'ltc');
+    expect(ltc).toMatchObject({ chain: 'ltc', network: 'mainnet' });
+    expect(ltc?.software).toMatch(/^litecoin-core-\d+(\.\d+)+$/);
+    const version = /version v(\d+(?:\.\d+)+)/.exec(execFileSync(litecoind!, ['-version'], { encoding: 'utf8' }))?.[1];
+    expect(ltc?.software).toBe(`litecoin-core-${version}`);
+  });
+
+  test('an ltc node answers only its own credentials, mines, logs, and is gone once destroyed', async () => {
+    const node = ltcNode(true);
+    await driver.ensure(node);
+    const endpoint = await runningEndpoint(driver, node.id);
+    expect(endpoint.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(endpoint.headers.authorization).toMatch(/^Basic /);
+
+    const first = await blockHeight(endpoint, 'bitcoin');
+    await waitFor('two mined blocks', async () => ((await blockHeight(endpoint, 'bitcoin')) >= first + 2 ? true : undefined), 10_000);
+    const info = await jsonRpc(endpoint, 'getblockchaininfo');
+    expect(info.result).toMatchObject({ chain: 'regtest' });
+
+    const wrongPassword = `Basic ${Buffer.from('cloud-proxy:not-the-password').toString('base64')}`;
+    expect((await jsonRpc({ url: endpoint.url, headers: { authorization: wrongPassword } }, 'getblockcount')).status).toBe(401);
+    expect((await jsonRpc({ url: endpoint.url, headers: {} }, 'getblockcount')).status).toBe(401);
+    const rest = await fetch(`${endpoint.url}/rest/chaininfo.json`);
+    expect(rest.status).toBe(200);
+
+    const pid = await recordedPid(node.id);
+    const commandLine = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+    expect(commandLine).toEqual(expect.arrayContaining(['-regtest', '-listen=0', '-disablewallet', '-dbcache=1024']));
+    // Only a salted hash of the password reaches the command line or the disk.
+    const password = Buffer.from(endpoint.headers.authorization!.slice('Basic '.length), 'base64').toString().split(':')[1]!;
+    expect(commandLine.join(' ')).not.toContain(password);
+    expect(await readFile(path.join(rootDir, node.id, 'node.json'), 'utf8')).not.toContain(password);
+
+    const lines = await driver.logs(node.id, 5);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.length).toBeLessThanOrEqual(5);
+    expect(lines.some((line) => line.includes('UpdateTip'))).toBe(true);
+
+    await driver.destroy(node.id);
+    expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+    await expect(stat(path.join(rootDir, node.id))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await driver.status(node.id)).toEqual({ state: 'absent' });
+  });
+
+  test('a killed litecoind is restarted and keeps its chain', async () => {
+    const node = ltcNode();
+    await driver.ensure(node);
+    let endpoint = await runningEndpoint(driver, node.id);
+    await waitFor('a few blocks', async () => ((await blockHeight(endpoint, 'bitcoin')) >= 3 ? true : undefined), 10_000);
+    // Past its first blocks litecoind keeps its block index in memory for up to an hour; the
+    // driver has it flushed every 5 s.
+    expect((await jsonRpc(endpoint, 'generatetodescriptor', [20, 'raw(51)'])).status).toBe(200);
+    const before = await blockHeight(endpoint, 'bitcoin');
+    await sleep(6000);
+    const killed = await recordedPid(node.id);
+
+    process.kill(killed, 'SIGKILL');
+    await waitFor('the node to restart', async () => ((await driver.status(node.id)).state === 'starting' ? true : undefined), 5000);
+    endpoint = await runningEndpoint(driver, node.id);
+    expect(await recordedPid(node.id)).not.toBe(killed);
+    expect(await blockHeight(endpoint, 'bitcoin')).toBeGreaterThanOrEqual(before);
+    await driver.destroy(node.id);
+  }, 60_000);
+
+  test('mining goes on past the MWEB activation height, which a node without a wallet cannot mine through', async () => {
+    const node = ltcNode();
+    await driver.ensure(node);
+    const endpoint = await runningEndpoint(driver, node.id);
+    const mined = await jsonRpc(endpoint, 'generatetodescriptor', [500, 'raw(51)']);
+    expect(mined).toMatchObject({ status: 200, error: undefined });
+    expect(await blockHeight(endpoint, 'bitcoin')).toBeGreaterThanOrEqual(500);
+    await driver.destroy(node.id);
+  });
+});

@@ -1,0 +1,138 @@
+import { createHmac } from 'node:crypto';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { basicAuthorization, rpcAuth, rpcPassword } from '../src/drivers/local/credentials';
+import { launchPlan, type NodeLaunch } from '../src/drivers/local/launch-plans';
+import { nodePaths, readNodeRecord, writeNodeRecord } from '../src/drivers/local/node-files';
+import { NodeLog, tailLog } from '../src/drivers/local/node-log';
+import { localBinariesFromEnv } from '../src/drivers/local/options';
+import type { Software } from '../src/drivers/local/software';
+import { softwareLabel } from '../src/drivers/local/software-label';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'local-driver-parts-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+test.each([
+  ['Litecoin Core version v0.21.2.1-gfce5d459f0a83f56a83059c5c69295d7745b51d2\nCopyright (C) 2011-2022', 'litecoin-core-0.21.2.1'],
+  ['Bitcoin Core version v27.0.0\n', 'bitcoin-core-27.0.0'],
+  ['Bitcoin Core daemon version v28.1.0', 'bitcoin-core-28.1.0'],
+  ['Bitcoin Cash Node Daemon version v28.0.1-3b6c2a3\n', 'bitcoin-cash-node-28.0.1'],
+  ['Cloud Dev Chain version v0.1.0\n', 'cloud-dev-chain-0.1.0'],
+  ['anvil Version: 1.7.1\nCommit SHA: 4072e487', 'anvil-1.7.1'],
+])('the software label of %j is %s', (output, label) => {
+  expect(softwareLabel(output)).toBe(label);
+});
+
+test('output without a version gives no label', () => {
+  expect(softwareLabel('')).toBeUndefined();
+  expect(softwareLabel('Usage: foo [options]')).toBeUndefined();
+  expect(softwareLabel('version 1.2.3')).toBeUndefined();
+});
+
+test('credentials: a password per node, and only a salted hash of it in rpcauth', () => {
+  const key = Buffer.from('k'.repeat(32));
+  const password = rpcPassword(key, 'node-a');
+  expect(password).toBe(createHmac('sha256', key).update('node-a').digest('hex'));
+  expect(rpcPassword(key, 'node-b')).not.toBe(password);
+
+  const line = rpcAuth(password);
+  const match = /^cloud-proxy:([0-9a-f]{32})\$([0-9a-f]{64})$/.exec(line);
+  expect(match).not.toBeNull();
+  expect(match?.[2]).toBe(createHmac('sha256', match?.[1] ?? '').update(password).digest('hex'));
+  expect(rpcAuth(password)).not.toBe(line); // a new salt each time
+  expect(basicAuthorization(password)).toBe(`Basic ${Buffer.from(`cloud-proxy:${password}`).toString('base64')}`);
+});
+
+test('node paths stay inside the root', () => {
+  expect(nodePaths('/srv/nodes', 'node-1')).toEqual({
+    dir: '/srv/nodes/node-1',
+    dataDir: '/srv/nodes/node-1/data',
+    record: '/srv/nodes/node-1/node.json',
+    log: '/srv/nodes/node-1/node.log',
+  });
+  for (const id of ['', '.', '..', '../x', 'a/b', '-rf']) expect(() => nodePaths('/srv/nodes', id)).toThrow('not a node id');
+});
+
+test('the node record is written whole and read back; a broken one reads as none', async () => {
+  const file = path.join(dir, 'node.json');
+  await writeNodeRecord(file, { image: 'ltc', rpcPort: 40123, pid: 77 });
+  expect(await readNodeRecord(file)).toEqual({ image: 'ltc', rpcPort: 40123, pid: 77 });
+  await writeFile(file, '{"image":"ltc"');
+  expect(await readNodeRecord(file)).toBeUndefined();
+  expect(await readNodeRecord(path.join(dir, 'missing.json'))).toBeUndefined();
+});
+
+test('the node log rotates beyond its size, and its tail spans both files, oldest first', async () => {
+  const file = path.join(dir, 'node.log');
+  const log = new NodeLog(file, 100);
+  for (let line = 1; line <= 12; line += 1) log.write(`line ${String(line).padStart(2, '0')} ${'x'.repeat(12)}\n`);
+  log.close();
+  expect((await stat(file)).size).toBeLessThanOrEqual(100);
+  expect((await readFile(`${file}.1`, 'utf8')).split('\n')[0]).toMatch(/^line \d\d/);
+  const tail = await tailLog(file, 6);
+  expect(tail.map((line) => line.slice(0, 7))).toEqual(['line 07', 'line 08', 'line 09', 'line 10', 'line 11', 'line 12']);
+  expect(await tailLog(file, 0)).toEqual([]);
+  expect(await tailLog(path.join(dir, 'none.log'), 5)).toEqual([]);
+});
+
+test('the tail of a large log is read from its end, whole lines only', async () => {
+  const file = path.join(dir, 'large.log');
+  const lines = Array.from({ length: 20_000 }, (_, index) => `entry ${index} ${'é'.repeat(index % 7)}`);
+  await writeFile(file, `${lines.join('\n')}\nlast line without newline`);
+  expect(await tailLog(file, 3)).toEqual([lines[19_998], lines[19_999], 'last line without newline']);
+});
+
+test('explicit binaries come from the environment', () => {
+  expect(localBinariesFromEnv({ ANVIL_PATH: '/a', LITECOIND_PATH: '/l', BITCOIND_PATH: '', BCHN_BITCOIND_PATH: '/b' })).toEqual({
+    anvil: '/a',
+    litecoind: '/l',
+    bitcoind: undefined,
+    bchnBitcoind: '/b',
+  });
+});
+
+describe('launch plans', () => {
+  const node: NodeLaunch = { image: 'ltc', large: false, dataDir: '/n/data', port: 40001, password: 'p', ethChainId: 31337, blockIntervalSeconds: 2 };
+  const software = (kind: Software['kind'], baseArgs: string[] = []): Software => ({ kind, command: '/bin/x', baseArgs, label: undefined });
+
+  test('litecoind: regtest on loopback with rpcauth, no listening, MWEB kept dormant, flushed to disk as it mines', () => {
+    const plan = launchPlan(software('litecoin-core'), node);
+    expect(plan.args).toEqual(
+      expect.arrayContaining(['-regtest', '-datadir=/n/data', '-rpcbind=127.0.0.1', '-rpcallowip=127.0.0.1', '-rpcport=40001', '-listen=0']),
+    );
+    expect(plan.args).toEqual(expect.arrayContaining(['-server', '-rest', '-disablewallet', '-printtoconsole', '-vbparams=mweb:0:0:2147483647:2147483647']));
+    expect(plan.args.find((arg) => arg.startsWith('-rpcauth='))).toMatch(/^-rpcauth=cloud-proxy:[0-9a-f]{32}\$[0-9a-f]{64}$/);
+    expect(plan.args.some((arg) => arg.startsWith('-dbcache'))).toBe(false);
+    expect(plan.endpoint).toEqual({ url: 'http://127.0.0.1:40001', headers: { authorization: basicAuthorization('p') } });
+    expect(plan.mine).toEqual({ method: 'generatetodescriptor', params: [1, 'raw(51)'] });
+    expect(plan.checkpoint?.method).toBe('gettxoutsetinfo');
+  });
+
+  test('the dev chain gets the same arguments, and its chain', () => {
+    const plan = launchPlan(software('dev-chain', ['/dev-chain/main.js']), { ...node, image: 'bchtestnet', large: true });
+    expect(plan.args.slice(0, 2)).toEqual(['/dev-chain/main.js', '-regtest']);
+    expect(plan.args).toEqual(expect.arrayContaining(['-chain=bch', '-dbcache=1024', '-rpcport=40001']));
+    expect(plan.args.some((arg) => arg.startsWith('-vbparams'))).toBe(false);
+  });
+
+  test('Bitcoin Cash Node mines to an address, having no generatetodescriptor', () => {
+    expect(launchPlan(software('bitcoin-cash-node'), { ...node, image: 'bch' }).mine).toEqual({
+      method: 'generatetoaddress',
+      params: [1, 'bchreg:prdpw30fk4ym6zl6rftfjuw806arpn26fveknc0qmt'],
+    });
+  });
+
+  test('anvil: loopback, its chain id and block time, state kept in the data directory', () => {
+    const plan = launchPlan(software('anvil'), { ...node, image: 'eth' });
+    expect(plan.args.join(' ')).toBe(
+      '--host 127.0.0.1 --port 40001 --chain-id 31337 --block-time 2 --state /n/data/anvil-state.json --state-interval 5 --cache-path /n/data/cache',
+    );
+    expect(plan.endpoint).toEqual({ url: 'http://127.0.0.1:40001', headers: {} });
+    expect(plan.probe.method).toBe('eth_blockNumber');
+    expect(plan.mine).toBeUndefined();
+  });
+});

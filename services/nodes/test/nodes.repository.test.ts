@@ -1,0 +1,94 @@
+import { migrateToLatest } from '@cloud/db';
+import { createTestDatabase, type TestDatabase } from '@cloud/db/testing';
+import { NodesRepository } from '../src/data-access/nodes.repository';
+import type { NodeRecord } from '../src/domain/node';
+import { nodesMigrations, NODES_SCHEMA } from '../src/migrations';
+
+// Leases decide which nodes-service instance drives a node; these are the rules they keep.
+describe('NodesRepository leases and transitions', () => {
+  let database: TestDatabase;
+  let nodes: NodesRepository;
+  let sequence = 0;
+
+  beforeEach(async () => {
+    database = await createTestDatabase(NODES_SCHEMA);
+    await migrateToLatest(database.db, NODES_SCHEMA, nodesMigrations);
+    nodes = new NodesRepository(database.db);
+  });
+  afterEach(() => database.destroy());
+
+  const insertNode = async (state: NodeRecord['state'] = 'provisioning'): Promise<string> => {
+    sequence += 1;
+    const id = `node-${String(sequence).padStart(8, '0')}-0000-4000-8000-000000000000`;
+    const now = new Date(Date.UTC(2026, 10, 22, 0, 0, sequence));
+    await nodes.insert(database.db, {
+      id,
+      userId: 'user-1',
+      image: 'btc',
+      large: false,
+      jwt: false,
+      software: 'cloud-dev-chain-0.1.0',
+      state,
+      stateReason: null,
+      nodeUser: 'u0',
+      nodePasswordHash: '0'.repeat(64),
+      revision: 0,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return id;
+  };
+  const ids = (records: NodeRecord[]) => records.map((node) => node.id).sort();
+
+  it('claims only nodes that need driving and have no live owner', async () => {
+    const provisioning = await insertNode('provisioning');
+    const deleting = await insertNode('deleting');
+    await insertNode('failed');
+    await insertNode('deleted');
+
+    expect(ids(await nodes.claimUnowned('a', 30, 10))).toEqual([provisioning, deleting].sort());
+    expect(await nodes.claimUnowned('b', 30, 10)).toEqual([]);
+    expect(ids(await nodes.renewLeases('a', 30))).toEqual([provisioning, deleting].sort());
+    expect(await nodes.renewLeases('b', 30)).toEqual([]);
+  });
+
+  it('lets another instance take a node once its owner\'s lease has run out, and the old owner then renews nothing', async () => {
+    const id = await insertNode();
+    await nodes.claimUnowned('a', 30, 10);
+    await database.db('nodes').where({ id }).update({ lease_expires_at: database.db.raw("now() - interval '1 second'") });
+
+    expect(ids(await nodes.claimUnowned('b', 30, 10))).toEqual([id]);
+    expect(await nodes.renewLeases('a', 30)).toEqual([]);
+    expect((await nodes.owners()).get(id)).toBe('b');
+  });
+
+  it('never gives one node to two instances claiming at once', async () => {
+    const all = await Promise.all([1, 2, 3, 4, 5, 6].map(() => insertNode()));
+    const [a, b] = await Promise.all([nodes.claimUnowned('a', 30, 10), nodes.claimUnowned('b', 30, 10)]);
+    expect([...ids(a!), ...ids(b!)].sort()).toEqual(all.sort());
+    expect(ids(a!).filter((id) => ids(b!).includes(id))).toEqual([]);
+  });
+
+  it('releases the leases of a stopping instance, so another claims at once', async () => {
+    const id = await insertNode();
+    await nodes.claimUnowned('a', 30, 10);
+    await nodes.releaseLeases('a');
+    expect(ids(await nodes.claimUnowned('b', 30, 10))).toEqual([id]);
+  });
+
+  it('applies a transition only from the states it names, raising the revision and clearing the owner once settled', async () => {
+    const id = await insertNode('provisioning');
+    await nodes.claimUnowned('a', 30, 10);
+    const at = new Date();
+    expect(await nodes.transition(database.db, id, { from: ['deleting'], to: 'deleted', at })).toBeUndefined();
+
+    const running = await nodes.transition(database.db, id, { from: ['provisioning'], to: 'running', at });
+    expect(running).toMatchObject({ state: 'running', revision: 1 });
+    expect((await nodes.owners()).get(id)).toBe('a');
+
+    const failed = await nodes.transition(database.db, id, { from: ['provisioning', 'running'], to: 'failed', reason: 'exited with code 1', at });
+    expect(failed).toMatchObject({ state: 'failed', stateReason: 'exited with code 1', revision: 2 });
+    expect((await nodes.owners()).get(id)).toBeNull();
+    expect(await nodes.countLive(database.db, 'user-1')).toBe(1);
+  });
+});

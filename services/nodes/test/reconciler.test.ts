@@ -1,0 +1,78 @@
+import { bearer, callNode, startTestPlatform, waitUntil, type TestNodes, type TestPlatform, type TestUser } from './harness';
+
+async function runningEndpoint(nodes: TestNodes, id: string) {
+  const status = await nodes.service.driver.status(id);
+  if (status.state !== 'running') throw new Error(`${id} is ${status.state} at ${nodes.service.instanceId}`);
+  return status.endpoint;
+}
+
+async function blockCount(nodes: TestNodes, id: string): Promise<number> {
+  const answer = await callNode(await runningEndpoint(nodes, id), 'getblockcount');
+  return answer.body.result as number;
+}
+
+async function createRunning(nodes: TestNodes, user: TestUser, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const created = await nodes.http.post('/users/me/nodes').set(bearer(user.clientToken)).send({ image: 'btc' }).expect(200);
+    ids.push((created.body as { id: string }).id);
+  }
+  await waitUntil(`${count} nodes run`, async () => {
+    const list = (await nodes.http.get('/users/me/nodes').set(bearer(user.clientToken)).expect(200)).body as Array<{ state: string }>;
+    return list.length === count && list.every((node) => node.state === 'running');
+  }, 60_000, 100);
+  return ids;
+}
+
+describe('the reconciler', () => {
+  let platform: TestPlatform;
+  let user: TestUser;
+
+  beforeEach(async () => {
+    platform = await startTestPlatform();
+    user = await platform.user();
+  });
+  afterEach(() => platform.close());
+
+  it('keeps a running node across a restart of the nodes service, with its chain', async () => {
+    const first = await platform.startNodes();
+    const [id] = await createRunning(first, user, 1);
+    await waitUntil('a few blocks are mined', async () => (await blockCount(first, id!)) >= 3, 20_000, 200);
+    const height = await blockCount(first, id!);
+    await first.close();
+
+    const second = await platform.startNodes();
+    await waitUntil('the node answers again', async () => (await blockCount(second, id!)) >= height, 30_000, 200);
+    const node = (await second.http.get(`/users/me/nodes/${id}`).set(bearer(user.clientToken)).expect(200)).body as { state: string };
+    expect(node.state).toBe('running');
+    expect(await second.service.repository.owners()).toEqual(new Map([[id, second.service.instanceId]]));
+  });
+
+  it('with two instances, gives each node one owner, and hands an instance\'s nodes over when it stops', async () => {
+    const a = await platform.startNodes({ NODES_INSTANCE_ID: 'instance-a' });
+    const b = await platform.startNodes({ NODES_INSTANCE_ID: 'instance-b' });
+    const ids = await createRunning(a, user, 4);
+
+    const owners = await a.service.repository.owners();
+    for (const id of ids) {
+      const owner = owners.get(id);
+      expect(['instance-a', 'instance-b']).toContain(owner);
+      const [running, idle] = owner === 'instance-a' ? [a, b] : [b, a];
+      // One process per node: the owner runs it, the other instance does not.
+      expect(await blockCount(running, id)).toBeGreaterThanOrEqual(0);
+      expect(await idle.service.driver.status(id)).toEqual({ state: 'absent' });
+    }
+
+    await a.close();
+    await waitUntil('instance b owns and runs every node', async () => {
+      const now = await b.service.repository.owners();
+      for (const id of ids) {
+        if (now.get(id) !== 'instance-b') return false;
+        await blockCount(b, id);
+      }
+      return true;
+    }, 60_000, 200);
+    const states = (await b.http.get('/users/me/nodes').set(bearer(user.clientToken)).expect(200)).body as Array<{ state: string }>;
+    expect(states.map((node) => node.state)).toEqual(['running', 'running', 'running', 'running']);
+  }, 180_000);
+});

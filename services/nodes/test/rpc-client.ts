@@ -1,0 +1,52 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { InternalEndpoint, NodeDriver } from '../src/drivers/driver';
+
+export interface RpcAnswer {
+  status: number;
+  result?: unknown;
+  error?: unknown;
+}
+
+/** A JSON-RPC call to a node, as the node-proxy makes it: its URL and its headers. */
+export async function jsonRpc(endpoint: InternalEndpoint, method: string, params: unknown[] = []): Promise<RpcAnswer> {
+  const response = await fetch(endpoint.url, {
+    method: 'POST',
+    headers: { ...endpoint.headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const text = await response.text();
+  const body = text === '' ? {} : (JSON.parse(text) as { result?: unknown; error?: unknown });
+  return { status: response.status, result: body.result, error: body.error ?? undefined };
+}
+
+/** The chain's height, by `getblockcount` or `eth_blockNumber`; throws unless the node answers one. */
+export async function blockHeight(endpoint: InternalEndpoint, family: 'bitcoin' | 'ethereum'): Promise<number> {
+  const answer = await jsonRpc(endpoint, family === 'bitcoin' ? 'getblockcount' : 'eth_blockNumber');
+  if (family === 'bitcoin' && typeof answer.result === 'number') return answer.result;
+  if (family === 'ethereum' && typeof answer.result === 'string' && /^0x[0-9a-f]+$/.test(answer.result)) return Number(answer.result);
+  throw new Error(`not a block height: ${JSON.stringify(answer)}`);
+}
+
+/** Polls `check` until it returns something other than undefined; throws after `timeoutMs`, or what `check` throws. */
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+/** Waits until the driver reports the node `running` and returns its endpoint; throws once it is `failed`. */
+export function runningEndpoint(driver: NodeDriver, nodeId: string, timeoutMs = 30_000): Promise<InternalEndpoint> {
+  return waitFor(
+    `${nodeId} to run`,
+    async () => {
+      const status = await driver.status(nodeId);
+      if (status.state === 'failed') throw new Error(`${nodeId} failed: ${status.reason}`);
+      return status.state === 'running' ? status.endpoint : undefined;
+    },
+    timeoutMs,
+  );
+}
