@@ -14,3 +14,4 @@ export { RpcError, rpcSchemas } from './rpc';
 export type { RpcHandler, RpcMethod, RpcReply, RpcRequest } from './rpc';
 export { openBus } from './open-bus';
 export type { BusSettings } from './open-bus';
+export { WakeableTask } from './wakeable-task';

@@ -2,6 +2,7 @@ import type { Database, Executor, Migration, Transaction } from '@cloud/db';
 import type { Logger } from '@cloud/logging';
 import type { Bus } from './bus';
 import { packCallEvents, type BusMessage, type MessageKind } from './messages';
+import { WakeableTask } from './wakeable-task';
 
 /** The outbox table; each producing service adds this migration to its own list. */
 export const createOutbox: Migration = {
@@ -48,11 +49,14 @@ export interface OutboxOptions {
 export class Outbox {
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
   private failures = 0;
   private stopped = true;
+  // After failures, back off (doubling, up to 5 s) rather than hammer a broker that is down, yet
+  // notice soon that it is back.
+  private readonly task = new WakeableTask(
+    () => this.relay(),
+    () => (this.failures === 0 ? this.pollIntervalMs : Math.min(this.pollIntervalMs * 2 ** this.failures, 5_000)),
+  );
 
   constructor(private readonly options: OutboxOptions) {
     this.batchSize = options.batchSize ?? 500;
@@ -85,30 +89,12 @@ export class Outbox {
 
   start(): void {
     this.stopped = false;
-    this.wake();
+    this.task.start();
   }
 
   /** Runs a relay round now (or right after the one running). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.running = this.relay().finally(() => {
-      this.running = undefined;
-      if (this.stopped) return;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      } else {
-        // After failures, back off (doubling, up to 5 s) rather than hammer a broker that is down,
-        // yet notice soon that it is back.
-        const delay = this.failures === 0 ? this.pollIntervalMs : Math.min(this.pollIntervalMs * 2 ** this.failures, 5_000);
-        this.timer = setTimeout(() => this.wake(), delay);
-      }
-    });
+    this.task.wake();
   }
 
   /** Publishes until the table is empty or the bus refuses. */
@@ -143,8 +129,7 @@ export class Outbox {
   /** Stops the relay after the round in flight. Rows left stay for the next start. */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.task.stop();
   }
 }
 

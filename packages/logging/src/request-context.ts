@@ -15,3 +15,11 @@ export function runWithRequestContext<T>(context: RequestContext, fn: () => T): 
 export function currentRequestContext(): RequestContext | undefined {
   return storage.getStore();
 }
+
+/**
+ * Runs `fn` outside any request's context: for background work a request merely wakes (a
+ * reconciler pass), whose log lines would otherwise carry that request's id.
+ */
+export function runOutsideRequestContext<T>(fn: () => T): T {
+  return storage.exit(fn);
+}

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { createLogger, REDACTED, redactSecrets, runWithRequestContext } from '../src';
+import { createLogger, REDACTED, redactSecrets, runOutsideRequestContext, runWithRequestContext } from '../src';
 
 function capture() {
   const stream = new PassThrough();
@@ -25,6 +25,25 @@ describe('createLogger', () => {
       expect.objectContaining({ level: 'info', message: 'outside', service: 'cloud-test' }),
     ]);
     expect(lines[1]).not.toHaveProperty('requestId');
+  });
+
+  it('leaves the request id off work a request only started, run outside its context', async () => {
+    const { stream, lines } = capture();
+    const logger = createLogger({ service: 'cloud-test', stream });
+    let background!: Promise<void>;
+    runWithRequestContext({ requestId: 'req-2' }, () => {
+      background = runOutsideRequestContext(async () => {
+        await Promise.resolve();
+        logger.info('background');
+      });
+      logger.info('request');
+    });
+    await background;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines.map((line) => [line.message, line.requestId])).toEqual([
+      ['request', 'req-2'],
+      ['background', undefined],
+    ]);
   });
 
   it('never writes a secret passed as metadata, at any depth', async () => {

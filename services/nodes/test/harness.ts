@@ -8,7 +8,7 @@ import { deleteBusTopology, TEST_AMQP_URL, uniqueBusPrefix } from '@cloud/bus/te
 import { createTestDatabase, type TestDatabase } from '@cloud/db/testing';
 import { createLogger } from '@cloud/logging';
 import { bearer, clientTokens, fakeClock, startTestAccounts, verifiedUser, waitUntil, type FakeClock, type TestAccounts } from '@cloud/accounts/testing';
-import { createNodesService, loadNodesConfig, type InternalEndpoint, type NodesService } from '../src';
+import { createNodesService, loadNodesConfig, type NodesService } from '../src';
 
 export { bearer, waitUntil };
 
@@ -110,14 +110,4 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
 async function accountsKeys(accounts: TestAccounts): Promise<PublicKeyResolver> {
   const jwks = await accounts.http.get('/.well-known/jwks.json').expect(200);
   return staticKeys((jwks.body as { keys: Record<string, unknown>[] }).keys.map((jwk) => fromPublicJwk(jwk)));
-}
-
-/** Calls a node's JSON-RPC directly at the driver's internal endpoint (the proxy is another service). */
-export async function callNode(endpoint: InternalEndpoint, method: string, params: unknown[] = []): Promise<{ status: number; body: { result?: unknown; error?: unknown } }> {
-  const response = await fetch(endpoint.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...endpoint.headers },
-    body: JSON.stringify({ jsonrpc: method.startsWith('eth_') ? '2.0' : '1.0', id: 1, method, params }),
-  });
-  return { status: response.status, body: (await response.json()) as { result?: unknown; error?: unknown } };
 }

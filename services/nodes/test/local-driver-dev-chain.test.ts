@@ -1,13 +1,12 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createLogger } from '@cloud/logging';
 import type { NodeSpec } from '../src/drivers/driver';
 import { createLocalDriver, type LocalDriver } from '../src/drivers/local';
-import { blockHeight, jsonRpc, runningEndpoint, waitFor } from './rpc-client';
+import { blockHeight, jsonRpc, runningEndpoint, testDriverOptions, waitFor } from './rpc-client';
 
 // The dev chain runs from its build (packages/dev-chain/dist/main.js): CI builds it before the
 // tests; elsewhere `npm run build -w packages/dev-chain` does, and the tests are skipped until then.
@@ -21,15 +20,7 @@ describeWithDevChain(`btc and bch on the dev chain${devChainBuilt ? '' : ' (skip
 
   beforeAll(async () => {
     rootDir = await mkdtemp(path.join(os.tmpdir(), 'local-driver-dev-chain-'));
-    driver = createLocalDriver({
-      rootDir,
-      secretKey: randomBytes(32),
-      logger: createLogger({ service: 'nodes-test', level: 'silent' }),
-      blockIntervalSeconds: 1,
-      ethChainId: 31337,
-      binaries: {},
-      stopTimeoutMs: 5000,
-    });
+    driver = createLocalDriver(testDriverOptions(rootDir));
   });
 
   afterAll(async () => {

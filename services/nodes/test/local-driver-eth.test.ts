@@ -1,14 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createLogger } from '@cloud/logging';
 import type { NodeSpec } from '../src/drivers/driver';
 import { createLocalDriver, type LocalDriver } from '../src/drivers/local';
-import { blockHeight, jsonRpc, runningEndpoint, waitFor } from './rpc-client';
+import { blockHeight, jsonRpc, runningEndpoint, testDriverOptions, waitFor } from './rpc-client';
 
 // Real anvil from the @foundry-rs/anvil-<platform>-<arch> package (an optional dependency).
 let rootDir: string;
@@ -16,15 +15,7 @@ let driver: LocalDriver;
 
 beforeAll(async () => {
   rootDir = await mkdtemp(path.join(os.tmpdir(), 'local-driver-eth-'));
-  driver = createLocalDriver({
-    rootDir,
-    secretKey: randomBytes(32),
-    logger: createLogger({ service: 'nodes-test', level: 'silent' }),
-    blockIntervalSeconds: 1,
-    ethChainId: 31337,
-    binaries: {},
-    stopTimeoutMs: 5000,
-  });
+  driver = createLocalDriver(testDriverOptions(rootDir));
 });
 
 afterAll(async () => {

@@ -4,31 +4,17 @@ import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createLogger } from '@cloud/logging';
 import type { NodeSpec } from '../src/drivers/driver';
 import { createLocalDriver, type LocalDriver, type LocalDriverOptions } from '../src/drivers/local';
-import { blockHeight, runningEndpoint, waitFor } from './rpc-client';
+import { blockHeight, runningEndpoint, testDriverOptions, waitFor } from './rpc-client';
 
 let rootDir: string;
 const drivers: LocalDriver[] = [];
 let serviceA: ChildProcess | undefined;
 const secretKey = randomBytes(32);
 
-function driverOptions(overrides: Partial<LocalDriverOptions> = {}): LocalDriverOptions {
-  return {
-    rootDir,
-    secretKey,
-    logger: createLogger({ service: 'nodes-test', level: 'silent' }),
-    blockIntervalSeconds: 1,
-    ethChainId: 31337,
-    binaries: {},
-    stopTimeoutMs: 5000,
-    ...overrides,
-  };
-}
-
 function newDriver(overrides: Partial<LocalDriverOptions> = {}): LocalDriver {
-  const driver = createLocalDriver(driverOptions(overrides));
+  const driver = createLocalDriver(testDriverOptions(rootDir, { secretKey, ...overrides }));
   drivers.push(driver);
   return driver;
 }

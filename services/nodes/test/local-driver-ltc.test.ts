@@ -1,14 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createLogger } from '@cloud/logging';
 import type { NodeSpec } from '../src/drivers/driver';
 import { createLocalDriver, type LocalDriver } from '../src/drivers/local';
 import { findOnPath } from '../src/drivers/local/software';
-import { blockHeight, jsonRpc, runningEndpoint, waitFor } from './rpc-client';
+import { blockHeight, jsonRpc, runningEndpoint, testDriverOptions, waitFor } from './rpc-client';
 
 // Real Litecoin Core: LITECOIND_PATH, else litecoind on PATH. CI must have it; elsewhere the tests are skipped.
 const litecoind = process.env.LITECOIND_PATH || findOnPath('litecoind');
@@ -21,15 +20,7 @@ describeWithLitecoind(`ltc on real litecoind${litecoind ? '' : ' (skipped: litec
 
   beforeAll(async () => {
     rootDir = await mkdtemp(path.join(os.tmpdir(), 'local-driver-ltc-'));
-    driver = createLocalDriver({
-      rootDir,
-      secretKey: randomBytes(32),
-      logger: createLogger({ service: 'nodes-test', level: 'silent' }),
-      blockIntervalSeconds: 1,
-      ethChainId: 31337,
-      binaries: { litecoind },
-      stopTimeoutMs: 5000,
-    });
+    driver = createLocalDriver(testDriverOptions(rootDir, { binaries: { litecoind } }));
   });
 
   afterAll(async () => {

@@ -1,7 +1,8 @@
 import net from 'node:net';
 import type { AnyBusMessage } from '@cloud/bus';
 import type { InternalEndpoint } from '../src';
-import { bearer, callNode, startTestPlatform, waitUntil, type TestNodes, type TestPlatform, type TestUser } from './harness';
+import { bearer, startTestPlatform, waitUntil, type TestNodes, type TestPlatform, type TestUser } from './harness';
+import { jsonRpc } from './rpc-client';
 
 /** Whether something listens on the endpoint's port. */
 function portInUse(endpoint: InternalEndpoint): Promise<boolean> {
@@ -53,9 +54,9 @@ describe.each([
 
     const status = await nodes.service.driver.status(created.id);
     if (status.state !== 'running') throw new Error(`driver says ${status.state}`);
-    const answer = await callNode(status.endpoint, method);
+    const answer = await jsonRpc(status.endpoint, method);
     expect(answer.status).toBe(200);
-    checkResult(answer.body.result);
+    checkResult(answer.result);
     expect(await portInUse(status.endpoint)).toBe(true);
 
     const deleting = await nodes.http.delete(`/users/me/nodes/${created.id}`).set(bearer(user.clientToken)).expect(200);

@@ -1,4 +1,5 @@
-import { bearer, callNode, startTestPlatform, waitUntil, type TestPlatform } from './harness';
+import { bearer, startTestPlatform, waitUntil, type TestPlatform } from './harness';
+import { jsonRpc } from './rpc-client';
 
 // The same flow with the services talking over RabbitMQ (and PostgreSQL when DATABASE_URL is
 // set), as separate deployments would: provisioning requests, state changes and call events.
@@ -23,7 +24,7 @@ describe('nodes over RabbitMQ', () => {
     const owner = (await a.service.repository.owners()).get(created.id) === 'rabbit-a' ? a : b;
     const status = await owner.service.driver.status(created.id);
     if (status.state !== 'running') throw new Error(`driver says ${status.state}`);
-    expect((await callNode(status.endpoint, 'eth_blockNumber')).body.result).toMatch(/^0x[0-9a-f]+$/);
+    expect((await jsonRpc(status.endpoint, 'eth_blockNumber')).result).toMatch(/^0x[0-9a-f]+$/);
 
     await b.http.delete(`/users/me/nodes/${created.id}`).set(bearer(user.clientToken)).expect(200);
     await waitUntil('the node is gone', async () => (await a.http.get(`/users/me/nodes/${created.id}`).set(bearer(user.clientToken))).status === 404, 30_000, 100);

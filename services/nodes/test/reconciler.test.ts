@@ -1,4 +1,5 @@
-import { bearer, callNode, startTestPlatform, waitUntil, type TestNodes, type TestPlatform, type TestUser } from './harness';
+import { bearer, startTestPlatform, waitUntil, type TestNodes, type TestPlatform, type TestUser } from './harness';
+import { jsonRpc } from './rpc-client';
 
 async function runningEndpoint(nodes: TestNodes, id: string) {
   const status = await nodes.service.driver.status(id);
@@ -7,8 +8,8 @@ async function runningEndpoint(nodes: TestNodes, id: string) {
 }
 
 async function blockCount(nodes: TestNodes, id: string): Promise<number> {
-  const answer = await callNode(await runningEndpoint(nodes, id), 'getblockcount');
-  return answer.body.result as number;
+  const answer = await jsonRpc(await runningEndpoint(nodes, id), 'getblockcount');
+  return answer.result as number;
 }
 
 async function createRunning(nodes: TestNodes, user: TestUser, count: number): Promise<string[]> {

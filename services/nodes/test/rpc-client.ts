@@ -1,5 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createLogger } from '@cloud/logging';
 import type { InternalEndpoint, NodeDriver } from '../src/drivers/driver';
+import type { LocalDriverOptions } from '../src/drivers/local';
 
 export interface RpcAnswer {
   status: number;
@@ -49,4 +52,18 @@ export function runningEndpoint(driver: NodeDriver, nodeId: string, timeoutMs = 
     },
     timeoutMs,
   );
+}
+
+/** A local driver's options for tests: a block a second, quiet, a fresh key, quick to stop. */
+export function testDriverOptions(rootDir: string, overrides: Partial<LocalDriverOptions> = {}): LocalDriverOptions {
+  return {
+    rootDir,
+    secretKey: randomBytes(32),
+    logger: createLogger({ service: 'nodes-test', level: 'silent' }),
+    blockIntervalSeconds: 1,
+    ethChainId: 31337,
+    binaries: {},
+    stopTimeoutMs: 5000,
+    ...overrides,
+  };
 }

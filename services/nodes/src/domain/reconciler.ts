@@ -1,5 +1,5 @@
 import type { Clock } from '@cloud/auth';
-import type { BusMessage, Outbox } from '@cloud/bus';
+import { WakeableTask, type BusMessage, type Outbox } from '@cloud/bus';
 import type { Database } from '@cloud/db';
 import type { Logger } from '@cloud/logging';
 import type { NodesRepository, Transition } from '../data-access/nodes.repository';
@@ -34,50 +34,32 @@ export interface ReconcilerOptions {
  */
 export class Reconciler {
   private readonly owned = new Set<string>();
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = true;
+  private readonly task: WakeableTask;
   private lastRenewal: number;
 
   constructor(private readonly options: ReconcilerOptions) {
     this.lastRenewal = options.clock();
+    this.task = new WakeableTask(
+      () =>
+        this.pass().catch((error: unknown) => {
+          this.options.logger.error('reconciler pass failed', { error });
+        }),
+      () => options.intervalMs,
+    );
   }
 
   start(): void {
-    this.stopped = false;
-    this.wake();
+    this.task.start();
   }
 
   /** Runs a pass now (or right after the one under way). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.running = this.pass()
-      .catch((error: unknown) => {
-        this.options.logger.error('reconciler pass failed', { error });
-      })
-      .finally(() => {
-        this.running = undefined;
-        if (this.stopped) return;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        } else {
-          this.timer = setTimeout(() => this.wake(), this.options.intervalMs);
-        }
-      });
+    this.task.wake();
   }
 
   /** Stops passing, releases every node this instance drives (the driver keeps their data) and gives up the leases. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.task.stop();
     await this.options.driver.close();
     this.owned.clear();
     await this.options.nodes.releaseLeases(this.options.instanceId);
