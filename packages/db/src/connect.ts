@@ -50,3 +50,20 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Databas
 export async function pingDatabase(db: Database): Promise<void> {
   await db.raw('select 1');
 }
+
+/** The variables of a service's environment (`apiServiceEnvironment` in @cloud/config) that choose its database. */
+export interface ServiceDatabaseSettings {
+  DATABASE_URL?: string | undefined;
+  DATA_DIR: string;
+  DATABASE_POOL_MAX: number;
+}
+
+/** A service's database as configured: PostgreSQL at DATABASE_URL, or PGlite under $DATA_DIR/db/<schema>. */
+export function openServiceDatabase(settings: ServiceDatabaseSettings, schema: string): Promise<Database> {
+  return connectDatabase({
+    schema,
+    databaseUrl: settings.DATABASE_URL,
+    pgliteDirectory: path.join(settings.DATA_DIR, 'db', schema),
+    poolMax: settings.DATABASE_POOL_MAX,
+  });
+}

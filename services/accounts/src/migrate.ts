@@ -1,15 +1,14 @@
 // Applies the accounts schema's migrations and exits (`npm run migrate -w services/accounts`),
 // for deployments that run migrations as a job rather than at start.
-import { migrateToLatest } from '@cloud/db';
+import { migrateToLatest, openServiceDatabase } from '@cloud/db';
 import { createLogger } from '@cloud/logging';
 import { loadAccountsConfig } from './config';
 import { accountsMigrations, ACCOUNTS_SCHEMA } from './migrations';
-import { openAccountsDatabase } from './service';
 
 async function main() {
   const config = loadAccountsConfig();
   const logger = createLogger({ service: 'cloud-accounts', level: config.LOG_LEVEL });
-  const db = await openAccountsDatabase(config);
+  const db = await openServiceDatabase(config, ACCOUNTS_SCHEMA);
   try {
     logger.info('migrations applied', { applied: await migrateToLatest(db, ACCOUNTS_SCHEMA, accountsMigrations) });
   } finally {

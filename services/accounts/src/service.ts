@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { systemClock, type Clock } from '@cloud/auth';
 import { openBus, Outbox, type Bus } from '@cloud/bus';
-import { connectDatabase, migrateToLatest, type Database } from '@cloud/db';
+import { migrateToLatest, openServiceDatabase, type Database } from '@cloud/db';
 import { createLogger, type Logger } from '@cloud/logging';
 import { ACCOUNTS_SERVICE_NAME, createAccountsApp, type AccountsApp } from './app';
 import type { AccountsConfig } from './config';
@@ -27,16 +27,6 @@ export interface AccountsServiceOptions {
   bus?: Bus;
 }
 
-/** The accounts database of the configuration: PostgreSQL, or PGlite under $DATA_DIR/db/accounts. */
-export function openAccountsDatabase(config: AccountsConfig): Promise<Database> {
-  return connectDatabase({
-    schema: ACCOUNTS_SCHEMA,
-    databaseUrl: config.DATABASE_URL,
-    pgliteDirectory: path.join(config.DATA_DIR, 'db', 'accounts'),
-    poolMax: config.DATABASE_POOL_MAX,
-  });
-}
-
 /** Opens the database (running migrations), loads keys, and builds the app: everything but listening. */
 export async function createAccountsService(config: AccountsConfig, options: AccountsServiceOptions = {}): Promise<AccountsService> {
   const logger = options.logger ?? createLogger({ service: ACCOUNTS_SERVICE_NAME, level: config.LOG_LEVEL });
@@ -44,7 +34,7 @@ export async function createAccountsService(config: AccountsConfig, options: Acc
   if (keys.generated && config.DATABASE_URL) {
     logger.warn('using keys generated under DATA_DIR; with more than one replica set AUTH_SIGNING_KEY_FILE and CLIENT_SECRET_HASH_KEY_FILE to shared files');
   }
-  const db = await openAccountsDatabase(config);
+  const db = await openServiceDatabase(config, ACCOUNTS_SCHEMA);
   if (config.RUN_MIGRATIONS) {
     const applied = await migrateToLatest(db, ACCOUNTS_SCHEMA, accountsMigrations);
     if (applied.length > 0) logger.info('migrations applied', { applied });

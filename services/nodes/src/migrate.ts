@@ -1,16 +1,15 @@
 // Applies the nodes schema's migrations and exits (`npm run migrate -w services/nodes`), for
 // deployments that run migrations as a job rather than at start.
-import { migrateToLatest } from '@cloud/db';
+import { migrateToLatest, openServiceDatabase } from '@cloud/db';
 import { createLogger } from '@cloud/logging';
 import { NODES_SERVICE_NAME } from './app';
 import { loadNodesConfig } from './config';
 import { nodesMigrations, NODES_SCHEMA } from './migrations';
-import { openNodesDatabase } from './service';
 
 async function main() {
   const config = loadNodesConfig();
   const logger = createLogger({ service: NODES_SERVICE_NAME, level: config.LOG_LEVEL });
-  const db = await openNodesDatabase(config);
+  const db = await openServiceDatabase(config, NODES_SCHEMA);
   try {
     logger.info('migrations applied', { applied: await migrateToLatest(db, NODES_SCHEMA, nodesMigrations) });
   } finally {

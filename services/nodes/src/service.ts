@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { remoteJwks, systemClock, type Clock, type PublicKeyResolver } from '@cloud/auth';
 import { openBus, Outbox, type Bus } from '@cloud/bus';
-import { connectDatabase, migrateToLatest, type Database } from '@cloud/db';
+import { migrateToLatest, openServiceDatabase, type Database } from '@cloud/db';
 import { createLogger, type Logger } from '@cloud/logging';
 import { RevocationSet } from '@cloud/revocations';
 import { createNodesApp, NODES_SERVICE_NAME, type NodesApp } from './app';
@@ -41,22 +40,12 @@ export interface NodesServiceOptions {
   db?: Database;
 }
 
-/** The nodes database of the configuration: PostgreSQL, or PGlite under $DATA_DIR/db/nodes. */
-export function openNodesDatabase(config: NodesConfig): Promise<Database> {
-  return connectDatabase({
-    schema: NODES_SCHEMA,
-    databaseUrl: config.DATABASE_URL,
-    pgliteDirectory: path.join(config.DATA_DIR, 'db', 'nodes'),
-    poolMax: config.DATABASE_POOL_MAX,
-  });
-}
-
 /** Opens the database (running migrations), the bus and the driver, and starts the reconciler: everything but listening. */
 export async function createNodesService(config: NodesConfig, options: NodesServiceOptions = {}): Promise<NodesService> {
   const logger = options.logger ?? createLogger({ service: NODES_SERVICE_NAME, level: config.LOG_LEVEL });
   const clock = options.clock ?? systemClock;
   const instanceId = config.NODES_INSTANCE_ID ?? `nodes-${randomUUID()}`;
-  const db = options.db ?? (await openNodesDatabase(config));
+  const db = options.db ?? (await openServiceDatabase(config, NODES_SCHEMA));
   if (config.RUN_MIGRATIONS) {
     const applied = await migrateToLatest(db, NODES_SCHEMA, nodesMigrations);
     if (applied.length > 0) logger.info('migrations applied', { applied });
