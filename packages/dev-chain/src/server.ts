@@ -28,9 +28,20 @@ function send(res: ServerResponse, reply: RpcReply): void {
   res.writeHead(reply.status).end(reply.body);
 }
 
+/** Core's limit on a request (MAX_SIZE, 32 MiB): a larger body is refused with 413, not buffered. */
+export const MAX_BODY_BYTES = 0x02000000;
+
+class BodyTooLarge extends Error {}
+
 async function readBody(req: IncomingMessage): Promise<string> {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw new BodyTooLarge();
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -42,7 +53,12 @@ async function answerRpc(req: IncomingMessage, handlers: ServerHandlers): Promis
     if (header) await sleep(FAILED_AUTH_DELAY_MS);
     return { status: 401 };
   }
-  return handlers.rpc(await readBody(req));
+  try {
+    return handlers.rpc(await readBody(req));
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return { status: 413, afterSent: () => req.destroy() };
+    throw error;
+  }
 }
 
 async function answer(req: IncomingMessage, res: ServerResponse, handlers: ServerHandlers): Promise<void> {

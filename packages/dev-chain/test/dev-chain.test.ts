@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DevChain, DevChainOptions } from '../src';
 import { makeRpcAuth, startDevChain } from '../src';
+import { MAX_BODY_BYTES } from '../src/server';
 import type { RpcTarget } from './rpc-client';
 import { call, get, post } from './rpc-client';
 
@@ -183,6 +184,13 @@ describe('the node', () => {
     const { target } = await start({ rpcauth: [makeRpcAuth('alice', 'secret'), makeRpcAuth('bob', 'other')] });
     expect(await call({ ...target, user: 'bob', password: 'other' }, 'getblockcount')).toBe(0);
     await expect(start({ rpcauth: ['alice:nohash'] })).rejects.toThrow('Invalid -rpcauth argument');
+  });
+
+  it('refuses a body over 32 MiB with 413 and goes on serving', async () => {
+    const { target } = await start();
+    const reply = await post(target, `{"method":"getblockcount","params":["${'x'.repeat(MAX_BODY_BYTES)}"]}`);
+    expect(reply.status).toBe(413);
+    expect(await call(target, 'getblockcount')).toBe(0);
   });
 
   it('has no REST without -rest, like bitcoind', async () => {
