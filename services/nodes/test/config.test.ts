@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { ConfigError } from '@cloud/config';
 import { createLogger } from '@cloud/logging';
 import { loadNodesConfig } from '../src';
@@ -30,5 +33,20 @@ describe('nodes configuration', () => {
   it('refuses the kubernetes driver with a clear message until it exists', () => {
     const config = loadNodesConfig({ NODE_DRIVER: 'kubernetes' });
     expect(() => openNodeDriver(config, createLogger({ service: 'test', level: 'silent' }))).toThrow(/Kubernetes driver is not part of this release/);
+  });
+
+  it('runs the node software the environment names, and reports its version', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'nodes-config-'));
+    try {
+      const fakeLitecoind = path.join(dir, 'litecoind');
+      writeFileSync(fakeLitecoind, '#!/bin/sh\necho "Litecoin Core version v9.8.7-gabcdef"\n', { mode: 0o755 });
+      const config = loadNodesConfig({ DATA_DIR: dir, LITECOIND_PATH: fakeLitecoind });
+      const driver = openNodeDriver(config, createLogger({ service: 'test', level: 'silent' }));
+      const chains = await driver.chains();
+      expect(chains.find((option) => option.image === 'ltc')).toEqual({ image: 'ltc', chain: 'ltc', network: 'mainnet', software: 'litecoin-core-9.8.7' });
+      await driver.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

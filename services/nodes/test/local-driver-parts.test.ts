@@ -6,7 +6,6 @@ import { basicAuthorization, rpcAuth, rpcPassword } from '../src/drivers/local/c
 import { launchPlan, type NodeLaunch } from '../src/drivers/local/launch-plans';
 import { nodePaths, readNodeRecord, writeNodeRecord } from '../src/drivers/local/node-files';
 import { NodeLog, tailLog } from '../src/drivers/local/node-log';
-import { localBinariesFromEnv } from '../src/drivers/local/options';
 import type { Software } from '../src/drivers/local/software';
 import { softwareLabel } from '../src/drivers/local/software-label';
 
@@ -84,15 +83,6 @@ test('the tail of a large log is read from its end, whole lines only', async () 
   const lines = Array.from({ length: 20_000 }, (_, index) => `entry ${index} ${'é'.repeat(index % 7)}`);
   await writeFile(file, `${lines.join('\n')}\nlast line without newline`);
   expect(await tailLog(file, 3)).toEqual([lines[19_998], lines[19_999], 'last line without newline']);
-});
-
-test('explicit binaries come from the environment', () => {
-  expect(localBinariesFromEnv({ ANVIL_PATH: '/a', LITECOIND_PATH: '/l', BITCOIND_PATH: '', BCHN_BITCOIND_PATH: '/b' })).toEqual({
-    anvil: '/a',
-    litecoind: '/l',
-    bitcoind: undefined,
-    bchnBitcoind: '/b',
-  });
 });
 
 describe('launch plans', () => {

@@ -1,6 +1,6 @@
 import type { Logger } from '@cloud/logging';
 
-/** Explicit paths of the node software; what is not given is looked for (see `software.ts`). */
+/** Explicit paths of the node software (ANVIL_PATH, ...); what is not given is looked for (see `software.ts`). */
 export interface LocalBinaries {
   anvil?: string;
   litecoind?: string;
@@ -45,17 +45,8 @@ export function localSettings(options: LocalDriverOptions): LocalSettings {
   return {
     ...options,
     restart: { initialDelayMs: 500, maxDelayMs: 30_000, failuresBeforeGivingUp: 5, ...options.restart },
-    stopTimeoutMs: options.stopTimeoutMs ?? 10_000,
+    // Short enough that stopping the service (npm start's Ctrl-C) stays within 10 s.
+    stopTimeoutMs: options.stopTimeoutMs ?? 5_000,
     logMaxBytes: options.logMaxBytes ?? 10 * 1024 * 1024,
-  };
-}
-
-/** The explicit paths from `ANVIL_PATH`, `LITECOIND_PATH`, `BITCOIND_PATH` and `BCHN_BITCOIND_PATH`. */
-export function localBinariesFromEnv(env: NodeJS.ProcessEnv = process.env): LocalBinaries {
-  return {
-    anvil: env.ANVIL_PATH || undefined,
-    litecoind: env.LITECOIND_PATH || undefined,
-    bitcoind: env.BITCOIND_PATH || undefined,
-    bchnBitcoind: env.BCHN_BITCOIND_PATH || undefined,
   };
 }
