@@ -76,4 +76,22 @@ describe('the reconciler', () => {
     const states = (await b.http.get('/users/me/nodes').set(bearer(user.clientToken)).expect(200)).body as Array<{ state: string }>;
     expect(states.map((node) => node.state)).toEqual(['running', 'running', 'running', 'running']);
   }, 180_000);
+
+  it('fails a node whose software this instance cannot run, saying why', async () => {
+    const first = await platform.startNodes();
+    const created = (await first.http.post('/users/me/nodes').set(bearer(user.clientToken)).send({ image: 'eth' }).expect(200)).body as { id: string };
+    await first.close();
+
+    // Restarted with anvil configured to a path where there is none.
+    const second = await platform.startNodes({ ANVIL_PATH: '/nonexistent/anvil' });
+    await waitUntil('the node has failed', async () => {
+      const node = (await second.http.get(`/users/me/nodes/${created.id}`).set(bearer(user.clientToken)).expect(200)).body as { state: string };
+      return node.state === 'failed';
+    }, 30_000, 100);
+    const node = (await second.http.get(`/users/me/nodes/${created.id}`).set(bearer(user.clientToken)).expect(200)).body as { stateReason: string };
+    expect(node.stateReason).toBe('no software on this machine runs eth nodes');
+    const chains = (await second.http.get('/chains').set(bearer(user.clientToken)).expect(200)).body as Array<{ image: string }>;
+    expect(chains.map((option) => option.image)).not.toContain('eth');
+    expect(await second.service.repository.owners()).toEqual(new Map([[created.id, null]]));
+  });
 });

@@ -3,7 +3,7 @@ import { WakeableTask, type BusMessage, type Outbox } from '@cloud/bus';
 import type { Database } from '@cloud/db';
 import type { Logger } from '@cloud/logging';
 import type { NodesRepository, Transition } from '../data-access/nodes.repository';
-import type { NodeDriver } from '../drivers/driver';
+import { ImageUnavailableError, type NodeDriver } from '../drivers/driver';
 import { failedMessage, lifecycleMessage, runningMessage } from './lifecycle-messages';
 import type { NodeRecord } from './node';
 import { nodeAddress } from './node-view';
@@ -98,7 +98,14 @@ export class Reconciler {
       this.owned.delete(node.id);
       return;
     }
-    await driver.ensure({ id: node.id, image: node.image, large: node.large });
+    try {
+      await driver.ensure({ id: node.id, image: node.image, large: node.large });
+    } catch (error) {
+      if (!(error instanceof ImageUnavailableError)) throw error;
+      this.owned.delete(node.id);
+      await this.transition(node, { from: ['provisioning', 'running'], to: 'failed', reason: error.message }, failedMessage);
+      return;
+    }
     const status = await driver.status(node.id);
     if (status.state === 'running' && node.state === 'provisioning') {
       const address = nodeAddress(node.id, this.options.nodeDomain);

@@ -13,6 +13,7 @@ export interface NodeDriver {
   /**
    * Makes the node run. Starts it when absent; adopts (or restarts) one an earlier process of
    * this service left behind, never running two; does nothing when it already runs here.
+   * Rejects with `ImageUnavailableError` when nothing here can run the node's image.
    */
   ensure(node: NodeSpec): Promise<void>;
   /** Where the node stands now. */
@@ -61,3 +62,6 @@ export interface InternalEndpoint {
   url: string;
   headers: Record<string, string>;
 }
+
+/** The driver cannot run this image here (its software is not installed): the node fails, with this message as its reason. */
+export class ImageUnavailableError extends Error {}

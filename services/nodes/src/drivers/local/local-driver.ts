@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '@cloud/logging';
 import { IMAGE_IDS, IMAGES } from '../../domain/images';
-import type { ChainOption, NodeDriver, NodeSpec, NodeStatus } from '../driver';
+import { ImageUnavailableError, type ChainOption, type NodeDriver, type NodeSpec, type NodeStatus } from '../driver';
 import { rpcPassword } from './credentials';
 import { launchPlan } from './launch-plans';
 import { isNodeId, nodePaths, readNodeRecord, type NodePaths } from './node-files';
@@ -48,7 +48,7 @@ export class LocalDriver implements NodeDriver {
       if (this.closed) throw new Error('the local driver is closed');
       if (this.supervisors.has(spec.id)) return;
       const software = (await this.catalog())[spec.image];
-      if (!software) throw new Error(`no software on this machine runs ${spec.image} nodes`);
+      if (!software) throw new ImageUnavailableError(`no software on this machine runs ${spec.image} nodes`);
       const paths = nodePaths(this.settings.rootDir, spec.id);
       await this.stopLeftover(spec.id, paths);
       if (this.closed) throw new Error('the local driver is closed'); // close() would miss a node started now

@@ -55,19 +55,28 @@ export function findOnPath(name: string, searchPath = process.env.PATH ?? ''): s
   for (const dir of searchPath.split(path.delimiter)) {
     if (dir === '') continue;
     const candidate = path.join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not there, or not executable
-    }
+    if (isExecutableFile(candidate)) return candidate;
   }
   return undefined;
+}
+
+function isExecutableFile(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false; // not there, or not executable
+  }
 }
 
 /** The program, with its label read from what it prints for its version flag. */
 async function identify(kind: SoftwareKind, command: string | undefined, baseArgs: string[], logger: Logger): Promise<Software | undefined> {
   if (!command) return undefined;
+  if (!isExecutableFile(command)) {
+    // A configured path that leads nowhere: the image is not offered, and its nodes fail saying so.
+    logger.warn('node software not found', { kind, command });
+    return undefined;
+  }
   const flag = kind === 'anvil' ? '--version' : '-version';
   const label = await new Promise<string | undefined>((resolve) => {
     execFile(command, [...baseArgs, flag], { timeout: VERSION_TIMEOUT_MS }, (error, stdout) => {

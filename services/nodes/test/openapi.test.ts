@@ -1,0 +1,34 @@
+import { listMountedRoutes, toOpenApiPath } from '@cloud/http';
+import { startTestPlatform, type TestNodes, type TestPlatform } from './harness';
+
+// Routes every service gets from the shared app factory; they describe the service, not its API.
+const INFRASTRUCTURE = new Set(['/healthz', '/readyz', '/openapi.json']);
+
+describe('the nodes OpenAPI document', () => {
+  let platform: TestPlatform;
+  let nodes: TestNodes;
+  beforeAll(async () => {
+    platform = await startTestPlatform();
+    nodes = await platform.startNodes();
+  });
+  afterAll(() => platform.close());
+
+  it('is served as OpenAPI 3.1 and documents every route the service mounts, and nothing it does not', async () => {
+    const response = await nodes.http.get('/openapi.json').expect(200);
+    expect(response.body).toMatchObject({ openapi: '3.1.0', info: { title: 'Nodes API' } });
+    const documentedRoutes = Object.entries(response.body.paths as Record<string, Record<string, unknown>>)
+      .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`))
+      .sort();
+    const mountedRoutes = listMountedRoutes(nodes.service.app)
+      .filter((route) => !INFRASTRUCTURE.has(route.path))
+      .map((route) => `${route.method} ${toOpenApiPath(route.path)}`)
+      .sort();
+    expect(mountedRoutes).toHaveLength(7);
+    expect(documentedRoutes).toEqual(mountedRoutes);
+  });
+
+  it('answers readiness once its database, bus and revocations are ready', async () => {
+    const ready = await nodes.http.get('/readyz');
+    expect([ready.status, ready.body]).toEqual([200, { status: 'ok' }]);
+  });
+});
