@@ -72,6 +72,25 @@ test('software that exits at once ends `failed`, with the exit and its output in
   expect(await driver.status(node.id)).toEqual({ state: 'absent' });
 });
 
+test('a node that stops answering its RPC (hung) is killed and restarted', async () => {
+  const driver = newDriver({ liveness: { intervalMs: 300, failuresBeforeRestart: 3 } });
+  const node: NodeSpec = { id: `node-${randomUUID()}`, image: 'eth', large: false };
+  await driver.ensure(node);
+  await runningEndpoint(driver, node.id);
+  const hung = (JSON.parse(await readFile(path.join(rootDir, node.id, 'node.json'), 'utf8')) as { pid: number }).pid;
+
+  process.kill(hung, 'SIGSTOP');
+  await waitFor('the hung process to be replaced', async () => {
+    const { pid } = JSON.parse(await readFile(path.join(rootDir, node.id, 'node.json'), 'utf8')) as { pid: number };
+    return pid !== hung ? true : undefined;
+  });
+  const endpoint = await runningEndpoint(driver, node.id);
+  expect(await blockHeight(endpoint, 'ethereum')).toBeGreaterThanOrEqual(0);
+  expect(await processesUnder(path.join(rootDir, node.id))).not.toContain(hung);
+  expect((await driver.logs(node.id, 100)).some((line) => line.includes('stopped answering its RPC (3 probes in a row)'))).toBe(true);
+  await driver.destroy(node.id);
+});
+
 test('chains names the software as each binary reports it, and leaves out one that reports no version', async () => {
   const bitcoind = await script('fake-bitcoind', 'echo "Foo Bar Daemon version v9.8.7-gabcdef"\necho "Copyright (C) somebody"');
   const litecoind = await script('no-version-litecoind', 'exit 1');

@@ -1,2 +1,2 @@
 export { createLocalDriver, LocalDriver } from './local-driver';
-export type { LocalBinaries, LocalDriverOptions, RestartPolicy } from './options';
+export type { LivenessPolicy, LocalBinaries, LocalDriverOptions, RestartPolicy } from './options';

@@ -52,7 +52,7 @@ export class LocalDriver implements NodeDriver {
       const paths = nodePaths(this.settings.rootDir, spec.id);
       await this.stopLeftover(spec.id, paths);
       if (this.closed) throw new Error('the local driver is closed'); // close() would miss a node started now
-      const { secretKey, ethChainId, blockIntervalSeconds, restart, stopTimeoutMs, logMaxBytes } = this.settings;
+      const { secretKey, ethChainId, blockIntervalSeconds, restart, liveness, stopTimeoutMs, logMaxBytes } = this.settings;
       const password = rpcPassword(secretKey, spec.id);
       const supervisor = new NodeSupervisor({
         spec,
@@ -60,6 +60,7 @@ export class LocalDriver implements NodeDriver {
         softwareName: software.label ?? path.basename(software.command),
         plan: (port) => launchPlan(software, { ...spec, dataDir: paths.dataDir, port, password, ethChainId, blockIntervalSeconds }),
         restart,
+        liveness,
         stopTimeoutMs,
         logMaxBytes,
         blockIntervalSeconds,

@@ -18,6 +18,13 @@ export interface RestartPolicy {
   failuresBeforeGivingUp?: number;
 }
 
+/** How a running node is watched: a node whose RPC stops answering is hung, and is restarted. */
+export interface LivenessPolicy {
+  intervalMs?: number;
+  /** Consecutive unanswered probes after which the process is killed (and so restarted). */
+  failuresBeforeRestart?: number;
+}
+
 export interface LocalDriverOptions {
   /** Nodes live in `<rootDir>/<nodeId>/`. */
   rootDir: string;
@@ -30,6 +37,7 @@ export interface LocalDriverOptions {
   ethChainId: number;
   binaries: LocalBinaries;
   restart?: RestartPolicy;
+  liveness?: LivenessPolicy;
   /** After SIGTERM, how long a node gets to stop before SIGKILL. */
   stopTimeoutMs?: number;
   /** `node.log` is rotated to `node.log.1` beyond this size. */
@@ -39,12 +47,14 @@ export interface LocalDriverOptions {
 /** The options with every default filled in. */
 export interface LocalSettings extends Required<LocalDriverOptions> {
   restart: Required<RestartPolicy>;
+  liveness: Required<LivenessPolicy>;
 }
 
 export function localSettings(options: LocalDriverOptions): LocalSettings {
   return {
     ...options,
     restart: { initialDelayMs: 500, maxDelayMs: 30_000, failuresBeforeGivingUp: 5, ...options.restart },
+    liveness: { intervalMs: 5_000, failuresBeforeRestart: 3, ...options.liveness },
     // Short enough that stopping the service (npm start's Ctrl-C) stays within 10 s.
     stopTimeoutMs: options.stopTimeoutMs ?? 5_000,
     logMaxBytes: options.logMaxBytes ?? 10 * 1024 * 1024,

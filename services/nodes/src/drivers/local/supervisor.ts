@@ -7,7 +7,7 @@ import { CHECKPOINT_SECONDS, type LaunchPlan } from './launch-plans';
 import { Miner } from './miner';
 import { readNodeRecord, writeNodeRecord, type NodePaths } from './node-files';
 import { NodeLog } from './node-log';
-import type { RestartPolicy } from './options';
+import type { LivenessPolicy, RestartPolicy } from './options';
 import { choosePort } from './ports';
 
 const PROBE_INTERVAL_MS = 250;
@@ -27,6 +27,7 @@ export interface SupervisedNode {
   /** How to start the node with its RPC on `port`. */
   plan(port: number): LaunchPlan;
   restart: Required<RestartPolicy>;
+  liveness: Required<LivenessPolicy>;
   stopTimeoutMs: number;
   logMaxBytes: number;
   blockIntervalSeconds: number;
@@ -41,14 +42,15 @@ interface Run {
 
 /**
  * Runs one node as a child process: its output to the node log, `running` once its RPC answers,
- * blocks mined while it runs, and a restart with backoff whenever it exits unasked. It gives up
- * (`failed`) only when the software keeps exiting before it ever answered.
+ * blocks mined while it runs, and a restart with backoff whenever it exits unasked or stops
+ * answering (hung). It gives up (`failed`) only when the software keeps exiting before it ever
+ * answered.
  */
 export class NodeSupervisor {
   private state: NodeStatus = { state: 'starting' };
   private run: Run | undefined;
   private launching: Promise<void> | undefined;
-  // The pending restart, or the next readiness probe: never both.
+  // The pending restart, or the next readiness or liveness probe: never two of them.
   private timer: NodeJS.Timeout | undefined;
   private miner: Miner | undefined;
   private stopping = false;
@@ -139,9 +141,34 @@ export class NodeSupervisor {
         if (current()) this.timer = setTimeout(() => void attempt(), PROBE_INTERVAL_MS);
         return;
       }
-      if (current()) this.ready(plan);
+      if (current()) {
+        this.ready(plan);
+        this.watch(child, plan);
+      }
     };
     void attempt();
+  }
+
+  /** Probes the running node every liveness interval; one that stops answering is killed, and so restarted. */
+  private watch(child: ChildProcess, plan: LaunchPlan): void {
+    const { intervalMs, failuresBeforeRestart } = this.node.liveness;
+    let unanswered = 0;
+    const check = async (): Promise<void> => {
+      try {
+        await callJsonRpc(plan.endpoint, plan.probe, intervalMs);
+        unanswered = 0;
+      } catch {
+        unanswered += 1;
+      }
+      if (this.run?.child !== child || this.stopping) return;
+      if (unanswered < failuresBeforeRestart) {
+        this.timer = setTimeout(() => void check(), intervalMs);
+        return;
+      }
+      this.note(`${this.node.softwareName} stopped answering its RPC (${unanswered} probes in a row); killing it`);
+      child.kill('SIGKILL');
+    };
+    this.timer = setTimeout(() => void check(), intervalMs);
   }
 
   private ready(plan: LaunchPlan): void {
