@@ -6,7 +6,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { NodeSpec } from '../src/drivers/driver';
 import { createLocalDriver, type LocalDriver } from '../src/drivers/local';
-import { blockHeight, jsonRpc, runningEndpoint, testDriverOptions, waitFor } from './rpc-client';
+import { blockHeight, crashAndAwaitRestart, jsonRpc, recordedPid, runningEndpoint, testDriverOptions, waitFor } from './rpc-client';
 
 // The dev chain runs from its build (packages/dev-chain/dist/main.js): CI builds it before the
 // tests; elsewhere `npm run build -w packages/dev-chain` does, and the tests are skipped until then.
@@ -28,10 +28,6 @@ describeWithDevChain(`btc and bch on the dev chain${devChainBuilt ? '' : ' (skip
     await rm(rootDir, { recursive: true, force: true });
   });
 
-  async function recordedPid(nodeId: string): Promise<number> {
-    const record = JSON.parse(await readFile(path.join(rootDir, nodeId, 'node.json'), 'utf8')) as { pid: number };
-    return record.pid;
-  }
 
   test('chains offers every btc and bch image on the dev chain, labelled with its version', async () => {
     const chains = await driver.chains();
@@ -52,7 +48,7 @@ describeWithDevChain(`btc and bch on the dev chain${devChainBuilt ? '' : ' (skip
     const wrongPassword = `Basic ${Buffer.from('cloud-proxy:not-the-password').toString('base64')}`;
     expect((await jsonRpc({ url: endpoint.url, headers: { authorization: wrongPassword } }, 'getblockcount')).status).toBe(401);
 
-    const pid = await recordedPid(node.id);
+    const pid = await recordedPid(rootDir, node.id);
     const commandLine = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
     expect(commandLine).toContain('-chain=btc');
     expect((await driver.logs(node.id, 5)).length).toBeGreaterThan(0);
@@ -69,12 +65,7 @@ describeWithDevChain(`btc and bch on the dev chain${devChainBuilt ? '' : ' (skip
     await waitFor('a few blocks', async () => ((await blockHeight(endpoint, 'bitcoin')) >= 3 ? true : undefined), 10_000);
     const before = await blockHeight(endpoint, 'bitcoin');
     await sleep(1000);
-    const killed = await recordedPid(node.id);
-
-    process.kill(killed, 'SIGKILL');
-    await waitFor('the node to restart', async () => ((await driver.status(node.id)).state === 'starting' ? true : undefined), 5000);
-    endpoint = await runningEndpoint(driver, node.id);
-    expect(await recordedPid(node.id)).not.toBe(killed);
+    ({ endpoint } = await crashAndAwaitRestart(driver, rootDir, node.id));
     expect(await blockHeight(endpoint, 'bitcoin')).toBeGreaterThanOrEqual(before);
     await driver.destroy(node.id);
   });

@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { NodeSpec } from '../src/drivers/driver';
 import { createLocalDriver, type LocalDriver } from '../src/drivers/local';
-import { blockHeight, jsonRpc, runningEndpoint, testDriverOptions, waitFor } from './rpc-client';
+import { blockHeight, crashAndAwaitRestart, jsonRpc, recordedPid, runningEndpoint, testDriverOptions, waitFor } from './rpc-client';
 
 // Real anvil from the @foundry-rs/anvil-<platform>-<arch> package (an optional dependency).
 let rootDir: string;
@@ -25,10 +25,6 @@ afterAll(async () => {
 
 const ethNode = (): NodeSpec => ({ id: `node-${randomUUID()}`, image: 'eth', large: false });
 
-async function recordedPid(nodeId: string): Promise<number> {
-  const record = JSON.parse(await readFile(path.join(rootDir, nodeId, 'node.json'), 'utf8')) as { pid: number };
-  return record.pid;
-}
 
 function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -63,9 +59,9 @@ test('an eth node runs anvil until destroyed: blocks grow, then process, port an
   await sleep(2500);
   expect(await blockHeight(endpoint, 'ethereum')).toBeGreaterThanOrEqual(first + 2);
 
-  const pid = await recordedPid(node.id);
+  const pid = await recordedPid(rootDir, node.id);
   await driver.ensure(node);
-  expect(await recordedPid(node.id)).toBe(pid);
+  expect(await recordedPid(rootDir, node.id)).toBe(pid);
 
   const lines = await driver.logs(node.id, 5);
   expect(lines.length).toBeGreaterThan(0);
@@ -87,13 +83,9 @@ test('a killed anvil is restarted with its chain, and a released node starts aga
   await waitFor('a few blocks', async () => ((await blockHeight(endpoint, 'ethereum')) >= 3 ? true : undefined));
   const before = await blockHeight(endpoint, 'ethereum');
   await sleep(6000); // anvil dumps its state every 5 s
-  const killed = await recordedPid(node.id);
-
-  process.kill(killed, 'SIGKILL');
-  await waitFor('the node to restart', async () => ((await driver.status(node.id)).state === 'starting' ? true : undefined), 5000);
-  endpoint = await runningEndpoint(driver, node.id);
-  const restarted = await recordedPid(node.id);
-  expect(restarted).not.toBe(killed);
+  const crash = await crashAndAwaitRestart(driver, rootDir, node.id);
+  const { killed, restarted } = crash;
+  endpoint = crash.endpoint;
   expect(() => process.kill(killed, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
   expect(await blockHeight(endpoint, 'ethereum')).toBeGreaterThanOrEqual(before);
   expect((await driver.logs(node.id, 100)).some((line) => line.includes('was killed by SIGKILL'))).toBe(true);

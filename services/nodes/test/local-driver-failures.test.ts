@@ -6,7 +6,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { NodeSpec } from '../src/drivers/driver';
 import { createLocalDriver, type LocalDriver, type LocalDriverOptions } from '../src/drivers/local';
-import { blockHeight, runningEndpoint, testDriverOptions, waitFor } from './rpc-client';
+import { blockHeight, recordedPid, runningEndpoint, testDriverOptions, waitFor } from './rpc-client';
 
 let rootDir: string;
 const drivers: LocalDriver[] = [];
@@ -77,12 +77,11 @@ test('a node that stops answering its RPC (hung) is killed and restarted', async
   const node: NodeSpec = { id: `node-${randomUUID()}`, image: 'eth', large: false };
   await driver.ensure(node);
   await runningEndpoint(driver, node.id);
-  const hung = (JSON.parse(await readFile(path.join(rootDir, node.id, 'node.json'), 'utf8')) as { pid: number }).pid;
+  const hung = await recordedPid(rootDir, node.id);
 
   process.kill(hung, 'SIGSTOP');
   await waitFor('the hung process to be replaced', async () => {
-    const { pid } = JSON.parse(await readFile(path.join(rootDir, node.id, 'node.json'), 'utf8')) as { pid: number };
-    return pid !== hung ? true : undefined;
+    return (await recordedPid(rootDir, node.id)) !== hung ? true : undefined;
   });
   const endpoint = await runningEndpoint(driver, node.id);
   expect(await blockHeight(endpoint, 'ethereum')).toBeGreaterThanOrEqual(0);

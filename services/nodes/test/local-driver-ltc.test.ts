@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { NodeSpec } from '../src/drivers/driver';
 import { createLocalDriver, type LocalDriver } from '../src/drivers/local';
 import { findOnPath } from '../src/drivers/local/software';
-import { blockHeight, jsonRpc, runningEndpoint, testDriverOptions, waitFor } from './rpc-client';
+import { blockHeight, crashAndAwaitRestart, jsonRpc, recordedPid, runningEndpoint, testDriverOptions, waitFor } from './rpc-client';
 
 // Real Litecoin Core: LITECOIND_PATH, else litecoind on PATH. CI must have it; elsewhere the tests are skipped.
 const litecoind = process.env.LITECOIND_PATH || findOnPath('litecoind');
@@ -30,10 +30,6 @@ describeWithLitecoind(`ltc on real litecoind${litecoind ? '' : ' (skipped: litec
 
   const ltcNode = (large = false): NodeSpec => ({ id: `node-${randomUUID()}`, image: 'ltc', large });
 
-  async function recordedPid(nodeId: string): Promise<number> {
-    const record = JSON.parse(await readFile(path.join(rootDir, nodeId, 'node.json'), 'utf8')) as { pid: number };
-    return record.pid;
-  }
 
   test('chains offers ltc, labelled with the version litecoind reports', async () => {
     const ltc = (await driver.chains()).find((option) => option.image === 'ltc');
@@ -61,7 +57,7 @@ describeWithLitecoind(`ltc on real litecoind${litecoind ? '' : ' (skipped: litec
     const rest = await fetch(`${endpoint.url}/rest/chaininfo.json`);
     expect(rest.status).toBe(200);
 
-    const pid = await recordedPid(node.id);
+    const pid = await recordedPid(rootDir, node.id);
     const commandLine = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
     expect(commandLine).toEqual(expect.arrayContaining(['-regtest', '-listen=0', '-disablewallet', '-dbcache=1024']));
     // Only a salted hash of the password reaches the command line or the disk.
@@ -90,12 +86,7 @@ describeWithLitecoind(`ltc on real litecoind${litecoind ? '' : ' (skipped: litec
     expect((await jsonRpc(endpoint, 'generatetodescriptor', [20, 'raw(51)'])).status).toBe(200);
     const before = await blockHeight(endpoint, 'bitcoin');
     await sleep(6000);
-    const killed = await recordedPid(node.id);
-
-    process.kill(killed, 'SIGKILL');
-    await waitFor('the node to restart', async () => ((await driver.status(node.id)).state === 'starting' ? true : undefined), 5000);
-    endpoint = await runningEndpoint(driver, node.id);
-    expect(await recordedPid(node.id)).not.toBe(killed);
+    ({ endpoint } = await crashAndAwaitRestart(driver, rootDir, node.id));
     expect(await blockHeight(endpoint, 'bitcoin')).toBeGreaterThanOrEqual(before);
     await driver.destroy(node.id);
   }, 60_000);

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '@cloud/logging';
 import type { InternalEndpoint, NodeDriver } from '../src/drivers/driver';
@@ -66,4 +68,21 @@ export function testDriverOptions(rootDir: string, overrides: Partial<LocalDrive
     stopTimeoutMs: 5000,
     ...overrides,
   };
+}
+
+/** The pid the local driver recorded for the node (its `node.json`). */
+export async function recordedPid(rootDir: string, nodeId: string): Promise<number> {
+  const record = JSON.parse(await readFile(path.join(rootDir, nodeId, 'node.json'), 'utf8')) as { pid: number };
+  return record.pid;
+}
+
+/** Kills the node's process as a crash would, and waits until the driver has restarted it: a new process, answering again. */
+export async function crashAndAwaitRestart(driver: NodeDriver, rootDir: string, nodeId: string): Promise<{ endpoint: InternalEndpoint; killed: number; restarted: number }> {
+  const killed = await recordedPid(rootDir, nodeId);
+  process.kill(killed, 'SIGKILL');
+  await waitFor('the node to restart', async () => ((await driver.status(nodeId)).state === 'starting' ? true : undefined), 5000);
+  const endpoint = await runningEndpoint(driver, nodeId);
+  const restarted = await recordedPid(rootDir, nodeId);
+  if (restarted === killed) throw new Error(`${nodeId} still has pid ${killed}`);
+  return { endpoint, killed, restarted };
 }
