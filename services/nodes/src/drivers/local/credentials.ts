@@ -1,4 +1,5 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { makeRpcAuth } from '@cloud/dev-chain';
 
 /** The RPC user the node-proxy logs in as. */
 export const RPC_USER = 'cloud-proxy';
@@ -9,8 +10,8 @@ export function rpcPassword(secretKey: Buffer, nodeId: string): string {
 }
 
 /** bitcoind's `-rpcauth` value (`share/rpcauth`'s format): only a salted hash of the password. */
-export function rpcAuth(password: string, salt = randomBytes(16).toString('hex')): string {
-  return `${RPC_USER}:${salt}$${createHmac('sha256', salt).update(password).digest('hex')}`;
+export function rpcAuth(password: string): string {
+  return makeRpcAuth(RPC_USER, password);
 }
 
 export function basicAuthorization(password: string): string {
