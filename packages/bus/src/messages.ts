@@ -24,7 +24,12 @@ export const callEventSchema = z.object({
   createdAt: timestamp,
 });
 
-const nodeLifecycle = z.object({
+/**
+ * Everything the node-proxy needs to route and authenticate calls to a node, at one revision of
+ * it. Every `node.*` message carries it, and the nodes service's `nodes.routes` snapshot lists it,
+ * so a proxy replica builds its routing table from the bus alone.
+ */
+export const nodeRouteSchema = z.object({
   nodeId: id,
   userId: id,
   /** The image the node was created from (btc, ltc, eth, ...): which ports the proxy serves it on. */
@@ -32,6 +37,32 @@ const nodeLifecycle = z.object({
   chain: z.string().min(1).max(64),
   /** Increases with every change of the node, so a consumer can drop a message older than what it holds. */
   revision: z.number().int().nonnegative(),
+  state: z.enum(['provisioning', 'running', 'failed', 'deleting', 'deleted']),
+  /**
+   * The node's Basic credentials as the proxy checks them: the user name and the hex SHA-256 of
+   * the password (32 random bytes, so the hash cannot be reversed). Null for a `jwt` node, which
+   * takes its owner's client access token instead.
+   */
+  basic: z.object({ user: z.string().min(1).max(128), passwordSha256: z.string().regex(/^[0-9a-f]{64}$/) }).nullable(),
+  /**
+   * Base URL of the node's own RPC (and REST and WebSocket) inside the platform, known once it
+   * runs; null before. The proxy adds the node's internal credentials, which it derives itself
+   * (`@cloud/node-rpc-auth`), so no node password travels on the bus.
+   */
+  upstream: z.url({ protocol: /^https?$/ }).max(2048).nullable(),
+});
+
+export type NodeRoute = z.infer<typeof nodeRouteSchema>;
+
+/** Request and byte counts of one node over an interval at one proxy replica. */
+export const nodeUsageSchema = z.object({
+  nodeId: id,
+  userId: id,
+  requests: z.number().int().nonnegative(),
+  /** Requests (or batch elements) refused by the method filter. */
+  blocked: z.number().int().nonnegative(),
+  bytesIn: z.number().int().nonnegative(),
+  bytesOut: z.number().int().nonnegative(),
 });
 
 /**
@@ -53,17 +84,30 @@ export const messageSchemas = {
   /** The user was deleted: every token of theirs dies. */
   'revocation.user-deleted': z.object({ userId: id }),
   /** A node was asked for: the nodes service's reconcilers wake up to provision it. */
-  'node.created': nodeLifecycle,
-  /** The node answers its RPC at `address` (through the node-proxy). */
-  'node.running': nodeLifecycle.extend({ address: z.string().min(1).max(253) }),
+  'node.created': nodeRouteSchema,
+  /**
+   * The node answers its RPC at `address` (through the node-proxy). Sent again, at a new
+   * revision, when its upstream moves (another instance took it over).
+   */
+  'node.running': nodeRouteSchema.extend({ address: z.string().min(1).max(253) }),
   /** The driver gave up on the node. */
-  'node.failed': nodeLifecycle.extend({ reason: z.string().max(1000) }),
+  'node.failed': nodeRouteSchema.extend({ reason: z.string().max(1000) }),
   /** The node's Basic credentials were replaced: the old ones stop working. */
-  'node.credentials-changed': nodeLifecycle,
+  'node.credentials-changed': nodeRouteSchema,
   /** The user asked to delete the node: stop routing to it; the reconcilers take it down. */
-  'node.deleting': nodeLifecycle,
+  'node.deleting': nodeRouteSchema,
   /** The node and its data are gone. */
-  'node.deleted': nodeLifecycle,
+  'node.deleted': nodeRouteSchema,
+  /**
+   * Calls to nodes counted by one node-proxy replica over `[from, to)`: one message per interval
+   * for all the nodes it served, never one per call.
+   */
+  'node.usage': z.object({
+    proxyId: id,
+    from: timestamp,
+    to: timestamp,
+    nodes: z.array(nodeUsageSchema).min(1).max(1000),
+  }),
 } as const;
 
 export type MessageKind = keyof typeof messageSchemas;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nodeRouteSchema } from './messages';
 
 const id = z.string().min(1).max(128);
 
@@ -18,6 +19,19 @@ export const rpcSchemas = {
       credentials: z.array(z.object({ userId: id, credentialsVersion: z.number().int().nonnegative() })),
       users: z.array(id),
     }),
+  },
+  /**
+   * The routes of every node not yet deleted, a page at a time in node id order: a node-proxy
+   * replica loads its routing table from it at start and after each reconnection.
+   */
+  'nodes.routes': {
+    request: z.object({ after: id.optional(), limit: z.number().int().min(1).max(1000).default(500) }),
+    reply: z.object({ routes: z.array(nodeRouteSchema), next: id.nullable() }),
+  },
+  /** The last `lines` lines of a node's log, oldest first (all that is kept when omitted). Fails for an unknown node. */
+  'nodes.logs': {
+    request: z.object({ nodeId: id, lines: z.number().int().min(1).max(100_000).optional() }),
+    reply: z.object({ lines: z.array(z.string()) }),
   },
 } as const;
 

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { connect } from 'amqplib';
+import type { Bus } from './bus';
+import { RabbitMqBus } from './rabbitmq-bus';
 
 /** The broker of `AMQP_URL`, or the machine's local RabbitMQ. */
 export const TEST_AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
@@ -20,6 +22,16 @@ export async function deleteBusTopology(url: string, names: { exchange: string; 
   } finally {
     await connection.close();
   }
+}
+
+/**
+ * Deletes what every RabbitMQ bus of a test declared (the test's own and its services'), as they
+ * share one prefix: each service declares the queues of its own subscriptions and RPC methods.
+ */
+export async function deleteTopologyOf(url: string, buses: readonly Bus[]): Promise<void> {
+  const declared = buses.filter((bus): bus is RabbitMqBus => bus instanceof RabbitMqBus).map((bus) => bus.declaredNames());
+  if (declared.length === 0) return;
+  await deleteBusTopology(url, { exchange: declared[0]!.exchange, queues: declared.flatMap((names) => names.queues) });
 }
 
 /**

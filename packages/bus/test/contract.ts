@@ -149,7 +149,7 @@ export function busContract(target: ContractTarget): void {
         expect(subscribed).toEqual({ a: 1, b: 1, userDeletions: 1 });
 
         // Published first: were they routed to the subscribers, they would come before the revocations.
-        const unbound = [callRecorded(1), message('node.created', { nodeId: 'node-1', userId: 'user-1', image: 'btc', chain: 'btc', revision: 0 })];
+        const unbound = [callRecorded(1), message('node.created', { nodeId: 'node-1', userId: 'user-1', image: 'btc', chain: 'btc', revision: 0, state: 'provisioning', basic: null, upstream: null })];
         await producer.publish(unbound);
         const revocations = [
           message('revocation.client-key-deleted', { userId: 'user-1', clientId: 'client-1' }),

@@ -25,5 +25,5 @@ export {
 } from './openapi';
 export type { DocumentInfo, OpenApiDocument } from './openapi';
 export { parseInput } from './validate';
-export { exitOnShutdownSignal, serveHttp } from './serve';
-export type { RunningServer } from './serve';
+export { exitOnShutdownSignal, listenServer, serveHttp } from './serve';
+export type { RunningServer, ServeOptions } from './serve';

@@ -1,4 +1,5 @@
-import { createServer, type RequestListener } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { Server as TlsServer } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@cloud/logging';
 
@@ -11,8 +12,22 @@ export interface RunningServer {
 }
 
 /** Listens on host:port (port 0 picks a free one) and resolves once listening. */
-export async function serveHttp(handler: RequestListener, options: { port: number; host: string; logger: Logger; name: string }): Promise<RunningServer> {
-  const server = createServer(handler);
+export async function serveHttp(handler: RequestListener, options: ServeOptions): Promise<RunningServer> {
+  return listenServer(createServer(handler), options);
+}
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  logger: Logger;
+  name: string;
+}
+
+/**
+ * Makes a server (HTTP or HTTPS) listen on host:port, resolving once it does, with the keep-alive
+ * and graceful close every service uses.
+ */
+export async function listenServer(server: Server, options: ServeOptions): Promise<RunningServer> {
   server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeouts
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -23,7 +38,7 @@ export async function serveHttp(handler: RequestListener, options: { port: numbe
   });
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const url = `http://${host}:${port}`;
+  const url = `${server instanceof TlsServer ? 'https' : 'http'}://${host}:${port}`;
   options.logger.info(`${options.name} listening`, { url });
   return {
     url,

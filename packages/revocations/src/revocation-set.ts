@@ -1,5 +1,5 @@
 import type { RevocationCheck, TokenClaims } from '@cloud/auth';
-import type { AnyBusMessage, Bus, RpcReply } from '@cloud/bus';
+import { SnapshotLoader, type AnyBusMessage, type Bus, type RpcReply } from '@cloud/bus';
 import { ServiceUnavailableError } from '@cloud/http';
 import type { Logger } from '@cloud/logging';
 
@@ -28,12 +28,19 @@ export class RevocationSet {
   private readonly credentials = new Map<string, number>();
   private readonly users = new Set<string>();
   private loaded = false;
-  private stopped = false;
-  private resyncing: Promise<void> | undefined;
-  private resyncAgain = false;
-  private wakeRetry: (() => void) | undefined;
+  private readonly loader: SnapshotLoader;
 
-  constructor(private readonly options: RevocationSetOptions) {}
+  constructor(private readonly options: RevocationSetOptions) {
+    this.loader = new SnapshotLoader({
+      logger: options.logger,
+      what: 'token revocations',
+      load: async () => {
+        this.merge(await options.bus.request('revocations.snapshot', {}, options.snapshotTimeoutMs ?? 5000));
+        if (!this.loaded) options.logger.info('token revocations loaded');
+        this.loaded = true;
+      },
+    });
+  }
 
   async start(): Promise<void> {
     await this.options.bus.subscribe({
@@ -43,7 +50,7 @@ export class RevocationSet {
       handle: async (messages) => {
         for (const message of messages) this.apply(message);
       },
-      onSubscribed: () => this.resync(),
+      onSubscribed: () => this.loader.trigger(),
     });
   }
 
@@ -67,8 +74,7 @@ export class RevocationSet {
   }
 
   stop(): void {
-    this.stopped = true;
-    this.wakeRetry?.();
+    void this.loader.stop();
   }
 
   private apply(message: AnyBusMessage): void {
@@ -95,38 +101,5 @@ export class RevocationSet {
     for (const { clientId } of snapshot.clientKeys) this.clientKeys.add(clientId);
     for (const { userId, credentialsVersion } of snapshot.credentials) this.raiseCredentials(userId, credentialsVersion);
     for (const userId of snapshot.users) this.users.add(userId);
-  }
-
-  /** Asks the accounts service for its snapshot until it answers, backing off up to 10 s. */
-  private resync(): void {
-    if (this.resyncing) {
-      this.resyncAgain = true;
-      return;
-    }
-    this.resyncing = (async () => {
-      for (let attempt = 0; !this.stopped; attempt += 1) {
-        try {
-          this.merge(await this.options.bus.request('revocations.snapshot', {}, this.options.snapshotTimeoutMs ?? 5000));
-          if (!this.loaded) this.options.logger.info('token revocations loaded');
-          this.loaded = true;
-          return;
-        } catch (error) {
-          this.options.logger.warn('could not load token revocations; retrying', { attempt, error });
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, Math.min(250 * 2 ** attempt, 10_000));
-            this.wakeRetry = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
-        }
-      }
-    })().finally(() => {
-      this.resyncing = undefined;
-      if (this.resyncAgain && !this.stopped) {
-        this.resyncAgain = false;
-        this.resync();
-      }
-    });
   }
 }

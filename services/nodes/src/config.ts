@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { apiServiceEnvironment, loadConfig, port, positiveInt } from '@cloud/config';
+import { nodeRpcKeyEnvironment } from '@cloud/node-rpc-auth';
 
 const optionalPath = z.string().min(1).optional();
 
 /** Every variable the nodes service reads; `.env.example` at the repository root documents them. */
-export const nodesEnvironment = apiServiceEnvironment.extend({
+export const nodesEnvironment = apiServiceEnvironment.extend(nodeRpcKeyEnvironment.shape).extend({
   NODES_PORT: port(3002),
   NODES_HOST: z.string().default('127.0.0.1'),
   /** Where nodes run: `local` child processes, or `kubernetes` StatefulSets. */
@@ -24,8 +25,6 @@ export const nodesEnvironment = apiServiceEnvironment.extend({
   NODE_LEASE_SECONDS: positiveInt(15),
   /** How often each node is checked against the driver (and leases renewed), besides bus wake-ups. */
   RECONCILE_INTERVAL_MS: positiveInt(2000),
-  /** Key deriving each node's own RPC password (known only to the driver and the proxy); unset: generated once under $DATA_DIR/keys. */
-  NODE_RPC_KEY_FILE: optionalPath,
 
   // --- the local driver ---
   /** Data directories of local nodes; unset: $DATA_DIR/nodes. */

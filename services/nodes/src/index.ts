@@ -5,6 +5,4 @@ export type { NodesConfig } from './config';
 export { createNodesService } from './service';
 export type { NodesService, NodesServiceOptions } from './service';
 export type { ChainOption, InternalEndpoint, NodeDriver, NodeSpec, NodeStatus } from './drivers/driver';
-export { IMAGES, IMAGE_IDS } from './domain/images';
-export type { ImageId } from './domain/images';
 export { nodesMigrations, NODES_SCHEMA } from './migrations';

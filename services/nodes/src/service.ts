@@ -8,6 +8,7 @@ import { createNodesApp, NODES_SERVICE_NAME, type NodesApp } from './app';
 import type { NodesConfig } from './config';
 import type { NodeDriver } from './drivers/driver';
 import { openNodeDriver } from './drivers/open-driver';
+import { serveProxyRequests } from './entry-points/messages/proxy-requests.server';
 import { wakeReconcilerOnRequests } from './entry-points/messages/reconcile-wakeups';
 import { consumeUserDeletions } from './entry-points/messages/user-deletions.consumer';
 import { nodesMigrations, NODES_SCHEMA } from './migrations';
@@ -68,6 +69,7 @@ export async function createNodesService(config: NodesConfig, options: NodesServ
   });
   await revocations.start();
   await consumeUserDeletions(bus, parts.nodes);
+  await serveProxyRequests(bus, parts.nodes);
   await wakeReconcilerOnRequests(bus, parts.reconciler);
   outbox.start();
   parts.reconciler.start();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { bearer, startTestPlatform, waitUntil, type TestNodes, type TestPlatform, type TestUser } from './harness';
+import { bearer, startTestPlatform, waitUntil, type TestNodes, type TestPlatform, type TestUser } from '../src/testing';
 
 // The nodes API with a client token: chains, input checks, the node limit, isolation between
 // users, credentials and logs. Nodes here run on the local driver (dev chain for btc).

@@ -46,7 +46,7 @@ describeWithDevChain(`btc and bch on the dev chain${devChainBuilt ? '' : ' (skip
     const first = await blockHeight(endpoint, 'bitcoin');
     await waitFor('two mined blocks', async () => ((await blockHeight(endpoint, 'bitcoin')) >= first + 2 ? true : undefined), 10_000);
     const wrongPassword = `Basic ${Buffer.from('cloud-proxy:not-the-password').toString('base64')}`;
-    expect((await jsonRpc({ url: endpoint.url, headers: { authorization: wrongPassword } }, 'getblockcount')).status).toBe(401);
+    expect((await jsonRpc({ url: endpoint.url, authorization: wrongPassword }, 'getblockcount')).status).toBe(401);
 
     const pid = await recordedPid(rootDir, node.id);
     const commandLine = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');

@@ -51,7 +51,7 @@ test('an eth node runs anvil until destroyed: blocks grow, then process, port an
   expect(['starting', 'running']).toContain((await driver.status(node.id)).state);
   const endpoint = await runningEndpoint(driver, node.id);
   expect(endpoint.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-  expect(endpoint.headers).toEqual({});
+  expect(await driver.status(node.id)).toEqual({ state: 'running', endpoint: { url: endpoint.url } });
 
   const chainId = await jsonRpc(endpoint, 'eth_chainId');
   expect(chainId).toMatchObject({ status: 200, result: '0x7a69' });

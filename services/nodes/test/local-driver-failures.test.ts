@@ -1,20 +1,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { NodeSpec } from '../src/drivers/driver';
 import { createLocalDriver, type LocalDriver, type LocalDriverOptions } from '../src/drivers/local';
-import { blockHeight, recordedPid, runningEndpoint, testDriverOptions, waitFor } from './rpc-client';
+import { blockHeight, recordedPid, runningEndpoint, testDriverOptions, TEST_RPC_KEY, waitFor } from './rpc-client';
 
 let rootDir: string;
 const drivers: LocalDriver[] = [];
 let serviceA: ChildProcess | undefined;
-const secretKey = randomBytes(32);
 
 function newDriver(overrides: Partial<LocalDriverOptions> = {}): LocalDriver {
-  const driver = createLocalDriver(testDriverOptions(rootDir, { secretKey, ...overrides }));
+  const driver = createLocalDriver(testDriverOptions(rootDir, overrides));
   drivers.push(driver);
   return driver;
 }
@@ -133,7 +132,7 @@ driver.ensure(node).then(async function report() {
 test('a node left behind by a crashed instance is stopped before another instance starts it: never two', async () => {
   const node: NodeSpec = { id: `node-${randomUUID()}`, image: 'eth', large: false };
   const nodeDir = path.join(rootDir, node.id);
-  serviceA = spawn(process.execPath, ['--conditions=@cloud/source', '-e', SERVICE_A, JSON.stringify({ rootDir, secretKey: secretKey.toString('hex'), node })], {
+  serviceA = spawn(process.execPath, ['--conditions=@cloud/source', '-e', SERVICE_A, JSON.stringify({ rootDir, secretKey: TEST_RPC_KEY.toString('hex'), node })], {
     cwd: path.join(__dirname, '..'),
     stdio: ['ignore', 'pipe', 'inherit'],
   });

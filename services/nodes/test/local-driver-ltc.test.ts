@@ -4,10 +4,11 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { nodeRpcPassword } from '@cloud/node-rpc-auth';
 import type { NodeSpec } from '../src/drivers/driver';
 import { createLocalDriver, type LocalDriver } from '../src/drivers/local';
 import { findOnPath } from '../src/drivers/local/software';
-import { blockHeight, crashAndAwaitRestart, jsonRpc, recordedPid, runningEndpoint, testDriverOptions, waitFor } from './rpc-client';
+import { blockHeight, crashAndAwaitRestart, jsonRpc, recordedPid, runningEndpoint, testDriverOptions, TEST_RPC_KEY, waitFor } from './rpc-client';
 
 // Real Litecoin Core: LITECOIND_PATH, else litecoind on PATH. CI must have it; elsewhere the tests are skipped.
 const litecoind = process.env.LITECOIND_PATH || findOnPath('litecoind');
@@ -43,8 +44,8 @@ describeWithLitecoind(`ltc on real litecoind${litecoind ? '' : ' (skipped: litec
     const node = ltcNode(true);
     await driver.ensure(node);
     const endpoint = await runningEndpoint(driver, node.id);
-    expect(endpoint.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(endpoint.headers.authorization).toMatch(/^Basic /);
+    // Just the URL: the proxy derives the node's credentials itself.
+    expect(await driver.status(node.id)).toEqual({ state: 'running', endpoint: { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) as unknown } });
 
     const first = await blockHeight(endpoint, 'bitcoin');
     await waitFor('two mined blocks', async () => ((await blockHeight(endpoint, 'bitcoin')) >= first + 2 ? true : undefined), 10_000);
@@ -52,8 +53,8 @@ describeWithLitecoind(`ltc on real litecoind${litecoind ? '' : ' (skipped: litec
     expect(info.result).toMatchObject({ chain: 'regtest' });
 
     const wrongPassword = `Basic ${Buffer.from('cloud-proxy:not-the-password').toString('base64')}`;
-    expect((await jsonRpc({ url: endpoint.url, headers: { authorization: wrongPassword } }, 'getblockcount')).status).toBe(401);
-    expect((await jsonRpc({ url: endpoint.url, headers: {} }, 'getblockcount')).status).toBe(401);
+    expect((await jsonRpc({ url: endpoint.url, authorization: wrongPassword }, 'getblockcount')).status).toBe(401);
+    expect((await jsonRpc({ url: endpoint.url }, 'getblockcount')).status).toBe(401);
     const rest = await fetch(`${endpoint.url}/rest/chaininfo.json`);
     expect(rest.status).toBe(200);
 
@@ -61,7 +62,7 @@ describeWithLitecoind(`ltc on real litecoind${litecoind ? '' : ' (skipped: litec
     const commandLine = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
     expect(commandLine).toEqual(expect.arrayContaining(['-regtest', '-listen=0', '-disablewallet', '-dbcache=1024']));
     // Only a salted hash of the password reaches the command line or the disk.
-    const password = Buffer.from(endpoint.headers.authorization!.slice('Basic '.length), 'base64').toString().split(':')[1]!;
+    const password = nodeRpcPassword(TEST_RPC_KEY, node.id);
     expect(commandLine.join(' ')).not.toContain(password);
     expect(await readFile(path.join(rootDir, node.id, 'node.json'), 'utf8')).not.toContain(password);
 

@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { basicAuthorization, rpcAuth, rpcPassword } from '../src/drivers/local/credentials';
+import { nodeRpcAuthorization, nodeRpcPassword } from '@cloud/node-rpc-auth';
+import { rpcAuth } from '../src/drivers/local/credentials';
 import { launchPlan, type NodeLaunch } from '../src/drivers/local/launch-plans';
 import { nodePaths, readNodeRecord, writeNodeRecord } from '../src/drivers/local/node-files';
 import { NodeLog, tailLog } from '../src/drivers/local/node-log';
@@ -32,18 +33,13 @@ test('output without a version gives no label', () => {
   expect(softwareLabel('version 1.2.3')).toBeUndefined();
 });
 
-test('credentials: a password per node, and only a salted hash of it in rpcauth', () => {
-  const key = Buffer.from('k'.repeat(32));
-  const password = rpcPassword(key, 'node-a');
-  expect(password).toBe(createHmac('sha256', key).update('node-a').digest('hex'));
-  expect(rpcPassword(key, 'node-b')).not.toBe(password);
-
+test('rpcauth: the proxy\'s user and only a salted hash of the password', () => {
+  const password = 'p'.repeat(64);
   const line = rpcAuth(password);
   const match = /^cloud-proxy:([0-9a-f]{32})\$([0-9a-f]{64})$/.exec(line);
   expect(match).not.toBeNull();
   expect(match?.[2]).toBe(createHmac('sha256', match?.[1] ?? '').update(password).digest('hex'));
   expect(rpcAuth(password)).not.toBe(line); // a new salt each time
-  expect(basicAuthorization(password)).toBe(`Basic ${Buffer.from(`cloud-proxy:${password}`).toString('base64')}`);
 });
 
 test('node paths stay inside the root', () => {
@@ -86,7 +82,8 @@ test('the tail of a large log is read from its end, whole lines only', async () 
 });
 
 describe('launch plans', () => {
-  const node: NodeLaunch = { image: 'ltc', large: false, dataDir: '/n/data', port: 40001, password: 'p', ethChainId: 31337, blockIntervalSeconds: 2 };
+  const rpcKey = Buffer.from('k'.repeat(32));
+  const node: NodeLaunch = { id: 'node-a', image: 'ltc', large: false, dataDir: '/n/data', port: 40001, rpcKey, ethChainId: 31337, blockIntervalSeconds: 2 };
   const software = (kind: Software['kind'], baseArgs: string[] = []): Software => ({ kind, command: '/bin/x', baseArgs, label: undefined });
 
   test('litecoind: regtest on loopback with rpcauth, no listening, MWEB kept dormant, flushed to disk as it mines', () => {
@@ -95,9 +92,11 @@ describe('launch plans', () => {
       expect.arrayContaining(['-regtest', '-datadir=/n/data', '-rpcbind=127.0.0.1', '-rpcallowip=127.0.0.1', '-rpcport=40001', '-listen=0']),
     );
     expect(plan.args).toEqual(expect.arrayContaining(['-server', '-rest', '-disablewallet', '-printtoconsole', '-vbparams=mweb:0:0:2147483647:2147483647']));
-    expect(plan.args.find((arg) => arg.startsWith('-rpcauth='))).toMatch(/^-rpcauth=cloud-proxy:[0-9a-f]{32}\$[0-9a-f]{64}$/);
+    // The password the proxy derives for this node, as only a salted hash.
+    const [salt, hash] = /^-rpcauth=cloud-proxy:([0-9a-f]{32})\$([0-9a-f]{64})$/.exec(plan.args.find((arg) => arg.startsWith('-rpcauth=')) ?? '')?.slice(1) ?? [];
+    expect(hash).toBe(createHmac('sha256', salt ?? '').update(nodeRpcPassword(rpcKey, 'node-a')).digest('hex'));
     expect(plan.args.some((arg) => arg.startsWith('-dbcache'))).toBe(false);
-    expect(plan.endpoint).toEqual({ url: 'http://127.0.0.1:40001', headers: { authorization: basicAuthorization('p') } });
+    expect(plan.rpc).toEqual({ url: 'http://127.0.0.1:40001', authorization: nodeRpcAuthorization(rpcKey, 'node-a') });
     expect(plan.mine).toEqual({ method: 'generatetodescriptor', params: [1, 'raw(51)'] });
     expect(plan.checkpoint?.method).toBe('gettxoutsetinfo');
   });
@@ -121,7 +120,7 @@ describe('launch plans', () => {
     expect(plan.args.join(' ')).toBe(
       '--host 127.0.0.1 --port 40001 --chain-id 31337 --block-time 2 --state /n/data/anvil-state.json --state-interval 5 --cache-path /n/data/cache',
     );
-    expect(plan.endpoint).toEqual({ url: 'http://127.0.0.1:40001', headers: {} });
+    expect(plan.rpc).toEqual({ url: 'http://127.0.0.1:40001', authorization: nodeRpcAuthorization(rpcKey, 'node-a') });
     expect(plan.probe.method).toBe('eth_blockNumber');
     expect(plan.mine).toBeUndefined();
   });

@@ -1,8 +1,8 @@
 import net from 'node:net';
 import type { AnyBusMessage } from '@cloud/bus';
 import type { InternalEndpoint } from '../src';
-import { bearer, startTestPlatform, waitUntil, type TestNodes, type TestPlatform, type TestUser } from './harness';
-import { jsonRpc } from './rpc-client';
+import { bearer, sha256, startTestPlatform, waitUntil, type TestNodes, type TestPlatform, type TestUser } from '../src/testing';
+import { asProxy, jsonRpc } from './rpc-client';
 
 /** Whether something listens on the endpoint's port. */
 function portInUse(endpoint: InternalEndpoint): Promise<boolean> {
@@ -18,7 +18,8 @@ function portInUse(endpoint: InternalEndpoint): Promise<boolean> {
 }
 
 // The whole flow with a client token, on real node software: the node comes up, its JSON-RPC
-// answers at the driver's endpoint, and deleting it stops the process and frees the port.
+// answers at the driver's endpoint to the credentials the node-proxy derives, and deleting it
+// stops the process and frees the port. Every change reaches the bus with the node's route.
 describe.each([
   ['eth', 'anvil', 'eth_blockNumber', (result: unknown) => expect(result).toMatch(/^0x[0-9a-f]+$/)],
   ['ltc', 'litecoind', 'getblockcount', (result: unknown) => expect(Number.isInteger(result)).toBe(true)],
@@ -44,7 +45,12 @@ describe.each([
   afterAll(() => platform.close());
 
   it('is created, runs, answers its JSON-RPC, and is deleted with its process', async () => {
-    const created = (await nodes.http.post('/users/me/nodes').set(bearer(user.clientToken)).send({ image }).expect(200)).body as { id: string; state: string };
+    const created = (await nodes.http.post('/users/me/nodes').set(bearer(user.clientToken)).send({ image }).expect(200)).body as {
+      id: string;
+      state: string;
+      nodeUser: string;
+      nodePass: string;
+    };
     expect(created.state).toBe('provisioning');
 
     await waitUntil(`the ${image} node runs`, async () => {
@@ -54,7 +60,7 @@ describe.each([
 
     const status = await nodes.service.driver.status(created.id);
     if (status.state !== 'running') throw new Error(`driver says ${status.state}`);
-    const answer = await jsonRpc(status.endpoint, method);
+    const answer = await jsonRpc(asProxy(status.endpoint, platform.rpcKey, created.id), method);
     expect(answer.status).toBe(200);
     checkResult(answer.result);
     expect(await portInUse(status.endpoint)).toBe(true);
@@ -79,6 +85,13 @@ describe.each([
     const revisions = lifecycle.map((each) => (each.payload as { revision: number }).revision);
     expect(revisions).toEqual([...revisions].sort((a, b) => a - b));
     expect(new Set(revisions).size).toBe(4);
-    expect(lifecycle[1]?.payload).toMatchObject({ userId: user.id, image, address: `${created.id}.nodes.localhost` });
+    const basic = { user: created.nodeUser, passwordSha256: sha256(created.nodePass) };
+    const route = { nodeId: created.id, userId: user.id, image, chain: image, basic };
+    expect(lifecycle.map((each) => each.payload)).toEqual([
+      { ...route, revision: revisions[0], state: 'provisioning', upstream: null },
+      { ...route, revision: revisions[1], state: 'running', upstream: status.endpoint.url, address: `${created.id}.nodes.localhost` },
+      { ...route, revision: revisions[2], state: 'deleting', upstream: null },
+      { ...route, revision: revisions[3], state: 'deleted', upstream: null },
+    ]);
   });
 });

@@ -32,6 +32,7 @@ describe('NodesRepository leases and transitions', () => {
       stateReason: null,
       nodeUser: 'u0',
       nodePasswordHash: '0'.repeat(64),
+      upstreamUrl: null,
       revision: 0,
       createdAt: now,
       updatedAt: now,
@@ -90,5 +91,41 @@ describe('NodesRepository leases and transitions', () => {
     expect(failed).toMatchObject({ state: 'failed', stateReason: 'exited with code 1', revision: 2 });
     expect((await nodes.owners()).get(id)).toBeNull();
     expect(await nodes.countLive(database.db, 'user-1')).toBe(1);
+  });
+
+  it('keeps an upstream only while the node runs, and raises the revision when it moves', async () => {
+    const id = await insertNode('provisioning');
+    const at = new Date();
+    expect(await nodes.setUpstream(database.db, id, 'http://127.0.0.1:40001', at)).toBeUndefined();
+
+    const running = await nodes.transition(database.db, id, { from: ['provisioning'], to: 'running', upstreamUrl: 'http://127.0.0.1:40001', at });
+    expect(running).toMatchObject({ state: 'running', upstreamUrl: 'http://127.0.0.1:40001', revision: 1 });
+    const moved = await nodes.setUpstream(database.db, id, 'http://10.0.0.7:40002', at);
+    expect(moved).toMatchObject({ state: 'running', upstreamUrl: 'http://10.0.0.7:40002', revision: 2 });
+    expect(await database.db('nodes').where({ id }).first('upstream_url')).toEqual({ upstream_url: 'http://10.0.0.7:40002' });
+
+    const deleting = await nodes.transition(database.db, id, { from: ['running'], to: 'deleting', at });
+    expect(deleting).toMatchObject({ state: 'deleting', upstreamUrl: null, revision: 3 });
+    expect(await nodes.setUpstream(database.db, id, 'http://10.0.0.8:40003', at)).toBeUndefined();
+    expect(await nodes.findUndeleted(id)).toMatchObject({ upstreamUrl: null, revision: 3 });
+  });
+
+  it('clears the upstream of every node of a deleted user', async () => {
+    const id = await insertNode('provisioning');
+    await nodes.transition(database.db, id, { from: ['provisioning'], to: 'running', upstreamUrl: 'http://127.0.0.1:40001', at: new Date() });
+    expect(await nodes.markAllDeleting(database.db, 'user-1', new Date())).toEqual([expect.objectContaining({ id, state: 'deleting', upstreamUrl: null })]);
+  });
+
+  it('lists the nodes not deleted, of every user, a page at a time in id order', async () => {
+    const live = [await insertNode('provisioning'), await insertNode('running'), await insertNode('failed'), await insertNode('deleting')];
+    await insertNode('deleted');
+    await database.db('nodes').where({ id: live[1] }).update({ user_id: 'user-2' });
+
+    expect(ids(await nodes.listRoutable(undefined, 10))).toEqual(live);
+    const first = await nodes.listRoutable(undefined, 3);
+    expect(first.map((node) => node.id)).toEqual(live.slice(0, 3));
+    expect((await nodes.listRoutable(live[2], 3)).map((node) => node.id)).toEqual([live[3]]);
+    expect(await nodes.listRoutable(live[3], 3)).toEqual([]);
+    expect(first[1]).toMatchObject({ userId: 'user-2', state: 'running' });
   });
 });

@@ -1,5 +1,5 @@
 import { listMountedRoutes, toOpenApiPath } from '@cloud/http';
-import { startTestPlatform, type TestNodes, type TestPlatform } from './harness';
+import { startTestPlatform, type TestNodes, type TestPlatform } from '../src/testing';
 
 // Routes every service gets from the shared app factory; they describe the service, not its API.
 const INFRASTRUCTURE = new Set(['/healthz', '/readyz', '/openapi.json']);

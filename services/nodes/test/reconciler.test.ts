@@ -1,10 +1,15 @@
-import { bearer, startTestPlatform, waitUntil, type TestNodes, type TestPlatform, type TestUser } from './harness';
-import { jsonRpc } from './rpc-client';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AnyBusMessage } from '@cloud/bus';
+import { bearer, startTestPlatform, waitUntil, type TestNodes, type TestPlatform, type TestUser } from '../src/testing';
+import { MovableDriver } from './movable-driver';
+import { asProxy, jsonRpc } from './rpc-client';
+
+let platform: TestPlatform;
 
 async function runningEndpoint(nodes: TestNodes, id: string) {
   const status = await nodes.service.driver.status(id);
   if (status.state !== 'running') throw new Error(`${id} is ${status.state} at ${nodes.service.instanceId}`);
-  return status.endpoint;
+  return asProxy(status.endpoint, platform.rpcKey, id);
 }
 
 async function blockCount(nodes: TestNodes, id: string): Promise<number> {
@@ -26,7 +31,6 @@ async function createRunning(nodes: TestNodes, user: TestUser, count: number): P
 }
 
 describe('the reconciler', () => {
-  let platform: TestPlatform;
   let user: TestUser;
 
   beforeEach(async () => {
@@ -76,6 +80,64 @@ describe('the reconciler', () => {
     const states = (await b.http.get('/users/me/nodes').set(bearer(user.clientToken)).expect(200)).body as Array<{ state: string }>;
     expect(states.map((node) => node.state)).toEqual(['running', 'running', 'running', 'running']);
   }, 180_000);
+
+  /** Collects the node's lifecycle messages from the bus. */
+  async function hear(nodeMessages: AnyBusMessage[]): Promise<void> {
+    await platform.bus.subscribe({
+      name: 'reconciler-test',
+      bindings: ['node.*'],
+      handle: async (messages) => {
+        nodeMessages.push(...messages);
+      },
+    });
+  }
+
+  async function nodeRow(nodes: TestNodes, id: string) {
+    return (await nodes.service.db('nodes').where({ id }).first('state', 'revision', 'upstream_url')) as { state: string; revision: number; upstream_url: string | null };
+  }
+
+  /** An eth node running on a driver whose upstream URL and failure the test sets. */
+  async function runningOnMovableDriver() {
+    const driver = new MovableDriver('http://10.1.0.1:40001');
+    const nodes = await platform.startNodes({}, driver);
+    const created = (await nodes.http.post('/users/me/nodes').set(bearer(user.clientToken)).send({ image: 'eth' }).expect(200)).body as { id: string };
+    await waitUntil('the node runs', async () => (await nodeRow(nodes, created.id)).state === 'running', 10_000, 50);
+    return { driver, nodes, created };
+  }
+
+  it('announces a running node again, at a higher revision, when its upstream moves', async () => {
+    const heard: AnyBusMessage[] = [];
+    await hear(heard);
+    const { driver, nodes, created } = await runningOnMovableDriver();
+    const running = await nodeRow(nodes, created.id);
+    expect(running.upstream_url).toBe('http://10.1.0.1:40001');
+
+    driver.url = 'http://10.1.0.2:40002';
+    await waitUntil('the new upstream is stored', async () => (await nodeRow(nodes, created.id)).upstream_url === 'http://10.1.0.2:40002', 10_000, 50);
+    // Several passes later, nothing more changed: an unmoved node is not announced again.
+    await sleep(1000);
+    expect(await nodeRow(nodes, created.id)).toEqual({ state: 'running', revision: running.revision + 1, upstream_url: 'http://10.1.0.2:40002' });
+
+    await waitUntil('both announcements are heard', () => heard.filter((each) => each.kind === 'node.running').length === 2, 10_000);
+    const announced = heard.filter((each) => each.kind === 'node.running').map((each) => each.payload);
+    expect(announced).toEqual([
+      expect.objectContaining({ nodeId: created.id, state: 'running', revision: running.revision, upstream: 'http://10.1.0.1:40001', address: `${created.id}.nodes.localhost` }),
+      expect.objectContaining({ nodeId: created.id, state: 'running', revision: running.revision + 1, upstream: 'http://10.1.0.2:40002', address: `${created.id}.nodes.localhost` }),
+    ]);
+    expect(heard.map((each) => each.kind)).toEqual(['node.created', 'node.running', 'node.running']);
+  });
+
+  it('drops the upstream of a node that fails', async () => {
+    const heard: AnyBusMessage[] = [];
+    await hear(heard);
+    const { driver, nodes, created } = await runningOnMovableDriver();
+
+    driver.failure = 'exited with code 1';
+    await waitUntil('the node has failed', async () => (await nodeRow(nodes, created.id)).state === 'failed', 10_000, 50);
+    expect((await nodeRow(nodes, created.id)).upstream_url).toBeNull();
+    await waitUntil('node.failed is heard', () => heard.some((each) => each.kind === 'node.failed'), 10_000);
+    expect(heard.find((each) => each.kind === 'node.failed')?.payload).toMatchObject({ nodeId: created.id, state: 'failed', upstream: null, reason: 'exited with code 1' });
+  });
 
   it('fails a node whose software this instance cannot run, saying why', async () => {
     const first = await platform.startNodes();

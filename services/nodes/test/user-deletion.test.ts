@@ -1,5 +1,5 @@
 import { PASSWORD } from '@cloud/accounts/testing';
-import { bearer, startTestPlatform, waitUntil, type TestPlatform } from './harness';
+import { bearer, startTestPlatform, waitUntil, type TestPlatform } from '../src/testing';
 
 describe('a deleted user', () => {
   let platform: TestPlatform;

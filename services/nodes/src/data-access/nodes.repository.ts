@@ -1,5 +1,5 @@
 import type { Database, Executor } from '@cloud/db';
-import type { ImageId } from '../domain/images';
+import type { ImageId } from '@cloud/chains';
 import { DRIVEN_STATES, LIVE_STATES, type NodeRecord, type NodeState } from '../domain/node';
 
 interface NodeRow {
@@ -13,6 +13,7 @@ interface NodeRow {
   state_reason: string | null;
   node_user: string | null;
   node_password_hash: string | null;
+  upstream_url: string | null;
   revision: number;
   created_at: Date;
   updated_at: Date;
@@ -29,6 +30,7 @@ const toNode = (row: NodeRow): NodeRecord => ({
   stateReason: row.state_reason,
   nodeUser: row.node_user,
   nodePasswordHash: row.node_password_hash,
+  upstreamUrl: row.upstream_url,
   revision: row.revision,
   createdAt: new Date(row.created_at),
   updatedAt: new Date(row.updated_at),
@@ -39,6 +41,8 @@ export interface Transition {
   from: readonly NodeState[];
   to: NodeState;
   reason?: string;
+  /** Where the node answers, for a move to `running`; any other move clears it, since only a running node has one. */
+  upstreamUrl?: string;
   at: Date;
 }
 
@@ -71,6 +75,7 @@ export class NodesRepository {
       state_reason: node.stateReason,
       node_user: node.nodeUser,
       node_password_hash: node.nodePasswordHash,
+      upstream_url: node.upstreamUrl,
       revision: node.revision,
       created_at: node.createdAt,
       updated_at: node.updatedAt,
@@ -79,15 +84,27 @@ export class NodesRepository {
 
   /** The user's node, unless it is deleted (or another user's). */
   async findVisible(userId: string, id: string, executor: Executor = this.db): Promise<NodeRecord | undefined> {
-    const row = await executor<NodeRow>('nodes').where({ id, user_id: userId }).whereNot({ state: 'deleted' }).first();
+    const row = await this.undeleted(executor).where({ id, user_id: userId }).first();
+    return row && toNode(row);
+  }
+
+  /** The node, whoever owns it, unless it is deleted. */
+  async findUndeleted(id: string): Promise<NodeRecord | undefined> {
+    const row = await this.undeleted().where({ id }).first();
     return row && toNode(row);
   }
 
   async listVisible(userId: string): Promise<NodeRecord[]> {
-    const rows = await this.db<NodeRow>('nodes')
+    const rows = await this.undeleted()
       .where({ user_id: userId })
-      .whereNot({ state: 'deleted' })
       .orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    return rows.map(toNode);
+  }
+
+  /** Up to `limit` nodes not yet deleted, of every user, in id order, from the first id after `after`. */
+  async listRoutable(after: string | undefined, limit: number): Promise<NodeRecord[]> {
+    // '' comes before every id: the first page.
+    const rows = await this.undeleted().where('id', '>', after ?? '').orderBy('id').limit(limit);
     return rows.map(toNode);
   }
 
@@ -100,6 +117,7 @@ export class NodesRepository {
       .update({
         state: change.to,
         state_reason: change.reason ?? null,
+        upstream_url: change.upstreamUrl ?? null,
         revision: executor.raw('revision + 1'),
         updated_at: change.at,
         ...(change.to === 'deleted' ? { deleted_at: change.at } : {}),
@@ -115,9 +133,18 @@ export class NodesRepository {
     const rows = (await executor('nodes')
       .where({ user_id: userId })
       .whereIn('state', LIVE_STATES)
-      .update({ state: 'deleting', state_reason: null, revision: executor.raw('revision + 1'), updated_at: at })
+      .update({ state: 'deleting', state_reason: null, upstream_url: null, revision: executor.raw('revision + 1'), updated_at: at })
       .returning('*')) as NodeRow[];
     return rows.map(toNode);
+  }
+
+  /** A running node answers somewhere else now (another instance took it over, or its port changed); undefined if it no longer runs. */
+  async setUpstream(executor: Executor, id: string, upstreamUrl: string, at: Date): Promise<NodeRecord | undefined> {
+    const rows = (await executor('nodes')
+      .where({ id, state: 'running' })
+      .update({ upstream_url: upstreamUrl, revision: executor.raw('revision + 1'), updated_at: at })
+      .returning('*')) as NodeRow[];
+    return rows[0] && toNode(rows[0]);
   }
 
   async replaceCredentials(executor: Executor, id: string, nodeUser: string, passwordHash: string, at: Date): Promise<NodeRecord | undefined> {
@@ -168,6 +195,10 @@ export class NodesRepository {
   async owners(): Promise<Map<string, string | null>> {
     const rows = (await this.db('nodes').select('id', 'owner')) as Array<{ id: string; owner: string | null }>;
     return new Map(rows.map((row) => [row.id, row.owner]));
+  }
+
+  private undeleted(executor: Executor = this.db) {
+    return executor<NodeRow>('nodes').whereNot({ state: 'deleted' });
   }
 
   private leaseEnd(seconds: number) {

@@ -1,4 +1,4 @@
-import { IMAGES } from './images';
+import { IMAGES } from '@cloud/chains';
 import type { NodeRecord } from './node';
 
 /** A node as the API shows it; `nodeUser`/`nodePass` only in the answer that made them. */

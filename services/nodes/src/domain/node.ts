@@ -1,4 +1,4 @@
-import type { ImageId } from './images';
+import type { ImageId } from '@cloud/chains';
 
 /**
  * A node's lifecycle: `provisioning` → `running`, or `failed` when the driver gives up; a delete
@@ -25,6 +25,8 @@ export interface NodeRecord {
   stateReason: string | null;
   nodeUser: string | null;
   nodePasswordHash: string | null;
+  /** Base URL of the node's RPC inside the platform while it runs (the driver's endpoint); null otherwise. */
+  upstreamUrl: string | null;
   revision: number;
   createdAt: Date;
   updatedAt: Date;

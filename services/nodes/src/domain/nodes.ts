@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '@cloud/auth';
-import type { Outbox } from '@cloud/bus';
+import type { Outbox, RpcReply } from '@cloud/bus';
 import type { Database } from '@cloud/db';
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from '@cloud/http';
 import type { NodesRepository } from '../data-access/nodes.repository';
 import type { ChainOption, NodeDriver } from '../drivers/driver';
-import type { ImageId } from './images';
-import { lifecycleMessage } from './lifecycle-messages';
+import type { ImageId } from '@cloud/chains';
+import { lifecycleMessage, nodeRoute } from './lifecycle-messages';
 import type { NodeRecord } from './node';
 import { newNodeCredentials } from './node-credentials';
 import { toNodeView, type NodeView } from './node-view';
@@ -29,7 +29,7 @@ export interface CreateNodeRequest {
   jwt: boolean;
 }
 
-/** The node use cases of the API. Each change and its bus message commit together. */
+/** The node use cases of the API and of the node-proxy. Each change and its bus message commit together. */
 export class NodesService {
   constructor(private readonly deps: NodesServiceDependencies) {}
 
@@ -58,6 +58,7 @@ export class NodesService {
       stateReason: null,
       nodeUser: credentials?.nodeUser ?? null,
       nodePasswordHash: credentials?.passwordHash ?? null,
+      upstreamUrl: null,
       revision: 0,
       createdAt: now,
       updatedAt: now,
@@ -119,6 +120,19 @@ export class NodesService {
   async logs(userId: string, id: string, lines: number): Promise<string[]> {
     const node = await this.find(userId, id);
     return this.deps.driver.logs(node.id, lines);
+  }
+
+  /** The last `lines` lines of any user's node's log (the node-proxy checked who asks). */
+  async logsOfAnyNode(id: string, lines: number): Promise<string[]> {
+    const node = await this.deps.nodes.findUndeleted(id);
+    if (!node) throw notFound(id);
+    return this.deps.driver.logs(node.id, lines);
+  }
+
+  /** A page of the routes of every node not yet deleted, in id order; `next` is where the following page starts. */
+  async routes(after: string | undefined, limit: number): Promise<RpcReply<'nodes.routes'>> {
+    const page = await this.deps.nodes.listRoutable(after, limit);
+    return { routes: page.map(nodeRoute), next: page.length === limit ? (page.at(-1)?.id ?? null) : null };
   }
 
   /** Deletes every node of a user who was deleted. Idempotent: a redelivery finds nothing left to do. */

@@ -1,6 +1,6 @@
 import type { Clock } from '@cloud/auth';
 import { WakeableTask, type BusMessage, type Outbox } from '@cloud/bus';
-import type { Database } from '@cloud/db';
+import type { Database, Executor } from '@cloud/db';
 import type { Logger } from '@cloud/logging';
 import type { NodesRepository, Transition } from '../data-access/nodes.repository';
 import { ImageUnavailableError, type NodeDriver } from '../drivers/driver';
@@ -27,10 +27,11 @@ export interface ReconcilerOptions {
 /**
  * Drives every node this instance owns from its state in the database towards what the driver
  * reports: `provisioning` until the driver says it runs, `failed` when the driver gives up,
- * `deleting` until the driver has destroyed it. Ownership is a lease in the database, renewed on
- * every pass, so with several instances each node has one driver; an instance that stops (or
- * stops renewing) loses its nodes to another, which adopts them through the driver's idempotent
- * `ensure`. A pass runs every `intervalMs`, and at once on `wake()`.
+ * `deleting` until the driver has destroyed it. A running node's upstream (the driver's endpoint)
+ * is kept up to date, so the node-proxy follows a node that moves. Ownership is a lease in the
+ * database, renewed on every pass, so with several instances each node has one driver; an
+ * instance that stops (or stops renewing) loses its nodes to another, which adopts them through
+ * the driver's idempotent `ensure`. A pass runs every `intervalMs`, and at once on `wake()`.
  */
 export class Reconciler {
   private readonly owned = new Set<string>();
@@ -107,9 +108,8 @@ export class Reconciler {
       return;
     }
     const status = await driver.status(node.id);
-    if (status.state === 'running' && node.state === 'provisioning') {
-      const address = nodeAddress(node.id, this.options.nodeDomain);
-      await this.transition(node, { from: ['provisioning'], to: 'running' }, (running) => runningMessage(running, address));
+    if (status.state === 'running') {
+      await this.running(node, status.endpoint.url);
     } else if (status.state === 'failed') {
       await driver.release(node.id);
       this.owned.delete(node.id);
@@ -117,14 +117,36 @@ export class Reconciler {
     }
   }
 
-  /** Applies the change with its bus message in one transaction; nothing if the node moved on meanwhile (e.g. a delete). */
+  /**
+   * The driver runs the node at `upstreamUrl`: a provisioning node becomes running there, and a
+   * running node that answers somewhere new (taken over by another instance, or given another
+   * port) is announced again with `node.running`, at a new revision.
+   */
+  private async running(node: NodeRecord, upstreamUrl: string): Promise<void> {
+    const announce = (changed: NodeRecord) => runningMessage(changed, nodeAddress(node.id, this.options.nodeDomain));
+    if (node.state === 'provisioning') {
+      await this.transition(node, { from: ['provisioning'], to: 'running', upstreamUrl }, announce);
+    } else if (node.state === 'running' && node.upstreamUrl !== upstreamUrl) {
+      const moved = await this.withMessage((trx, at) => this.options.nodes.setUpstream(trx, node.id, upstreamUrl, at), announce);
+      if (moved) this.options.logger.info('node upstream changed', { nodeId: node.id, from: node.upstreamUrl ?? undefined, to: upstreamUrl });
+    }
+  }
+
   private async transition(node: NodeRecord, change: Omit<Transition, 'at'>, messageOf: (changed: NodeRecord) => BusMessage): Promise<void> {
-    const changed = await this.options.db.transaction(async (trx) => {
-      const updated = await this.options.nodes.transition(trx, node.id, { ...change, at: new Date(this.options.clock()) });
-      if (updated) await this.options.outbox.add(trx, [messageOf(updated)]);
-      return updated;
-    });
+    const changed = await this.withMessage((trx, at) => this.options.nodes.transition(trx, node.id, { ...change, at }), messageOf);
     if (changed) this.options.logger.info('node state changed', { nodeId: node.id, from: node.state, to: changed.state, reason: changed.stateReason ?? undefined });
+  }
+
+  /** Applies a change with its bus message in one transaction; nothing if the node moved on meanwhile (e.g. a delete). */
+  private withMessage(
+    change: (trx: Executor, at: Date) => Promise<NodeRecord | undefined>,
+    messageOf: (changed: NodeRecord) => BusMessage,
+  ): Promise<NodeRecord | undefined> {
+    return this.options.db.transaction(async (trx) => {
+      const changed = await change(trx, new Date(this.options.clock()));
+      if (changed) await this.options.outbox.add(trx, [messageOf(changed)]);
+      return changed;
+    });
   }
 
   /** Stops running nodes whose lease another instance holds now (this one failed to renew in time). */

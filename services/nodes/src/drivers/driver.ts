@@ -1,4 +1,4 @@
-import type { ImageId } from '../domain/images';
+import type { ImageId } from '@cloud/chains';
 
 /**
  * A provisioning driver runs nodes somewhere: `local` as child processes on this machine,
@@ -56,11 +56,14 @@ export type NodeStatus =
   /** The driver gave up (the software keeps failing to start); `reason` says why, for the user. */
   | { state: 'failed'; reason: string };
 
-/** Where the node-proxy reaches a node, and the headers it adds (the node's own RPC credentials). */
+/**
+ * Where the node-proxy reaches a node. Every driver gives each node the RPC user `NODE_RPC_USER`
+ * with the password `nodeRpcPassword(key, nodeId)` (`@cloud/node-rpc-auth`, key NODE_RPC_KEY_FILE),
+ * which is how the proxy logs in: it derives them itself, so no credential leaves the driver.
+ */
 export interface InternalEndpoint {
   /** Base URL of the node's JSON-RPC (and REST and WebSocket), e.g. `http://127.0.0.1:40123`. */
   url: string;
-  headers: Record<string, string>;
 }
 
 /** The driver cannot run this image here (its software is not installed): the node fails, with this message as its reason. */

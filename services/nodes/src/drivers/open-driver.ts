@@ -1,7 +1,6 @@
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { readOrCreateSecretFile } from '@cloud/config';
 import type { Logger } from '@cloud/logging';
+import { loadNodeRpcKey } from '@cloud/node-rpc-auth';
 import type { NodesConfig } from '../config';
 import type { NodeDriver } from './driver';
 import { createLocalDriver } from './local';
@@ -11,10 +10,9 @@ export function openNodeDriver(config: NodesConfig, logger: Logger): NodeDriver 
   if (config.NODE_DRIVER === 'kubernetes') {
     throw new Error('NODE_DRIVER=kubernetes: the Kubernetes driver is not part of this release yet; use NODE_DRIVER=local');
   }
-  const keyFile = config.NODE_RPC_KEY_FILE ?? path.join(config.DATA_DIR, 'keys', 'node-rpc.key');
   return createLocalDriver({
     rootDir: config.LOCAL_NODES_DIR ?? path.join(config.DATA_DIR, 'nodes'),
-    secretKey: readOrCreateSecretFile(keyFile, () => randomBytes(32).toString('base64')),
+    secretKey: loadNodeRpcKey(config),
     logger: logger.child({ driver: 'local' }),
     blockIntervalSeconds: config.LOCAL_BLOCK_INTERVAL_SECONDS,
     ethChainId: config.LOCAL_ETH_CHAIN_ID,

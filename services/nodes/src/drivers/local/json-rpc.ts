@@ -1,6 +1,11 @@
 import http from 'node:http';
 import type { InternalEndpoint } from '../driver';
 
+/** A node's RPC as the driver calls it (probes, mining): its URL, with the `Authorization` the proxy sends too. */
+export interface RpcTarget extends InternalEndpoint {
+  authorization: string;
+}
+
 export interface RpcCall {
   method: string;
   params: unknown[];
@@ -11,9 +16,9 @@ export interface RpcCall {
  * error without a JSON-RPC answer, or a JSON-RPC error. One connection per call (no keep-alive),
  * so nothing lingers once a node stops.
  */
-export async function callJsonRpc(endpoint: InternalEndpoint, call: RpcCall, timeoutMs = 5000): Promise<unknown> {
+export async function callJsonRpc(target: RpcTarget, call: RpcCall, timeoutMs = 5000): Promise<unknown> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: call.method, params: call.params });
-  const { status, text } = await post(endpoint, body, timeoutMs);
+  const { status, text } = await post(target, body, timeoutMs);
   let answer: { result?: unknown; error?: { message?: string } | null };
   try {
     answer = JSON.parse(text) as typeof answer;
@@ -24,11 +29,11 @@ export async function callJsonRpc(endpoint: InternalEndpoint, call: RpcCall, tim
   return answer.result;
 }
 
-function post(endpoint: InternalEndpoint, body: string, timeoutMs: number): Promise<{ status: number; text: string }> {
+function post(target: RpcTarget, body: string, timeoutMs: number): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const request = http.request(
-      endpoint.url,
-      { method: 'POST', agent: false, timeout: timeoutMs, headers: { ...endpoint.headers, 'content-type': 'application/json' } },
+      target.url,
+      { method: 'POST', agent: false, timeout: timeoutMs, headers: { authorization: target.authorization, 'content-type': 'application/json' } },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));

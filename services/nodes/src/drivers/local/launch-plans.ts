@@ -1,15 +1,16 @@
 import path from 'node:path';
-import { IMAGES, type ImageId } from '../../domain/images';
-import type { InternalEndpoint } from '../driver';
-import { basicAuthorization, rpcAuth } from './credentials';
-import type { RpcCall } from './json-rpc';
+import { nodeRpcAuthorization, nodeRpcPassword } from '@cloud/node-rpc-auth';
+import { IMAGES, type ImageId } from '@cloud/chains';
+import { rpcAuth } from './credentials';
+import type { RpcCall, RpcTarget } from './json-rpc';
 import type { Software, SoftwareKind } from './software';
 
 /** How to start one node and talk to it once it runs. */
 export interface LaunchPlan {
   command: string;
   args: string[];
-  endpoint: InternalEndpoint;
+  /** The node's RPC, with the credentials the proxy logs in with. */
+  rpc: RpcTarget;
   /** Succeeds once the node is ready. */
   probe: RpcCall;
   /** Mines one block; absent when the software makes blocks itself (anvil). */
@@ -19,11 +20,13 @@ export interface LaunchPlan {
 }
 
 export interface NodeLaunch {
+  id: string;
   image: ImageId;
   large: boolean;
   dataDir: string;
   port: number;
-  password: string;
+  /** Derives the node's RPC password (NODE_RPC_KEY_FILE). */
+  rpcKey: Buffer;
   ethChainId: number;
   blockIntervalSeconds: number;
 }
@@ -69,7 +72,7 @@ const BITCOIN_DIALECTS: Record<Exclude<SoftwareKind, 'anvil'>, BitcoinDialect> =
 };
 
 export function launchPlan(software: Software, node: NodeLaunch): LaunchPlan {
-  const url = `http://127.0.0.1:${node.port}`;
+  const rpc: RpcTarget = { url: `http://127.0.0.1:${node.port}`, authorization: nodeRpcAuthorization(node.rpcKey, node.id) };
   if (software.kind === 'anvil') {
     return {
       command: software.command,
@@ -83,7 +86,8 @@ export function launchPlan(software: Software, node: NodeLaunch): LaunchPlan {
         // Historical states spill here rather than into a temporary directory outside the node's.
         ...['--cache-path', path.join(node.dataDir, 'cache')],
       ],
-      endpoint: { url, headers: {} },
+      // anvil has no RPC authentication: it ignores the header, and only the loopback reaches it.
+      rpc,
       probe: { method: 'eth_blockNumber', params: [] },
     };
   }
@@ -93,13 +97,13 @@ export function launchPlan(software: Software, node: NodeLaunch): LaunchPlan {
     args: [
       ...software.baseArgs,
       ...['-regtest', `-datadir=${node.dataDir}`],
-      ...['-rpcbind=127.0.0.1', '-rpcallowip=127.0.0.1', `-rpcport=${node.port}`, `-rpcauth=${rpcAuth(node.password)}`],
+      ...['-rpcbind=127.0.0.1', '-rpcallowip=127.0.0.1', `-rpcport=${node.port}`, `-rpcauth=${rpcAuth(nodeRpcPassword(node.rpcKey, node.id))}`],
       // No P2P listening socket (so no P2P port to allocate): a node here has no peers.
       ...['-listen=0', '-server', '-rest', '-disablewallet', '-printtoconsole'],
       ...(node.large ? ['-dbcache=1024'] : []),
       ...dialect.extraArgs(node.image),
     ],
-    endpoint: { url, headers: { authorization: basicAuthorization(node.password) } },
+    rpc,
     probe: { method: 'getblockcount', params: [] },
     mine: dialect.mine,
     checkpoint: dialect.checkpoint,

@@ -1,9 +1,8 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '@cloud/logging';
-import { IMAGE_IDS, IMAGES } from '../../domain/images';
+import { IMAGE_IDS, IMAGES } from '@cloud/chains';
 import { ImageUnavailableError, type ChainOption, type NodeDriver, type NodeSpec, type NodeStatus } from '../driver';
-import { rpcPassword } from './credentials';
 import { launchPlan } from './launch-plans';
 import { isNodeId, nodePaths, readNodeRecord, type NodePaths } from './node-files';
 import { tailLog } from './node-log';
@@ -53,12 +52,11 @@ export class LocalDriver implements NodeDriver {
       await this.stopLeftover(spec.id, paths);
       if (this.closed) throw new Error('the local driver is closed'); // close() would miss a node started now
       const { secretKey, ethChainId, blockIntervalSeconds, restart, liveness, stopTimeoutMs, logMaxBytes } = this.settings;
-      const password = rpcPassword(secretKey, spec.id);
       const supervisor = new NodeSupervisor({
         spec,
         paths,
         softwareName: software.label ?? path.basename(software.command),
-        plan: (port) => launchPlan(software, { ...spec, dataDir: paths.dataDir, port, password, ethChainId, blockIntervalSeconds }),
+        plan: (port) => launchPlan(software, { ...spec, dataDir: paths.dataDir, port, rpcKey: secretKey, ethChainId, blockIntervalSeconds }),
         restart,
         liveness,
         stopTimeoutMs,

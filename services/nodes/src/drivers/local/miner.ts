@@ -1,9 +1,8 @@
 import type { Logger } from '@cloud/logging';
-import type { InternalEndpoint } from '../driver';
-import { callJsonRpc, type RpcCall } from './json-rpc';
+import { callJsonRpc, type RpcCall, type RpcTarget } from './json-rpc';
 
 export interface MinerPlan {
-  endpoint: InternalEndpoint;
+  rpc: RpcTarget;
   mine: RpcCall;
   checkpoint?: RpcCall;
   intervalMs: number;
@@ -37,11 +36,11 @@ export class Miner {
   }
 
   private async tick(): Promise<void> {
-    const { endpoint, mine, checkpoint, checkpointEveryMs } = this.plan;
+    const { rpc, mine, checkpoint, checkpointEveryMs } = this.plan;
     try {
-      await callJsonRpc(endpoint, mine);
+      await callJsonRpc(rpc, mine);
       if (checkpoint && Date.now() - this.lastCheckpoint >= checkpointEveryMs) {
-        await callJsonRpc(endpoint, checkpoint);
+        await callJsonRpc(rpc, checkpoint);
         this.lastCheckpoint = Date.now();
       }
       if (this.failing) this.logger.info('mining works again');

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { IMAGE_IDS } from '../../domain/images';
+import { IMAGE_IDS } from '@cloud/chains';
 
 /** Where one node's files are. */
 export interface NodePaths {

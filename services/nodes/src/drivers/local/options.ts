@@ -28,7 +28,7 @@ export interface LivenessPolicy {
 export interface LocalDriverOptions {
   /** Nodes live in `<rootDir>/<nodeId>/`. */
   rootDir: string;
-  /** Derives each node's RPC password: hex HMAC-SHA256(secretKey, nodeId). */
+  /** Derives each node's RPC password (`nodeRpcPassword`); the node-proxy holds the same key. */
   secretKey: Buffer;
   logger: Logger;
   /** A block every this many seconds, so chains move. */

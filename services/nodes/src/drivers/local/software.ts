@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '@cloud/logging';
-import { IMAGE_IDS, type ImageId } from '../../domain/images';
+import { IMAGE_IDS, type ImageId } from '@cloud/chains';
 import type { LocalBinaries } from './options';
 import { softwareLabel } from './software-label';
 

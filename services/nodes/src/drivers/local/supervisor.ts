@@ -136,7 +136,7 @@ export class NodeSupervisor {
     const current = () => this.run?.child === child && !this.stopping;
     const attempt = async (): Promise<void> => {
       try {
-        await callJsonRpc(plan.endpoint, plan.probe, PROBE_TIMEOUT_MS);
+        await callJsonRpc(plan.rpc, plan.probe, PROBE_TIMEOUT_MS);
       } catch {
         if (current()) this.timer = setTimeout(() => void attempt(), PROBE_INTERVAL_MS);
         return;
@@ -155,7 +155,7 @@ export class NodeSupervisor {
     let unanswered = 0;
     const check = async (): Promise<void> => {
       try {
-        await callJsonRpc(plan.endpoint, plan.probe, intervalMs);
+        await callJsonRpc(plan.rpc, plan.probe, intervalMs);
         unanswered = 0;
       } catch {
         unanswered += 1;
@@ -175,12 +175,12 @@ export class NodeSupervisor {
     this.everReady = true;
     this.earlyExits = 0;
     this.readySince = Date.now();
-    this.state = { state: 'running', endpoint: plan.endpoint };
-    this.logger.info('node is running', { url: plan.endpoint.url });
+    this.state = { state: 'running', endpoint: { url: plan.rpc.url } };
+    this.logger.info('node is running', { url: plan.rpc.url });
     if (plan.mine) {
       this.miner = new Miner(
         {
-          endpoint: plan.endpoint,
+          rpc: plan.rpc,
           mine: plan.mine,
           checkpoint: plan.checkpoint,
           intervalMs: this.node.blockIntervalSeconds * 1000,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IMAGE_IDS } from '../../domain/images';
+import { IMAGE_IDS } from '@cloud/chains';
 
 // Request and response shapes of the nodes API; the same schemas validate input and build the
 // OpenAPI document.

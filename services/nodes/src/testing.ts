@@ -1,16 +1,21 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { fromPublicJwk, staticKeys, type PublicKeyResolver } from '@cloud/auth';
 import { InProcessBus, RabbitMqBus, type Bus } from '@cloud/bus';
-import { deleteBusTopology, TEST_AMQP_URL, uniqueBusPrefix } from '@cloud/bus/testing';
+import { deleteTopologyOf, TEST_AMQP_URL, uniqueBusPrefix } from '@cloud/bus/testing';
 import { createTestDatabase, type TestDatabase } from '@cloud/db/testing';
 import { createLogger } from '@cloud/logging';
+import { loadNodeRpcKey } from '@cloud/node-rpc-auth';
 import { bearer, clientTokens, fakeClock, startTestAccounts, verifiedUser, waitUntil, type FakeClock, type TestAccounts } from '@cloud/accounts/testing';
-import { createNodesService, loadNodesConfig, type NodesService } from '../src';
+import { createNodesService, loadNodesConfig, type NodeDriver, type NodesService } from './index';
 
 export { bearer, waitUntil };
+
+/** Hex SHA-256 of a node password: what the node-proxy checks Basic credentials against. */
+export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 export interface TestNodes {
   service: NodesService;
@@ -32,10 +37,24 @@ export interface TestPlatform {
   clock: FakeClock;
   /** Shared by every nodes instance of the platform: the embedded databases and the local nodes' directories. */
   dataDir: string;
+  /** The key the instances derive their nodes' RPC passwords from, as the node-proxy reads it. */
+  rpcKey: Buffer;
   /** The bus the test listens on: the shared in-process bus, or a connection of its own to the test's RabbitMQ prefix. */
   bus: Bus;
-  /** Starts an instance of the nodes service; several share the database, the nodes directory and the bus. */
-  startNodes(env?: Record<string, string>): Promise<TestNodes>;
+  /** The bus every service of the platform shares (in-process), or undefined when each opens its own (RabbitMQ, from `busEnv`). */
+  sharedBus: Bus | undefined;
+  /** AMQP_URL and AMQP_PREFIX of the test's RabbitMQ prefix; empty on the in-process bus. */
+  busEnv: Record<string, string>;
+  /** The accounts service's public keys, as a service verifying client tokens reads them. */
+  keys: PublicKeyResolver;
+  /** A bus of another service started by the test, whose RabbitMQ queues `close` deletes too. */
+  ownBus(bus: Bus): void;
+  /**
+   * Starts an instance of the nodes service and waits until it is ready; several share the
+   * database, the nodes directory and the bus. It runs nodes with the local driver unless given
+   * another.
+   */
+  startNodes(env?: Record<string, string>, driver?: NodeDriver): Promise<TestNodes>;
   user(): Promise<TestUser>;
   close(): Promise<void>;
 }
@@ -67,13 +86,19 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
   const database: TestDatabase = await createTestDatabase('nodes');
   const sharedDatabase = database.url ? {} : { db: database.db };
   const instances: TestNodes[] = [];
+  const extraBuses: Bus[] = [];
 
   return {
     accounts,
     clock,
     dataDir,
+    rpcKey: loadNodeRpcKey({ DATA_DIR: dataDir }),
     bus,
-    async startNodes(env = {}) {
+    sharedBus: options.rabbitmq ? undefined : bus,
+    busEnv,
+    keys,
+    ownBus: (other) => extraBuses.push(other),
+    async startNodes(env = {}, driver) {
       const config = loadNodesConfig({
         DATA_DIR: dataDir,
         LOG_LEVEL: 'silent',
@@ -83,10 +108,13 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
         ...busEnv,
         ...env,
       });
-      const service = await createNodesService(config, { clock, logger, keys, ...sharedBus, ...sharedDatabase });
+      const service = await createNodesService(config, { clock, logger, keys, driver, ...sharedBus, ...sharedDatabase });
       let closing: Promise<void> | undefined;
       const instance: TestNodes = { service, http: request(service.app), close: () => (closing ??= service.close()) };
       instances.push(instance);
+      // As a load balancer would, wait for /readyz: until the token revocations are loaded from
+      // the accounts service the API answers 503, and a test racing that load would flake.
+      await waitUntil('the nodes instance to be ready', async () => (await instance.http.get('/readyz')).status === 200, 20_000, 20);
       return instance;
     },
     async user() {
@@ -98,8 +126,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
       for (const instance of instances) await instance.close();
       await accounts.close();
       await bus.close();
-      // Every bus declares every durable queue, so the test's own names them all.
-      if (rabbitBus) await deleteBusTopology(TEST_AMQP_URL, rabbitBus.declaredNames());
+      if (rabbitBus) await deleteTopologyOf(TEST_AMQP_URL, [rabbitBus, accounts.service.bus, ...instances.map((instance) => instance.service.bus), ...extraBuses]);
       await database.destroy();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -6,7 +6,7 @@
 export const IMAGES = {
   btc: { chain: 'btc', network: 'mainnet', family: 'bitcoin', ports: { jsonRpc: 8332, rest: 8332 } },
   bch: { chain: 'bch', network: 'mainnet', family: 'bitcoin', ports: { jsonRpc: 8332, rest: 8332 } },
-  ltc: { chain: 'ltc', network: 'mainnet', family: 'bitcoin', ports: { jsonRpc: 9332 } },
+  ltc: { chain: 'ltc', network: 'mainnet', family: 'bitcoin', ports: { jsonRpc: 9332, rest: 9332 } },
   btctestnet: { chain: 'btc', network: 'testnet', family: 'bitcoin', ports: { jsonRpc: 18332, rest: 18332 } },
   bchtestnet: { chain: 'bch', network: 'testnet', family: 'bitcoin', ports: { jsonRpc: 18332, rest: 18332 } },
   eth: { chain: 'eth', network: 'mainnet', family: 'ethereum', ports: { jsonRpc: 8545, webSocket: 8545 } },

@@ -1,0 +1,64 @@
+import type { Logger } from '@cloud/logging';
+
+export interface SnapshotLoaderOptions {
+  logger: Logger;
+  /** What is loaded, for the log: "token revocations". */
+  what: string;
+  /** Fetches the snapshot and applies it; a rejection is retried. */
+  load(): Promise<void>;
+}
+
+/**
+ * Loads a snapshot from a peer service (over a bus request) until it succeeds, backing off from
+ * 250 ms up to 10 s between attempts. A `trigger` while a load runs loads once more after it, so
+ * a reconnection during a load is never missed. Used by every broadcast consumer that must catch
+ * up on what it missed while it was away.
+ */
+export class SnapshotLoader {
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private wakeRetry: (() => void) | undefined;
+
+  constructor(private readonly options: SnapshotLoaderOptions) {}
+
+  trigger(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.loadUntilDone().finally(() => {
+      this.running = undefined;
+      if (this.again && !this.stopped) {
+        this.again = false;
+        this.trigger();
+      }
+    });
+  }
+
+  /** Stops retrying; a load in flight finishes, and waiting for it is what this returns. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wakeRetry?.();
+    await this.running;
+  }
+
+  private async loadUntilDone(): Promise<void> {
+    for (let attempt = 0; !this.stopped; attempt += 1) {
+      try {
+        await this.options.load();
+        return;
+      } catch (error) {
+        this.options.logger.warn(`could not load ${this.options.what}; retrying`, { attempt, error });
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.min(250 * 2 ** attempt, 10_000));
+          this.wakeRetry = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+    }
+  }
+}
