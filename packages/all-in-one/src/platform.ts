@@ -1,5 +1,6 @@
 import { createAccountsService, loadAccountsConfig } from '@cloud/accounts';
 import { createNodesService, loadNodesConfig } from '@cloud/nodes';
+import { loadProxyConfig, startNodeProxy, type NodeProxy } from '@cloud/node-proxy';
 import { openBus, type Bus } from '@cloud/bus';
 import { commonEnvironment, loadConfig } from '@cloud/config';
 import { serveHttp, type RunningServer } from '@cloud/http';
@@ -10,12 +11,15 @@ export interface RunningPlatform {
   urls: Record<string, string>;
   /** The bus the services share: in-process unless AMQP_URL is set. */
   bus: Bus;
+  /** The node-proxy: its port per chain, its scheme and the certificate clients should trust. */
+  proxy: Pick<NodeProxy, 'ports' | 'scheme' | 'certificate' | 'adminUrl'>;
   stop(): Promise<void>;
 }
 
 interface StartedService {
   name: string;
-  server: RunningServer;
+  /** Stops taking requests (first, for every service, at shutdown). */
+  stopServing(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -28,38 +32,43 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promi
   const common = loadConfig(commonEnvironment, env);
   const bus = await openBus(common, 'cloud-platform', createLogger({ service: 'cloud-bus', level: common.LOG_LEVEL }));
   const started: StartedService[] = [];
+  const urls: Record<string, string> = {};
   const stop = async () => {
     // Stop taking requests everywhere, then stop the bus (consumers finish their batches, nothing
     // new arrives), then release each service's resources: unsent messages stay in its outbox.
-    for (const { server } of started) await server.close();
+    for (const service of started) await service.stopServing();
     await bus.close();
     for (const service of started.reverse()) await service.close();
   };
   try {
     const accountsConfig = loadAccountsConfig(env);
     const accounts = await createAccountsService(accountsConfig, { bus });
-    started.push({
-      name: 'accounts',
-      server: await serveHttp(accounts.app, {
-        port: accountsConfig.ACCOUNTS_PORT,
-        host: accountsConfig.ACCOUNTS_HOST,
-        logger: accounts.logger,
-        name: 'accounts API',
-      }),
-      close: () => accounts.close(),
+    const accountsServer = await serveHttp(accounts.app, {
+      port: accountsConfig.ACCOUNTS_PORT,
+      host: accountsConfig.ACCOUNTS_HOST,
+      logger: accounts.logger,
+      name: 'accounts API',
     });
+    started.push(httpService('accounts', accountsServer, () => accounts.close()));
+    urls.accounts = accountsServer.url;
 
-    // The nodes service reads the accounts service's keys from its JWKS, wherever it listens.
-    const nodesConfig = loadNodesConfig({ ACCOUNTS_URL: started[0]!.server.url, ...env });
+    // The nodes service and the proxy read the accounts service's keys from its JWKS, wherever it listens.
+    const withAccounts = { ACCOUNTS_URL: accountsServer.url, ...env };
+    const nodesConfig = loadNodesConfig(withAccounts);
     const nodes = await createNodesService(nodesConfig, { bus });
-    started.push({
-      name: 'nodes',
-      server: await serveHttp(nodes.app, { port: nodesConfig.NODES_PORT, host: nodesConfig.NODES_HOST, logger: nodes.logger, name: 'nodes API' }),
-      close: () => nodes.close(),
-    });
+    const nodesServer = await serveHttp(nodes.app, { port: nodesConfig.NODES_PORT, host: nodesConfig.NODES_HOST, logger: nodes.logger, name: 'nodes API' });
+    started.push(httpService('nodes', nodesServer, () => nodes.close()));
+    urls.nodes = nodesServer.url;
+
+    const proxy = await startNodeProxy(loadProxyConfig(withAccounts), { bus });
+    started.push({ name: 'node-proxy', stopServing: () => proxy.close(), close: () => Promise.resolve() });
+    return { urls, bus, proxy, stop };
   } catch (error) {
     await stop();
     throw error;
   }
-  return { urls: Object.fromEntries(started.map(({ name, server }) => [name, server.url])), bus, stop };
+}
+
+function httpService(name: string, server: RunningServer, close: () => Promise<void>): StartedService {
+  return { name, stopServing: () => server.close(), close };
 }

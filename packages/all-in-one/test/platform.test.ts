@@ -3,7 +3,33 @@ import os from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { ConfigError } from '@cloud/config';
-import { startPlatform } from '../src';
+import { request } from 'node:https';
+import { startPlatform, type RunningPlatform } from '../src';
+
+/** A JSON-RPC call over HTTPS to `address` (resolved to loopback), trusting the proxy's own certificate. */
+function proxyCall(proxy: RunningPlatform['proxy'], address: string, port: number, credentials: string, call: unknown): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        servername: address,
+        port,
+        method: 'POST',
+        path: '/',
+        ca: proxy.certificate,
+        headers: { host: `${address}:${port}`, authorization: `Basic ${Buffer.from(credentials).toString('base64')}`, 'content-type': 'application/json' },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) as unknown }));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(call));
+  });
+}
 
 describe('startPlatform', () => {
   /** The token of the newest verification e-mail to `to`, from the dev outbox under DATA_DIR. */
@@ -35,9 +61,18 @@ describe('startPlatform', () => {
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'platform-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  /** Every port picked by the system, so the tests never collide with a running platform. */
+  const env = {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    BCRYPT_ROUNDS: '4',
+    ACCOUNTS_PORT: '0',
+    NODES_PORT: '0',
+    ...Object.fromEntries(['BTC', 'BTC_TESTNET', 'LTC', 'ETH', 'AVALANCHE', 'MANAGEMENT', 'ADMIN'].map((name) => [`PROXY_${name}_PORT`, '0'])),
+  };
 
   it('serves every service on its port with the embedded defaults, and stops cleanly', async () => {
-    const platform = await startPlatform({ DATA_DIR: dataDir, ACCOUNTS_PORT: '0', NODES_PORT: '0', LOG_LEVEL: 'silent', BCRYPT_ROUNDS: '4' });
+    const platform = await startPlatform(env);
     try {
       const health = await fetch(`${platform.urls.accounts}/healthz`);
       expect(health.status).toBe(200);
@@ -52,14 +87,14 @@ describe('startPlatform', () => {
     } finally {
       await platform.stop();
     }
-    // The embedded default keeps its state under DATA_DIR: the PGlite database, keys and the outbox.
-    expect(readdirSync(dataDir).sort()).toEqual(['db', 'keys', 'mail']);
+    // The embedded default keeps its state under DATA_DIR: the PGlite database, keys, the outbox and the proxy's certificate.
+    expect(readdirSync(dataDir).sort()).toEqual(['db', 'keys', 'mail', 'tls']);
     expect(readdirSync(path.join(dataDir, 'mail'))).toHaveLength(1);
     await expect(fetch(`${platform.urls.accounts}/healthz`)).rejects.toThrow();
   });
 
   it('shares one in-process bus: a client key deleted at accounts is announced on it', async () => {
-    const platform = await startPlatform({ DATA_DIR: dataDir, ACCOUNTS_PORT: '0', NODES_PORT: '0', LOG_LEVEL: 'silent', BCRYPT_ROUNDS: '4' });
+    const platform = await startPlatform(env);
     const revoked: unknown[] = [];
     try {
       expect(platform.bus.transport).toBe('in-process');
@@ -84,8 +119,8 @@ describe('startPlatform', () => {
     }
   });
 
-  it('walks from sign-up to a running eth node and deletes it, as the README does with curl', async () => {
-    const platform = await startPlatform({ DATA_DIR: dataDir, ACCOUNTS_PORT: '0', NODES_PORT: '0', LOG_LEVEL: 'silent', BCRYPT_ROUNDS: '4', LOCAL_BLOCK_INTERVAL_SECONDS: '1' });
+  it('walks from sign-up to a running eth node, calls it through the proxy over HTTPS and deletes it, as the README does with curl', async () => {
+    const platform = await startPlatform({ ...env, LOCAL_BLOCK_INTERVAL_SECONDS: '1' });
     try {
       const { accounts, nodes } = platform.urls as { accounts: string; nodes: string };
       const { accessToken } = await loggedIn(accounts, 'nodes@example.com');
@@ -99,7 +134,7 @@ describe('startPlatform', () => {
 
       const created = await fetch(`${nodes}/users/me/nodes`, { method: 'POST', headers: client, body: JSON.stringify({ image: 'eth' }) });
       expect(created.status).toBe(200);
-      const node = (await created.json()) as { id: string; state: string; address: string };
+      const node = (await created.json()) as { id: string; state: string; address: string; nodeUser: string; nodePass: string };
       expect(node).toMatchObject({ state: 'provisioning', address: `${node.id}.nodes.localhost` });
 
       const deadline = Date.now() + 30_000;
@@ -109,6 +144,16 @@ describe('startPlatform', () => {
         state = ((await (await fetch(`${nodes}/users/me/nodes/${node.id}`, { headers: client })).json()) as { state: string }).state;
       }
       expect(state).toBe('running');
+
+      // Through the proxy, as `curl --cacert .data/tls/proxy-cert.pem https://<address>:8545/` does.
+      const call = (method: string) =>
+        proxyCall(platform.proxy, node.address, platform.proxy.ports.eth, `${node.nodeUser}:${node.nodePass}`, { jsonrpc: '2.0', id: 1, method, params: [] });
+      const height = await call('eth_blockNumber');
+      expect(height).toMatchObject({ status: 200, body: { jsonrpc: '2.0', id: 1, result: expect.stringMatching(/^0x[0-9a-f]+$/) } });
+      expect(await call('eth_accounts')).toEqual({
+        status: 200,
+        body: { jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'method "eth_accounts" is not allowed on this hosted node' } },
+      });
 
       expect((await fetch(`${nodes}/users/me/nodes/${node.id}`, { method: 'DELETE', headers: client })).status).toBe(200);
       let gone = 200;

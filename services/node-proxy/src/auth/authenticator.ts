@@ -1,0 +1,91 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { RevocationCheck, TokenClaims, TokenVerifier } from '@cloud/auth';
+import type { Clock } from '@cloud/auth';
+import type { Route } from '../routing/route-table';
+
+export type AuthResult = { ok: true; userId: string } | { ok: false; reason: string };
+
+/** Verified Authorization headers kept per node; more than this and the oldest goes. */
+const HEADERS_PER_NODE = 32;
+/** Verified client tokens kept at once; more than this and the oldest goes. */
+const TOKENS_KEPT = 10_000;
+
+/**
+ * Checks a caller's Authorization header against a node: Basic with the node's own credentials,
+ * or, for a `jwt` node, Bearer with a client access token of the node's owner. Only successes
+ * are cached (so wrong guesses cannot grow memory): a Basic header until the node's route
+ * changes, a token until it expires; revocations are checked on every call.
+ */
+export class Authenticator {
+  private readonly verifiedBasic = new Map<string, Set<string>>();
+  private readonly verifiedTokens = new Map<string, TokenClaims>();
+
+  constructor(
+    private readonly tokens: { verifier: TokenVerifier; isRevoked: RevocationCheck },
+    private readonly clock: Clock,
+  ) {}
+
+  async check(route: Route, authorization: string | undefined): Promise<AuthResult> {
+    if (!authorization) return { ok: false, reason: 'credentials are required' };
+    if (route.jwt) return this.checkBearer(route, authorization);
+    return this.checkBasic(route, authorization);
+  }
+
+  /** The scheme a 401 for this node names in `WWW-Authenticate`. */
+  challenge(route: Route | undefined): string {
+    return route?.jwt ? 'Bearer realm="node"' : 'Basic realm="node", charset="UTF-8"';
+  }
+
+  /** Forgets what was verified for a node whose route changed (rotated credentials, deletion). */
+  forget(nodeId: string): void {
+    this.verifiedBasic.delete(nodeId);
+  }
+
+  private checkBasic(route: Route, authorization: string): AuthResult {
+    const verified = this.verifiedBasic.get(route.nodeId);
+    if (verified?.has(authorization)) return { ok: true, userId: route.userId };
+    const credentials = parseBasic(authorization);
+    if (!credentials || !route.basic || !route.passwordSha256) return { ok: false, reason: 'Basic node credentials are required' };
+    const presented = createHash('sha256').update(credentials.password, 'utf8').digest();
+    const userMatches = credentials.user === route.basic.user;
+    // Compare the password whatever the user name, so the time taken tells nothing.
+    if (!(timingSafeEqual(presented, route.passwordSha256) && userMatches)) return { ok: false, reason: 'wrong node credentials' };
+    const set = verified ?? new Set<string>();
+    if (set.size >= HEADERS_PER_NODE) set.delete(set.values().next().value!);
+    set.add(authorization);
+    this.verifiedBasic.set(route.nodeId, set);
+    return { ok: true, userId: route.userId };
+  }
+
+  private async checkBearer(route: Route, authorization: string): Promise<AuthResult> {
+    const match = /^Bearer ([\w.-]+)$/.exec(authorization);
+    if (!match) return { ok: false, reason: 'this node takes a client access token (Bearer)' };
+    const token = match[1]!;
+    let claims = this.verifiedTokens.get(token);
+    if (claims && claims.exp * 1000 <= this.clock()) {
+      this.verifiedTokens.delete(token);
+      claims = undefined;
+    }
+    if (!claims) {
+      try {
+        claims = await this.tokens.verifier.verify(token, 'client');
+      } catch (error) {
+        return { ok: false, reason: error instanceof Error ? error.message : 'invalid token' };
+      }
+      if (this.verifiedTokens.size >= TOKENS_KEPT) this.verifiedTokens.delete(this.verifiedTokens.keys().next().value!);
+      this.verifiedTokens.set(token, claims);
+    }
+    if (await this.tokens.isRevoked(claims)) return { ok: false, reason: 'token revoked' };
+    if (claims.sub !== route.userId) return { ok: false, reason: "the token is not the node owner's" };
+    return { ok: true, userId: route.userId };
+  }
+}
+
+/** `user:password` from a Basic header; the user name is what the proxy routes by when the Host is no node address. */
+export function parseBasic(authorization: string): { user: string; password: string } | undefined {
+  if (!/^Basic /i.test(authorization)) return undefined;
+  const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}

@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { booleanFlag, commonEnvironment, loadConfig, port, positiveInt } from '@cloud/config';
+import { nodeRpcKeyEnvironment } from '@cloud/node-rpc-auth';
+
+/** The rule files shipped with the service (`filters/<family>.json`). */
+export const DEFAULT_FILTER_DIR = path.resolve(__dirname, '..', 'filters');
+
+/** Every variable the node-proxy reads; `.env.example` at the repository root documents them. */
+export const proxyEnvironment = commonEnvironment.extend(nodeRpcKeyEnvironment.shape).extend({
+  /** Where the chain ports listen (runtime contract). */
+  PROXY_HOST: z.string().default('127.0.0.1'),
+  /** Nodes are reached at `<nodeId>.<NODE_DOMAIN>`; must match the nodes service's. */
+  NODE_DOMAIN: z
+    .string()
+    .regex(/^(?=.{1,200}$)([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, 'a lower-case DNS name')
+    .default('nodes.localhost'),
+  /** The accounts service, whose JWKS verifies the client tokens of `jwt` nodes. */
+  ACCOUNTS_URL: z.url().default('http://127.0.0.1:3001'),
+  /** `off`: plain HTTP on the chain ports (TLS ended by an ingress in front). */
+  PROXY_TLS: z.enum(['on', 'off']).default('on'),
+  /** PEM certificate (chain) and key for `*.<NODE_DOMAIN>`; unset: a self-signed one made once under $DATA_DIR/tls. */
+  PROXY_TLS_CERT: z.string().min(1).optional(),
+  PROXY_TLS_KEY: z.string().min(1).optional(),
+
+  // --- ports (runtime contract, "Ports and addresses"); 0 picks a free port ---
+  PROXY_BTC_PORT: port(8332),
+  PROXY_BTC_TESTNET_PORT: port(18332),
+  PROXY_LTC_PORT: port(9332),
+  PROXY_ETH_PORT: port(8545),
+  PROXY_AVALANCHE_PORT: port(9650),
+  /** The management interface (`/status`, `/logs`) of every node. */
+  PROXY_MANAGEMENT_PORT: port(8080),
+  /** Prometheus `/metrics`, `/healthz`, `/readyz`: for operators, never exposed to users. */
+  PROXY_ADMIN_PORT: port(9464),
+  PROXY_ADMIN_HOST: z.string().default('127.0.0.1'),
+
+  // --- limits ---
+  /** Largest request body; larger ones get 413. */
+  PROXY_BODY_LIMIT_BYTES: positiveInt(1024 * 1024),
+  /** Most calls in one JSON-RPC batch; longer batches get 413. */
+  PROXY_MAX_BATCH: positiveInt(100),
+  /** Per node: requests per second sustained, and the burst above it (token bucket); over it, 429. */
+  PROXY_RATE_PER_SECOND: positiveInt(100),
+  PROXY_RATE_BURST: positiveInt(200),
+  /** A node that has not answered in this long gets the caller a 504. */
+  PROXY_UPSTREAM_TIMEOUT_MS: positiveInt(30_000),
+  /** Folder of the method rule files (`bitcoin.json`, `ethereum.json`); unset: the shipped ones. */
+  PROXY_FILTER_DIR: z.string().min(1).default(DEFAULT_FILTER_DIR),
+
+  // --- routing and usage ---
+  /** Names this replica in usage messages; unset: a random id per process. */
+  PROXY_INSTANCE_ID: z.string().min(1).max(128).optional(),
+  /** How often each replica publishes the usage it counted. */
+  PROXY_USAGE_INTERVAL_MS: positiveInt(60_000),
+  /** A full reload of the routing table this often, besides the one at each (re)connection. */
+  PROXY_RESYNC_INTERVAL_MS: positiveInt(300_000),
+  /** Serve Basic-authenticated calls whose Host is not a node address (an IP, `localhost`) by their node user. */
+  PROXY_ROUTE_BY_NODE_USER: booleanFlag(true),
+});
+
+export type ProxyConfig = z.infer<typeof proxyEnvironment>;
+
+export function loadProxyConfig(env: NodeJS.ProcessEnv = process.env): ProxyConfig {
+  return loadConfig(proxyEnvironment, env);
+}

@@ -1,0 +1,150 @@
+import type { ServerResponse } from 'node:http';
+import { PassThrough, Writable } from 'node:stream';
+import { errors, Pool, type Dispatcher } from 'undici';
+import { nodeRpcAuthorization } from '@cloud/node-rpc-auth';
+import type { Route } from '../routing/route-table';
+
+export interface UpstreamRequest {
+  method: 'GET' | 'POST';
+  /** Path and query under the node's base URL, starting with `/`. */
+  path: string;
+  body?: string;
+  /** Headers from the caller worth passing on (content type, accept); never its credentials. */
+  headers?: Record<string, string>;
+}
+
+/** Why the node gave no answer, as the caller is told: 502 (unreachable) or 504 (too slow). */
+export class UpstreamError extends Error {
+  constructor(
+    readonly status: 502 | 504,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Upstream {
+  pool: Pool;
+  basePath: string;
+  authorization: string;
+}
+
+/**
+ * Connections to the nodes: one keep-alive pool per node, logging in with the node's internal
+ * credentials (derived from the shared key; the caller's never pass). Pools are dropped when a
+ * node's route changes or goes away.
+ */
+export class Upstreams {
+  private readonly upstreams = new Map<string, Upstream>();
+
+  constructor(private readonly options: { key: Buffer; timeoutMs: number; connectionsPerNode?: number }) {}
+
+  async request(route: Route, request: UpstreamRequest): Promise<Dispatcher.ResponseData> {
+    const upstream = this.upstreamOf(route);
+    let answer: Dispatcher.ResponseData;
+    try {
+      answer = await upstream.pool.request(this.requestOptions(upstream, request));
+    } catch (error) {
+      throw toUpstreamError(error);
+    }
+    if (answer.statusCode === 401 || answer.statusCode === 403) {
+      // The node refused the proxy's own login: a platform fault, not the caller's.
+      await answer.body.dump();
+      throw new UpstreamError(502, "the node refused the proxy's credentials");
+    }
+    return answer;
+  }
+
+  /**
+   * Forwards a request and writes the node's answer straight into `res` (status, content type and
+   * length only), the cheapest way through undici; resolves with the answer's size once sent.
+   */
+  async streamTo(route: Route, request: UpstreamRequest, res: ServerResponse): Promise<number> {
+    const upstream = this.upstreamOf(route);
+    let refusedLogin = false;
+    let size = 0;
+    try {
+      await upstream.pool.stream(this.requestOptions(upstream, request), ({ statusCode, headers }) => {
+        if (statusCode === 401 || statusCode === 403) {
+          refusedLogin = true;
+          return new Writable({ write: (_chunk, _encoding, done) => done() });
+        }
+        const contentType = headers['content-type'];
+        const contentLength = headers['content-length'];
+        res.writeHead(statusCode, {
+          ...(typeof contentType === 'string' ? { 'content-type': contentType } : {}),
+          ...(typeof contentLength === 'string' ? { 'content-length': contentLength } : {}),
+        });
+        if (typeof contentLength === 'string') {
+          size = Number(contentLength);
+          return res;
+        }
+        // Chunked (a REST block, say): counted on the way, for usage.
+        const counter = new PassThrough();
+        counter.on('data', (chunk: Buffer) => (size += chunk.length));
+        counter.pipe(res);
+        return counter;
+      });
+    } catch (error) {
+      throw toUpstreamError(error);
+    }
+    if (refusedLogin) throw new UpstreamError(502, "the node refused the proxy's credentials");
+    return size;
+  }
+
+  /** The node's base URL for a WebSocket and the header to log in with. */
+  webSocketTarget(route: Route): { url: string; authorization: string } {
+    const upstream = this.upstreamOf(route);
+    const url = new URL(route.upstream!);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    return { url: url.href, authorization: upstream.authorization };
+  }
+
+  /** Closes the node's connections (its route changed or it is gone). */
+  forget(nodeId: string): void {
+    const upstream = this.upstreams.get(nodeId);
+    if (!upstream) return;
+    this.upstreams.delete(nodeId);
+    void upstream.pool.close().catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    const pools = [...this.upstreams.values()].map((upstream) => upstream.pool);
+    this.upstreams.clear();
+    await Promise.all(pools.map((pool) => pool.destroy()));
+  }
+
+  private requestOptions(upstream: Upstream, request: UpstreamRequest): Dispatcher.RequestOptions {
+    return {
+      method: request.method,
+      path: upstream.basePath + request.path,
+      headers: { ...request.headers, authorization: upstream.authorization },
+      body: request.body,
+      headersTimeout: this.options.timeoutMs,
+      bodyTimeout: this.options.timeoutMs,
+    };
+  }
+
+  private upstreamOf(route: Route): Upstream {
+    let upstream = this.upstreams.get(route.nodeId);
+    if (!upstream) {
+      const url = new URL(route.upstream!);
+      upstream = {
+        pool: new Pool(url.origin, { connections: this.options.connectionsPerNode ?? 32, keepAliveTimeout: 30_000 }),
+        basePath: url.pathname.replace(/\/$/, ''),
+        authorization: nodeRpcAuthorization(this.options.key, route.nodeId),
+      };
+      this.upstreams.set(route.nodeId, upstream);
+    }
+    return upstream;
+  }
+}
+
+function toUpstreamError(error: unknown): UpstreamError {
+  if (error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError) {
+    return new UpstreamError(504, 'the node did not answer in time');
+  }
+  if (error instanceof errors.ConnectTimeoutError) return new UpstreamError(504, 'the node did not accept the connection in time');
+  const code = (error as { code?: string }).code;
+  return new UpstreamError(502, `the node cannot be reached${code ? ` (${code})` : ''}`);
+}

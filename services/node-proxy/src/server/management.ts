@@ -1,0 +1,74 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Route } from '../routing/route-table';
+import type { ProxyContext } from './proxy-context';
+import { readBody } from './read-body';
+import { AppError } from '@cloud/http';
+import { sendJson } from './responses';
+
+/**
+ * A node's health as `GET /status` tells it (a JSON string):
+ * - `healthy`: it runs and answered a call just now;
+ * - `unreachable`: it should run but did not answer (restarting, or stuck);
+ * - `provisioning`: it is being set up;
+ * - `failed`: the platform gave up running it (the nodes API says why).
+ */
+export type NodeHealth = 'healthy' | 'unreachable' | 'provisioning' | 'failed';
+
+const PROBES = {
+  bitcoin: { jsonrpc: '1.0', id: 'status', method: 'getblockcount', params: [] },
+  ethereum: { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] },
+};
+
+/** Most log lines one call returns, when the caller asks for all of them. */
+const MAX_LOG_LINES = 100_000;
+
+/** The management interface of every node (spec 4.4): `GET /status` and `GET /logs`. */
+export async function serveManagement(context: ProxyContext, route: Route, req: IncomingMessage, res: ServerResponse): Promise<number> {
+  const path = new URL(req.url ?? '/', 'http://node').pathname;
+  if (path !== '/status' && path !== '/logs') throw new AppError(404, 'NotFound', 'the management interface serves GET /status and GET /logs');
+  if (req.method !== 'GET') throw new AppError(405, 'MethodNotAllowed', `${path} takes GET`, { allow: 'GET' });
+  if (path === '/status') return sendJson(res, 200, await health(context, route));
+  const lines = await requestedLines(context, req);
+  try {
+    const reply = await context.bus.request('nodes.logs', { nodeId: route.nodeId, ...(lines ? { lines } : { lines: MAX_LOG_LINES }) });
+    return sendJson(res, 200, reply.lines);
+  } catch (error) {
+    context.logger.warn('could not read node logs', { nodeId: route.nodeId, error });
+    throw new AppError(503, 'LogsUnavailable', 'the node logs cannot be read now; try again shortly', { 'retry-after': '5' });
+  }
+}
+
+async function health(context: ProxyContext, route: Route): Promise<NodeHealth> {
+  if (route.state === 'provisioning') return 'provisioning';
+  if (route.state !== 'running' || !route.upstream) return 'failed';
+  try {
+    const answer = await context.upstreams.request(route, {
+      method: 'POST',
+      path: '/',
+      body: JSON.stringify(PROBES[route.interfaces.family]),
+      headers: { 'content-type': 'application/json' },
+    });
+    const reply = (await answer.body.json()) as { error?: unknown };
+    return answer.statusCode === 200 && !reply.error ? 'healthy' : 'unreachable';
+  } catch {
+    return 'unreachable';
+  }
+}
+
+/** `lines` from the query (`?lines=N`) or, as the spec has it, a JSON body `{"lines": N}`; undefined for the whole log. */
+async function requestedLines(context: ProxyContext, req: IncomingMessage): Promise<number | undefined> {
+  const query = new URL(req.url ?? '/', 'http://node').searchParams.get('lines');
+  let value: unknown = query ?? undefined;
+  const body = (await readBody(req, 1024)).trim();
+  if (value === undefined && body !== '') {
+    try {
+      value = (JSON.parse(body) as { lines?: unknown }).lines;
+    } catch {
+      throw new AppError(400, 'InvalidInput', 'the body must be JSON like {"lines": 100}');
+    }
+  }
+  if (value === undefined || value === null) return undefined;
+  const lines = Number(value);
+  if (!Number.isInteger(lines) || lines < 1 || lines > MAX_LOG_LINES) throw new AppError(400, 'InvalidInput', `lines must be a whole number from 1 to ${MAX_LOG_LINES}`);
+  return lines;
+}

@@ -1,0 +1,29 @@
+import type { Bus } from '@cloud/bus';
+import type { Logger } from '@cloud/logging';
+import type { Authenticator } from '../auth/authenticator';
+import type { ProxyConfig } from '../config';
+import type { Upstreams } from '../forwarding/upstreams';
+import type { MethodFilter } from '../json-rpc/method-filter';
+import type { ProxyMetrics } from '../metrics';
+import type { Family, ListenerName } from '../routing/interfaces';
+import type { RouteSync } from '../routing/route-sync';
+import type { RouteTable } from '../routing/route-table';
+import type { UsageMeter } from '../usage/usage-meter';
+import type { RateLimiter } from './rate-limiter';
+
+/** The parts every request handler of the proxy uses, built once by `createNodeProxy`. */
+export interface ProxyContext {
+  config: ProxyConfig;
+  logger: Logger;
+  bus: Bus;
+  table: RouteTable;
+  sync: RouteSync;
+  auth: Authenticator;
+  limiter: RateLimiter;
+  upstreams: Upstreams;
+  filters: Record<Family, MethodFilter>;
+  usage: UsageMeter;
+  metrics: ProxyMetrics;
+  /** The port each listener really listens on (they may be 0 in the configuration). */
+  ports: Partial<Record<ListenerName, number>>;
+}

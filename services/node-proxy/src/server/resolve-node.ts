@@ -1,0 +1,57 @@
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { parseBasic } from '../auth/authenticator';
+import type { ListenerName } from '../routing/interfaces';
+import type { Route } from '../routing/route-table';
+import type { ProxyContext } from './proxy-context';
+import { AppError } from '@cloud/http';
+
+/** The node a Host (or SNI) names: `<nodeId>.<NODE_DOMAIN>`, any port and case; undefined for any other name. */
+export function nodeIdOfHost(host: string | undefined, domain: string): string | undefined {
+  if (!host) return undefined;
+  const name = host.replace(/:\d+$/, '').replace(/\.$/, '').toLowerCase();
+  const suffix = `.${domain}`;
+  if (!name.endsWith(suffix)) return undefined;
+  const label = name.slice(0, -suffix.length);
+  return /^[a-z0-9-]+$/.test(label) ? label : undefined;
+}
+
+/**
+ * The node a request is for, served on this listener and able to take calls, or the AppError
+ * that answers it: 404 for an unknown, deleted or failed node or a node of another port, 421 when
+ * the TLS name and the Host disagree, 503 while it provisions or before the routing table loads.
+ */
+export function resolveNode(context: ProxyContext, listener: ListenerName, req: IncomingMessage): Route {
+  const { table, config, sync } = context;
+  const hostNodeId = nodeIdOfHost(req.headers.host, config.NODE_DOMAIN);
+  const sni = (req.socket as Partial<TLSSocket>).servername;
+  if (sni && hostNodeId !== undefined && nodeIdOfHost(sni, config.NODE_DOMAIN) !== hostNodeId) {
+    throw new AppError(421, 'MisdirectedRequest', 'the TLS server name and the Host header name different nodes');
+  }
+  let route: Route | undefined;
+  if (hostNodeId !== undefined) {
+    route = table.get(hostNodeId);
+  } else if (config.PROXY_ROUTE_BY_NODE_USER) {
+    // A client that cannot send the node's name (litecoin-cli -rpcconnect=<ip>) is served by its Basic user name.
+    const user = parseBasic(req.headers.authorization ?? '')?.user;
+    route = user === undefined ? undefined : table.byNodeUser(user);
+    if (!route) throw new AppError(404, 'NotFound', `address nodes as <nodeId>.${config.NODE_DOMAIN}`);
+  }
+  if (!route) {
+    if (!sync.loaded) throw new AppError(503, 'NotReady', 'the proxy is still loading its routes; try again shortly', { 'retry-after': '1' });
+    throw new AppError(404, 'NotFound', hostNodeId === undefined ? 'no node at this address' : `no node ${hostNodeId} at this address`);
+  }
+  if (listener !== 'management' && route.interfaces.listener !== listener) {
+    const port = context.ports[route.interfaces.listener];
+    throw new AppError(404, 'NotFound', `node ${route.nodeId} is not served on this port${port ? `; its JSON-RPC is on port ${port}` : ''}`);
+  }
+  return route;
+}
+
+/** Whether the node takes calls now: 503 while it provisions, 404 once it failed. */
+export function assertRunning(route: Route): void {
+  if (route.state === 'provisioning') {
+    throw new AppError(503, 'NodeNotReady', `node ${route.nodeId} is still being provisioned; try again shortly`, { 'retry-after': '5' });
+  }
+  if (route.state !== 'running' || !route.upstream) throw new AppError(404, 'NotFound', `node ${route.nodeId} is not running (${route.state})`);
+}

@@ -1,0 +1,15 @@
+import type { ServerResponse } from 'node:http';
+
+/** Writes a JSON answer; returns the bytes of the body, for usage. */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): number {
+  const text = JSON.stringify(body);
+  const length = Buffer.byteLength(text);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': length, ...headers });
+  res.end(text);
+  return length;
+}
+
+/** The `{code, message}` error body every service answers with (runtime contract, "Errors"). */
+export function sendError(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): number {
+  return sendJson(res, status, { code, message }, headers);
+}

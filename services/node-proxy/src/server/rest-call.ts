@@ -1,0 +1,13 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ListenerName } from '../routing/interfaces';
+import type { Route } from '../routing/route-table';
+import type { ProxyContext } from './proxy-context';
+
+/** The node software's REST interface (`GET /rest/...`, read-only by design), passed through as it is. */
+export async function forwardRest(context: ProxyContext, listener: ListenerName, route: Route, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const stopTimer = context.metrics.timeUpstream(listener);
+  const bytesOut = await context.upstreams.streamTo(route, { method: 'GET', path: req.url!, headers: { accept: req.headers.accept ?? '*/*' } }, res);
+  stopTimer();
+  context.metrics.count(listener, 'forwarded');
+  context.usage.record(route.nodeId, route.userId, { requests: 1, bytesOut });
+}

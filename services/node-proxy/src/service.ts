@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { remoteJwks, systemClock, TokenVerifier, type Clock, type PublicKeyResolver } from '@cloud/auth';
+import { openBus, type Bus } from '@cloud/bus';
+import { listenServer, serveHttp, type RunningServer } from '@cloud/http';
+import { createLogger, type Logger } from '@cloud/logging';
+import { loadNodeRpcKey } from '@cloud/node-rpc-auth';
+import { RevocationSet } from '@cloud/revocations';
+import { createAdminApp } from './admin-app';
+import { Authenticator } from './auth/authenticator';
+import type { ProxyConfig } from './config';
+import { Upstreams } from './forwarding/upstreams';
+import { loadMethodFilters } from './json-rpc/method-filter';
+import { ProxyMetrics } from './metrics';
+import type { ListenerName } from './routing/interfaces';
+import { RouteSync } from './routing/route-sync';
+import { RouteTable } from './routing/route-table';
+import type { ProxyContext } from './server/proxy-context';
+import { RateLimiter } from './server/rate-limiter';
+import { requestHandler } from './server/request-handler';
+import { WebSocketBridge } from './server/websocket-bridge';
+import { loadProxyCertificate } from './tls/proxy-certificate';
+import { UsageMeter } from './usage/usage-meter';
+
+export const PROXY_SERVICE_NAME = 'cloud-node-proxy';
+
+export interface NodeProxyOptions {
+  logger?: Logger;
+  clock?: Clock;
+  /** A bus shared with the other services in this process; by default the proxy opens its own. */
+  bus?: Bus;
+  /** The accounts service's keys; by default read from its JWKS at ACCOUNTS_URL. */
+  keys?: PublicKeyResolver;
+}
+
+export interface NodeProxy {
+  context: ProxyContext;
+  /** The port of each listener, once listening. */
+  ports: Record<ListenerName, number>;
+  adminUrl: string;
+  /** `https` or `http` (PROXY_TLS=off). */
+  scheme: 'https' | 'http';
+  /** The certificate clients should trust, when the proxy made its own (or was given one). */
+  certificate?: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the node-proxy: loads the method rules, the certificate and the routing table's feed,
+ * then listens on every chain port and the admin port. Resolves once all of them listen.
+ */
+export async function startNodeProxy(config: ProxyConfig, options: NodeProxyOptions = {}): Promise<NodeProxy> {
+  const logger = options.logger ?? createLogger({ service: PROXY_SERVICE_NAME, level: config.LOG_LEVEL });
+  const clock = options.clock ?? systemClock;
+  const filters = loadMethodFilters(config.PROXY_FILTER_DIR);
+  const tls = config.PROXY_TLS === 'on' ? await loadProxyCertificate(config) : undefined;
+  const bus = options.bus ?? (await openBus(config, PROXY_SERVICE_NAME, logger));
+  const table = new RouteTable(clock);
+  const sync = new RouteSync({ bus, table, logger, resyncIntervalMs: config.PROXY_RESYNC_INTERVAL_MS });
+  const revocations = new RevocationSet({ bus, logger, service: PROXY_SERVICE_NAME });
+  const keys = options.keys ?? remoteJwks(new URL('/.well-known/jwks.json', config.ACCOUNTS_URL).href);
+  const metrics = new ProxyMetrics();
+  const context: ProxyContext = {
+    config,
+    logger,
+    bus,
+    table,
+    sync,
+    auth: new Authenticator({ verifier: new TokenVerifier(keys, clock), isRevoked: revocations.isRevoked }, clock),
+    limiter: new RateLimiter({ ratePerSecond: config.PROXY_RATE_PER_SECOND, burst: config.PROXY_RATE_BURST, now: clock }),
+    upstreams: new Upstreams({ key: loadNodeRpcKey(config), timeoutMs: config.PROXY_UPSTREAM_TIMEOUT_MS }),
+    filters,
+    usage: new UsageMeter({ bus, logger, proxyId: config.PROXY_INSTANCE_ID ?? `node-proxy-${randomUUID()}`, intervalMs: config.PROXY_USAGE_INTERVAL_MS, clock }),
+    metrics,
+    ports: {},
+  };
+  table.onChange((nodeId, route) => {
+    context.auth.forget(nodeId);
+    context.upstreams.forget(nodeId);
+    if (!route) context.limiter.forget(nodeId);
+    metrics.routes.set(table.size);
+  });
+  // Registered after the caches' listener: it re-checks open sockets, closing those of a node that
+  // stopped running or moved, or whose caller's credentials no longer hold.
+  const webSockets = new WebSocketBridge(context, 'eth');
+
+  await revocations.start();
+  await sync.start();
+  context.usage.start();
+
+  const wanted: Record<ListenerName, number> = {
+    btc: config.PROXY_BTC_PORT,
+    btctestnet: config.PROXY_BTC_TESTNET_PORT,
+    ltc: config.PROXY_LTC_PORT,
+    eth: config.PROXY_ETH_PORT,
+    avalanche: config.PROXY_AVALANCHE_PORT,
+    management: config.PROXY_MANAGEMENT_PORT,
+  };
+  const servers: RunningServer[] = [];
+  const ports = {} as Record<ListenerName, number>;
+  for (const [listener, port] of Object.entries(wanted) as [ListenerName, number][]) {
+    const handler = requestHandler(context, listener);
+    const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler) : createHttpServer(handler);
+    if (listener === 'eth') server.on('upgrade', webSockets.upgrade);
+    const running = await listenServer(server, { port, host: config.PROXY_HOST, logger, name: `node-proxy ${listener} port` });
+    servers.push(running);
+    ports[listener] = running.port;
+  }
+  Object.assign(context.ports, ports);
+  const admin: RunningServer = await serveHttp(
+    createAdminApp({
+      logger,
+      metrics,
+      readiness: [
+        { name: 'routing table', check: () => sync.checkReady() },
+        { name: 'token revocations', check: () => revocations.checkReady() },
+      ],
+    }),
+    { port: config.PROXY_ADMIN_PORT, host: config.PROXY_ADMIN_HOST, logger, name: 'node-proxy admin' },
+  );
+
+  return {
+    context,
+    ports,
+    adminUrl: admin.url,
+    scheme: tls ? 'https' : 'http',
+    ...(tls ? { certificate: tls.cert } : {}),
+    async close() {
+      webSockets.close();
+      await Promise.all(servers.map((server) => server.close()));
+      await admin.close();
+      await sync.stop();
+      revocations.stop();
+      await context.usage.stop();
+      await context.upstreams.close();
+      if (!options.bus) await bus.close();
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { createLogger } from '@cloud/logging';
+import { startTestPlatform, waitUntil, type TestNodes, type TestPlatform, type TestPlatformOptions, type TestUser } from '@cloud/nodes/testing';
+import { loadProxyConfig, startNodeProxy, type NodeProxy } from '../src';
+
+export { waitUntil };
+export type { TestUser };
+
+/** Every proxy port picked by the system. */
+const FREE_PORTS = Object.fromEntries(['BTC', 'BTC_TESTNET', 'LTC', 'ETH', 'AVALANCHE', 'MANAGEMENT', 'ADMIN'].map((name) => [`PROXY_${name}_PORT`, '0']));
+
+/** A node as its creator got it: with its Basic credentials (none for a jwt node). */
+export interface CreatedNode {
+  id: string;
+  address: string;
+  image: string;
+  state: string;
+  nodeUser?: string;
+  nodePass?: string;
+}
+
+export interface ProxyPlatform extends TestPlatform {
+  nodes: TestNodes;
+  /** Starts a node-proxy replica on the platform's bus, and waits until its routing table is loaded. */
+  startProxy(env?: Record<string, string>): Promise<NodeProxy>;
+  /**
+   * Creates a node through the nodes API and waits until it runs, or, with `wait` false, only
+   * until every proxy started so far has heard of it (the outbox relays the news with a delay).
+   */
+  createNode(user: TestUser, body: { image: string; jwt?: boolean }, wait?: boolean): Promise<CreatedNode>;
+}
+
+/**
+ * The accounts service, one nodes-service instance running real nodes (local driver) and the
+ * node-proxy replicas a test starts, sharing one bus (in-process, or RabbitMQ with a prefix of
+ * their own) as `npm start` or a deployment would.
+ */
+export async function startProxyPlatform(options: TestPlatformOptions & { nodesEnv?: Record<string, string> } = {}): Promise<ProxyPlatform> {
+  const platform = await startTestPlatform(options);
+  const nodes = await platform.startNodes(options.nodesEnv);
+  const proxies: NodeProxy[] = [];
+  const logger = createLogger({ service: 'proxy-test', level: 'silent' });
+  return {
+    ...platform,
+    nodes,
+    async startProxy(env = {}) {
+      const config = loadProxyConfig({ DATA_DIR: platform.dataDir, LOG_LEVEL: 'silent', PROXY_TLS: 'off', ...FREE_PORTS, ...platform.busEnv, ...env });
+      const proxy = await startNodeProxy(config, { logger, keys: platform.keys, clock: platform.clock, ...(platform.sharedBus ? { bus: platform.sharedBus } : {}) });
+      proxies.push(proxy);
+      platform.ownBus(proxy.context.bus);
+      await waitUntil('the routing table to load', () => proxy.context.sync.loaded, 20_000);
+      return proxy;
+    },
+    async createNode(user, body, wait = true) {
+      const created = await nodes.http.post('/users/me/nodes').set('authorization', `Bearer ${user.clientToken}`).send(body).expect(200);
+      const node = created.body as CreatedNode;
+      await waitUntil(`the proxies to hear of node ${node.id}`, () => proxies.every((proxy) => proxy.context.table.get(node.id)), 10_000);
+      if (wait) {
+        await waitUntil(
+          `node ${node.id} to run`,
+          async () => (await nodes.http.get(`/users/me/nodes/${node.id}`).set('authorization', `Bearer ${user.clientToken}`)).body.state === 'running',
+          60_000,
+          100,
+        );
+      }
+      return node;
+    },
+    async close() {
+      for (const proxy of proxies) await proxy.close();
+      await platform.close();
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import { checkRequest, mergeBatchAnswers } from '../src/json-rpc/json-rpc';
+import { DEFAULT_FILTER_DIR } from '../src/config';
+import { loadMethodFilters } from '../src/json-rpc/method-filter';
+
+const { bitcoin, ethereum } = loadMethodFilters(DEFAULT_FILTER_DIR);
+
+describe('checking a JSON-RPC request', () => {
+  it('forwards an allowed call re-serialised from what was parsed', () => {
+    const checked = checkRequest('  {"jsonrpc":"1.0", "id":"x",\n "method":"getblockcount","params":[]}  ', bitcoin, 100);
+    expect(checked).toEqual({ outcome: 'forward', body: '{"jsonrpc":"1.0","id":"x","method":"getblockcount","params":[]}', batch: false, refusedCount: 0 });
+  });
+
+  it('refuses a blocked method in any case, in the dialect of the call', () => {
+    for (const method of ['stop', 'STOP', 'Stop', 'dumpPrivKey', 'listwallettransactions']) {
+      const checked = checkRequest(JSON.stringify({ jsonrpc: '1.0', id: 7, method, params: [] }), bitcoin, 100);
+      expect(checked).toEqual({
+        outcome: 'refused',
+        status: 200,
+        answer: { result: null, error: { code: -32601, message: `method "${method}" is not allowed on this hosted node` }, id: 7 },
+        refusedCount: 1,
+      });
+    }
+    const eth = checkRequest('{"jsonrpc":"2.0","id":1,"method":"personal_unlockAccount","params":[]}', ethereum, 100);
+    expect(eth).toMatchObject({ outcome: 'refused', answer: { jsonrpc: '2.0', id: 1, error: { code: -32601 } } });
+  });
+
+  it('checks the method the node will see when keys are duplicated: the last one, which is what is forwarded', () => {
+    const checked = checkRequest('{"id":1,"method":"getblockcount","method":"stop","params":[]}', bitcoin, 100);
+    expect(checked).toMatchObject({ outcome: 'refused', answer: { error: { code: -32601, message: 'method "stop" is not allowed on this hosted node' } } });
+    const allowed = checkRequest('{"id":1,"method":"stop","method":"getblockcount"}', bitcoin, 100);
+    expect(allowed).toEqual({ outcome: 'forward', body: '{"id":1,"method":"getblockcount"}', batch: false, refusedCount: 0 });
+  });
+
+  it('refuses a body that is not JSON (-32700) and a call without a string method (-32600) with 400', () => {
+    expect(checkRequest('{"method":"stop"', bitcoin, 100)).toEqual({
+      outcome: 'refused',
+      status: 400,
+      answer: { result: null, id: null, error: { code: -32700, message: 'parse error: the body is not JSON' } },
+      refusedCount: 1,
+    });
+    expect(checkRequest('{"method":"stop"', ethereum, 100)).toMatchObject({ answer: { jsonrpc: '2.0', id: null, error: { code: -32700 } } });
+    expect(checkRequest('/* hi */ {"method":"getblockcount"}', bitcoin, 100)).toMatchObject({ status: 400, answer: { error: { code: -32700 } } });
+    expect(checkRequest('{"id":3,"method":5}', bitcoin, 100)).toMatchObject({ status: 400, answer: { id: 3, error: { code: -32600 } } });
+    expect(checkRequest('"stop"', bitcoin, 100)).toMatchObject({ status: 400, answer: { id: null, error: { code: -32600 } } });
+  });
+
+  it('answers an empty batch with -32600 and a batch over the limit with 413', () => {
+    expect(checkRequest('[]', ethereum, 100)).toMatchObject({ outcome: 'refused', status: 400, answer: { error: { code: -32600, message: 'invalid request: empty batch' } } });
+    const long = JSON.stringify(Array.from({ length: 4 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'eth_blockNumber' })));
+    expect(checkRequest(long, ethereum, 3)).toMatchObject({ outcome: 'refused', status: 413, answer: { error: { code: -32600, message: 'batch of 4 calls is over the limit of 3' } } });
+  });
+
+  it('forwards only the allowed calls of a batch and keeps a refusal at each refused position', () => {
+    const batch = [
+      { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] },
+      { jsonrpc: '2.0', id: 2, method: 'EVM_MINE', params: [] },
+      { jsonrpc: '2.0', id: 3, method: 'eth_chainId', params: [] },
+      { jsonrpc: '2.0', id: 4 },
+    ];
+    const checked = checkRequest(JSON.stringify(batch), ethereum, 100);
+    if (checked.outcome !== 'forward' || !checked.batch) throw new Error(`expected a forwarded batch, got ${JSON.stringify(checked)}`);
+    expect(JSON.parse(checked.body)).toEqual([batch[0], batch[2]]);
+    expect(checked.refusedCount).toBe(2);
+    // The node answers out of order; the merge puts every answer back in the request's place.
+    const merged = mergeBatchAnswers(checked.answers, checked.forwarded, [
+      { jsonrpc: '2.0', id: 3, result: '0x7a69' },
+      { jsonrpc: '2.0', id: 1, result: '0x10' },
+    ]);
+    expect(merged).toEqual([
+      { jsonrpc: '2.0', id: 1, result: '0x10' },
+      { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'method "EVM_MINE" is not allowed on this hosted node' } },
+      { jsonrpc: '2.0', id: 3, result: '0x7a69' },
+      { jsonrpc: '2.0', id: 4, error: { code: -32600, message: 'invalid request: a call is an object with a string "method"' } },
+    ]);
+  });
+
+  it('answers a batch of refused calls without the node', () => {
+    const checked = checkRequest('[{"id":1,"method":"stop"},{"id":2,"method":"GenerateToAddress"}]', bitcoin, 100);
+    expect(checked).toMatchObject({ outcome: 'refused', status: 200, refusedCount: 2 });
+    expect((checked as { answer: { id: number }[] }).answer.map((answer) => answer.id)).toEqual([1, 2]);
+  });
+});
+
+describe('the shipped method rules', () => {
+  it.each([
+    ['bitcoin', bitcoin, ['stop', 'generate', 'generatetoaddress', 'getbalance', 'sendtoaddress', 'dumpwallet', 'importprivkey', 'fundrawtransaction', 'getaccount', 'setban', 'invalidateblock', 'setmocktime', 'logging', 'dumptxoutset']],
+    ['ethereum', ethereum, ['eth_accounts', 'shh_newIdentity', 'eth_sign', 'eth_signTypedData_v4', 'eth_sendTransaction', 'personal_sign', 'admin_addPeer', 'miner_start', 'debug_setHead', 'anvil_setBalance', 'evm_revert', 'hardhat_mine', 'shh_post']],
+  ] as const)('%s refuses the issue’s methods', (_family, filter, methods) => {
+    for (const method of methods) expect([method, filter.blocks(method)]).toEqual([method, true]);
+  });
+
+  it.each([
+    ['bitcoin', bitcoin, ['getblock', 'getblockcount', 'getdifficulty', 'getblockchaininfo', 'sendrawtransaction', 'signrawtransactionwithkey', 'estimatesmartfee', 'getrawtransaction']],
+    ['ethereum', ethereum, ['eth_blockNumber', 'eth_call', 'eth_getBalance', 'eth_sendRawTransaction', 'eth_subscribe', 'debug_traceTransaction', 'net_version']],
+  ] as const)('%s lets standard calls through', (_family, filter, methods) => {
+    for (const method of methods) expect([method, filter.blocks(method)]).toEqual([method, false]);
+  });
+});

@@ -1,0 +1,162 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { NodeProxy } from '../src';
+import { DEFAULT_FILTER_DIR } from '../src/config';
+import { callProxy, type ProxyCall } from './client';
+import { startProxyPlatform, waitUntil, type CreatedNode, type ProxyPlatform, type TestUser } from './harness';
+
+const run = promisify(execFile);
+const blockedMethods = (JSON.parse(readFileSync(path.join(DEFAULT_FILTER_DIR, 'bitcoin.json'), 'utf8')) as { groups: { methods: string[] }[] }).groups
+  .flatMap((group) => group.methods)
+  .map((method) => method.replace(/\*$/, 'x'));
+
+describe('the proxy in front of a Litecoin Core node', () => {
+  let platform: ProxyPlatform;
+  let proxy: NodeProxy;
+  let user: TestUser;
+  let node: CreatedNode;
+  let credentials: string;
+
+  beforeAll(async () => {
+    platform = await startProxyPlatform();
+    proxy = await platform.startProxy({ PROXY_RATE_PER_SECOND: '100000', PROXY_RATE_BURST: '100000', PROXY_BODY_LIMIT_BYTES: '65536', PROXY_MAX_BATCH: '200', PROXY_UPSTREAM_TIMEOUT_MS: '1500' });
+    user = await platform.user();
+    node = await platform.createNode(user, { image: 'ltc' });
+    credentials = `${node.nodeUser}:${node.nodePass}`;
+  }, 120_000);
+  afterAll(() => platform?.close());
+
+  const rpc = (body: unknown, call: Partial<ProxyCall> = {}) => callProxy(proxy, 'ltc', { host: node.address, auth: credentials, body, ...call });
+  const result = async (method: string, params: unknown[] = []) => {
+    const answer = await rpc({ jsonrpc: '1.0', id: 'test', method, params });
+    expect([method, answer.status, (answer.body as { error: unknown }).error]).toEqual([method, 200, null]);
+    return (answer.body as { result: unknown }).result;
+  };
+
+  it('answers getblock with the fields of the spec, and getdifficulty with a number', async () => {
+    await waitUntil('two blocks', async () => ((await result('getblockcount')) as number) >= 2, 30_000, 200);
+    const block = (await result('getblock', [await result('getblockhash', [1]), true])) as Record<string, unknown>;
+    for (const field of ['hash', 'confirmations', 'size', 'height', 'version', 'versionHex', 'merkleroot', 'tx', 'time', 'mediantime', 'nonce', 'bits', 'difficulty', 'chainwork', 'nTx', 'nextblockhash']) {
+      expect([field, field in block]).toEqual([field, true]);
+    }
+    expect(block).toMatchObject({ height: 1, tx: [expect.stringMatching(/^[0-9a-f]{64}$/)] });
+    expect(typeof (await result('getdifficulty'))).toBe('number');
+  });
+
+  it('refuses every method of the bitcoin rules, alone and in upper case, and the node keeps running', async () => {
+    for (const method of blockedMethods) {
+      for (const name of [method, method.toUpperCase()]) {
+        const answer = await rpc({ jsonrpc: '1.0', id: name, method: name, params: [] });
+        expect([name, answer.status, answer.body]).toEqual([name, 200, { result: null, id: name, error: { code: -32601, message: `method "${name}" is not allowed on this hosted node` } }]);
+      }
+    }
+    expect(typeof (await result('getblockcount'))).toBe('number');
+  });
+
+  it('answers a batch in order with the refusals in place and the allowed calls answered by the node', async () => {
+    const batch = [{ id: 'first', method: 'getblockcount' }, ...blockedMethods.map((method, index) => ({ id: index, method })), { id: 'last', method: 'getbestblockhash' }];
+    const answer = await rpc(batch);
+    expect(answer.status).toBe(200);
+    const answers = answer.body as { id: unknown; result: unknown; error: { code: number } | null }[];
+    expect(answers.map((each) => each.id)).toEqual(batch.map((call) => call.id));
+    expect(answers[0]).toMatchObject({ result: expect.any(Number), error: null });
+    expect(answers.at(-1)).toMatchObject({ result: expect.stringMatching(/^[0-9a-f]{64}$/), error: null });
+    expect(answers.slice(1, -1).every((each) => each.error?.code === -32601)).toBe(true);
+  });
+
+  it('checks what the node would see: duplicate keys, odd whitespace and escapes cannot smuggle a method', async () => {
+    for (const body of ['{"id":1,"method":"getblockcount","method":"stop"}', '{ "id" : 1 ,\n\t"method" :\r\n "stop" }', '{"id":1,"method":"\\u0073top"}', '[{"id":1,"method":"getblockcount","method":"StOp"}]']) {
+      const answer = await rpc(body);
+      const refusal = [answer.body].flat()[0] as { error: { code: number } };
+      expect([body, refusal.error.code]).toEqual([body, -32601]);
+    }
+    expect(typeof (await result('getblockcount'))).toBe('number');
+  });
+
+  it('answers malformed requests in JSON-RPC form: not JSON, no method, an empty batch, a batch or body over the limit', async () => {
+    expect(await rpc('{"method":')).toMatchObject({ status: 400, body: { error: { code: -32700 } } });
+    expect(await rpc({ id: 1, method: 42 })).toMatchObject({ status: 400, body: { id: 1, error: { code: -32600 } } });
+    expect(await rpc([])).toMatchObject({ status: 400, body: { error: { code: -32600 } } });
+    const long = Array.from({ length: 201 }, (_, id) => ({ id, method: 'getblockcount' }));
+    expect(await rpc(long)).toMatchObject({ status: 413, body: { error: { code: -32600, message: 'batch of 201 calls is over the limit of 200' } } });
+    const huge = await rpc({ id: 1, method: 'getblock', params: ['x'.repeat(70_000)] });
+    expect(huge).toMatchObject({ status: 413, body: { code: 'PayloadTooLarge' } });
+  });
+
+  it('serves litecoin-cli through the proxy, and refuses its stop', async () => {
+    const cli = (...args: string[]) =>
+      run('litecoin-cli', ['-rpcconnect=127.0.0.1', `-rpcport=${proxy.ports.ltc}`, `-rpcuser=${node.nodeUser}`, `-rpcpassword=${node.nodePass}`, ...args]);
+    const { stdout } = await cli('getblockcount');
+    expect(Number(stdout.trim())).toBeGreaterThanOrEqual(2);
+    const refused = await cli('stop').then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    // litecoin-cli exits with the error code's absolute value, truncated to a byte: 32601 % 256.
+    expect(refused).toMatchObject({ code: 32601 % 256, stderr: expect.stringContaining('method "stop" is not allowed on this hosted node') });
+    expect(Number((await cli('getblockcount')).stdout.trim())).toBeGreaterThanOrEqual(2);
+  });
+
+  it('passes REST GETs through, and refuses other REST methods and the wallet endpoints', async () => {
+    const info = await rpc(undefined, { path: '/rest/chaininfo.json' });
+    expect(info).toMatchObject({ status: 200, body: { chain: 'regtest', blocks: expect.any(Number) } });
+    expect(await rpc('{}', { path: '/rest/chaininfo.json', method: 'POST' })).toMatchObject({ status: 405, body: { code: 'MethodNotAllowed' }, headers: { allow: 'GET' } });
+    expect(await rpc({ method: 'getbalance' }, { path: '/wallet/main' })).toMatchObject({ status: 403, body: { code: 'Forbidden' } });
+    expect(await rpc(undefined, { path: '/' })).toMatchObject({ status: 405, body: { code: 'MethodNotAllowed' } });
+    expect(await rpc(undefined, { path: '/other' })).toMatchObject({ status: 404, body: { code: 'NotFound' } });
+  });
+
+  it('finds no node at an unknown address, nor on another chain’s port', async () => {
+    expect(await rpc({ method: 'getblockcount' }, { host: 'node-00000000-0000-0000-0000-000000000000.nodes.localhost' })).toMatchObject({ status: 404, body: { code: 'NotFound' } });
+    const wrongPort = await callProxy(proxy, 'eth', { host: node.address, auth: credentials, body: { method: 'getblockcount' } });
+    expect(wrongPort).toMatchObject({ status: 404, body: { code: 'NotFound', message: `node ${node.id} is not served on this port; its JSON-RPC is on port ${proxy.ports.ltc}` } });
+    expect(await rpc({ method: 'getblockcount' }, { host: '127.0.0.1', auth: 'nobody:wrong' })).toMatchObject({ status: 404, body: { code: 'NotFound' } });
+  });
+
+  it('refuses missing or wrong credentials with 401 and a Basic challenge', async () => {
+    const other = await platform.createNode(user, { image: 'ltc' }, false);
+    for (const auth of [undefined, `${node.nodeUser}:wrong`, `${other.nodeUser}:${other.nodePass}`, 'Bearer abc.def.ghi']) {
+      const answer = await rpc({ method: 'getblockcount' }, { auth });
+      expect([auth, answer.status, answer.headers['www-authenticate']]).toEqual([auth, 401, 'Basic realm="node", charset="UTF-8"']);
+      expect(answer.body).toMatchObject({ code: 'Unauthorized' });
+    }
+  });
+
+  it('answers 504 when the node does not answer in time, and 502 when it cannot be reached', async () => {
+    const pid = await liveNodeProcess(platform.dataDir, node.id);
+    process.kill(pid, 'SIGSTOP');
+    try {
+      expect(await rpc({ method: 'getblockcount' })).toMatchObject({ status: 504, body: { code: 'GatewayTimeout' } });
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    // The node moves to an address where nothing listens (as a stale upstream would look).
+    const route = proxy.context.table.get(node.id)!;
+    await platform.bus.publish([
+      { id: `msg-test-${Date.now()}`, kind: 'node.running', occurredAt: new Date().toISOString(), payload: { ...routeOf(route), revision: route.revision + 1000, upstream: 'http://127.0.0.1:9', address: node.address } },
+    ]);
+    await waitUntil('the moved route', () => proxy.context.table.get(node.id)?.upstream === 'http://127.0.0.1:9');
+    expect(await rpc({ method: 'getblockcount' })).toMatchObject({ status: 502, body: { code: 'BadGateway' } });
+  });
+});
+
+/**
+ * The pid of the node's running process, read from its record once that names a live process of
+ * this node (not one that just exited and awaits its restart, which a signal would miss).
+ */
+async function liveNodeProcess(dataDir: string, nodeId: string): Promise<number> {
+  let pid = 0;
+  await waitUntil(`a live process of ${nodeId}`, () => {
+    ({ pid } = JSON.parse(readFileSync(path.join(dataDir, 'nodes', nodeId, 'node.json'), 'utf8')) as { pid: number });
+    const state = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0];
+    return state !== 'Z' && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(nodeId);
+  });
+  return pid;
+}
+
+function routeOf(route: NonNullable<ReturnType<NodeProxy['context']['table']['get']>>) {
+  const { nodeId, userId, image, chain, revision, state, basic, upstream } = route;
+  return { nodeId, userId, image, chain, revision, state, basic, upstream };
+}

@@ -1,0 +1,68 @@
+import type { NodeRoute } from '@cloud/bus';
+import { RouteTable } from '../src/routing/route-table';
+
+const route = (nodeId: string, revision: number, changes: Partial<NodeRoute> = {}): NodeRoute => ({
+  nodeId,
+  userId: 'user-1',
+  image: 'ltc',
+  chain: 'ltc',
+  revision,
+  state: 'running',
+  basic: { user: `u-${nodeId}`, passwordSha256: 'a'.repeat(64) },
+  upstream: 'http://127.0.0.1:9',
+  ...changes,
+});
+
+describe('the routing table', () => {
+  it('keeps the newest revision of a node whatever order the changes come in', () => {
+    const table = new RouteTable();
+    expect(table.apply(route('node-a', 2, { state: 'running' }))).toBe(true);
+    expect(table.apply(route('node-a', 1, { state: 'provisioning' }))).toBe(false);
+    expect(table.apply(route('node-a', 2, { state: 'failed' }))).toBe(false);
+    expect(table.get('node-a')).toMatchObject({ state: 'running', revision: 2, jwt: false, interfaces: { family: 'bitcoin', listener: 'ltc' } });
+    expect(table.get('node-a')!.passwordSha256!.equals(Buffer.alloc(32, 0xaa))).toBe(true);
+  });
+
+  it('finds a node by its Basic user, and forgets the old user when the credentials rotate', () => {
+    const table = new RouteTable();
+    table.apply(route('node-a', 1));
+    expect(table.byNodeUser('u-node-a')?.nodeId).toBe('node-a');
+    table.apply(route('node-a', 2, { basic: { user: 'u-new', passwordSha256: 'b'.repeat(64) } }));
+    expect(table.byNodeUser('u-node-a')).toBeUndefined();
+    expect(table.byNodeUser('u-new')?.nodeId).toBe('node-a');
+  });
+
+  it('drops a deleted node and does not let an older message bring it back', () => {
+    const table = new RouteTable();
+    const changes: [string, boolean][] = [];
+    table.onChange((nodeId, current) => changes.push([nodeId, current !== undefined]));
+    table.apply(route('node-a', 1));
+    table.apply(route('node-a', 3, { state: 'deleting', upstream: null }));
+    expect(table.apply(route('node-a', 2))).toBe(false);
+    expect(table.get('node-a')).toBeUndefined();
+    expect(table.byNodeUser('u-node-a')).toBeUndefined();
+    expect(changes).toEqual([
+      ['node-a', true],
+      ['node-a', false],
+    ]);
+  });
+
+  it('marks a node without Basic credentials as a jwt node, and leaves out images it cannot serve', () => {
+    const table = new RouteTable();
+    table.apply(route('node-j', 1, { image: 'eth', chain: 'eth', basic: null }));
+    table.apply(route('node-x', 1, { image: 'dogecoin' }));
+    expect(table.get('node-j')).toMatchObject({ jwt: true, passwordSha256: null, interfaces: { family: 'ethereum', webSocket: true } });
+    expect(table.get('node-x')).toBeUndefined();
+  });
+
+  it('replaces everything with a snapshot, yet lets a message that raced the snapshot apply after it', () => {
+    const table = new RouteTable();
+    table.apply(route('node-old', 1));
+    table.apply(route('node-new', 1)); // arrived while the snapshot was read, after it was taken
+    table.replaceAll([route('node-b', 4)]);
+    expect(table.get('node-old')).toBeUndefined();
+    expect(table.get('node-new')).toBeUndefined();
+    expect(table.apply(route('node-new', 1))).toBe(true); // the replay
+    expect([table.size, table.get('node-b')?.revision]).toEqual([2, 4]);
+  });
+});
