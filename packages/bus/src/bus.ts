@@ -11,6 +11,12 @@ export const durableQueues = {
   'accounts.call-events': ['call.recorded', 'call.recorded-batch'],
   /** The nodes service deletes the nodes of a deleted user. */
   'nodes.user-deletions': ['revocation.user-deleted'],
+  /** The nodes service creates and deletes the nodes of the staking service's validators. */
+  'nodes.validators': ['validator.created', 'validator.deleted'],
+  /** The staking service follows its validators' nodes: state and upstream. */
+  'staking.node-changes': ['node.created', 'node.running', 'node.failed', 'node.credentials-changed', 'node.deleting', 'node.deleted'],
+  /** The staking service forgets the validators of a deleted user (the nodes service deletes their nodes). */
+  'staking.user-deletions': ['revocation.user-deleted'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type DurableQueue = keyof typeof durableQueues;

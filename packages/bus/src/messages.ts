@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { VALIDATOR_IMAGE_IDS } from '@cloud/chains';
 
 const id = z.string().min(1).max(128);
 const timestamp = z.iso.datetime({ offset: true });
@@ -98,6 +99,21 @@ export const messageSchemas = {
   'node.deleting': nodeRouteSchema,
   /** The node and its data are gone. */
   'node.deleted': nodeRouteSchema,
+  /**
+   * The staking service created a validator: the nodes service creates its node, under this id,
+   * for this user, from a validator image (`avalanchefuji`), with these Basic credentials (the
+   * user was shown the password once). The node's staking key is not here: the driver asks the
+   * staking service for it (`staking.validator-tls`) when it starts the node, so no private key is
+   * ever persisted on the broker.
+   */
+  'validator.created': z.object({
+    nodeId: id,
+    userId: id,
+    image: z.enum(VALIDATOR_IMAGE_IDS),
+    basic: z.object({ user: z.string().min(1).max(128), passwordSha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+  }),
+  /** The user deleted the validator (its stake was not locked): the nodes service deletes its node. */
+  'validator.deleted': z.object({ nodeId: id, userId: id }),
   /**
    * Calls to nodes counted by one node-proxy replica over `[from, to)`: one message per interval
    * for all the nodes it served, never one per call.

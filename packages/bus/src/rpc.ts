@@ -33,6 +33,15 @@ export const rpcSchemas = {
     request: z.object({ nodeId: id, lines: z.number().int().min(1).max(100_000).optional() }),
     reply: z.object({ lines: z.array(z.string()) }),
   },
+  /**
+   * The staking TLS certificate and private key (PEM) of a validator's node, which the node
+   * identifies itself with on the staking chain (its NodeID is derived from the certificate). Asked
+   * by the nodes service's driver when it starts the node; fails for an unknown or deleted validator.
+   */
+  'staking.validator-tls': {
+    request: z.object({ nodeId: id }),
+    reply: z.object({ certificatePem: z.string().min(1).max(20_000), keyPem: z.string().min(1).max(20_000) }),
+  },
 } as const;
 
 export type RpcMethod = keyof typeof rpcSchemas;

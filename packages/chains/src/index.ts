@@ -1,2 +1,3 @@
-export { IMAGES, IMAGE_IDS, isImageId } from './images';
-export type { ImageDefinition, ImageId } from './images';
+export { IMAGES, IMAGE_IDS, USER_IMAGE_IDS, VALIDATOR_IMAGE_IDS, isImageId, validatorImage } from './images';
+export type { ImageDefinition, ImageId, UserImageId, ValidatorImageId } from './images';
+export { avalancheNodeId, avalancheNodeIdFromPem, cb58Decode, cb58Encode, isAvalancheNodeId } from './avalanche-node-id';

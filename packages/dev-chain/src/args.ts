@@ -1,10 +1,12 @@
 import { parseRpcAuth } from './auth';
+import type { AvalancheCommand } from './avalanche/args';
+import { avalancheUsage, parseAvalancheArguments } from './avalanche/args';
 import type { DevChainOptions } from './index';
 import type { ChainName } from './params';
 import { CHAINS } from './params';
 import { DEV_CHAIN_NAME } from './version';
 
-export type Command = { kind: 'version' } | { kind: 'help' } | { kind: 'run'; options: Omit<DevChainOptions, 'logger'> };
+export type Command = { kind: 'version' } | { kind: 'help' } | { kind: 'run'; options: Omit<DevChainOptions, 'logger'> } | AvalancheCommand;
 
 /**
  * bitcoind options a driver passes that mean nothing here (no P2P, no wallet, no index, always
@@ -29,6 +31,8 @@ export function usage(): string {
     '  -blockinterval=<secs>   Mine a block every <secs> seconds (default: 0, only when asked)',
     '  -version                Print the version and exit',
     `  Accepted and ignored: ${[...IGNORED].map((name) => `-${name}`).join(' ')}`,
+    '',
+    ...avalancheUsage(),
   ].join('\n');
 }
 
@@ -47,9 +51,12 @@ function integer(name: string, value: string, min: number, max: number): number 
 /**
  * Parses bitcoind-style arguments: `-name=value`, bare `-flag`, `-noflag` for `-flag=0`, and `--name`
  * for `-name`. The last value of an option wins, except -rpcauth, which adds up. Throws with a
- * message for the user on an unknown option or a bad value.
+ * message for the user on an unknown option or a bad value. With `-chain=avalanche` the rest are
+ * avalanchego's flags instead (see parseAvalancheArguments).
  */
 export function parseArguments(argv: string[]): Command {
+  const avalanche = argv.findIndex((arg) => /^--?chain=avalanche$/.test(arg));
+  if (avalanche >= 0) return parseAvalancheArguments(argv.filter((_, index) => index !== avalanche));
   const values = new Map<string, string | undefined>();
   const rpcauth: string[] = [];
   for (const arg of argv) {
@@ -75,7 +82,7 @@ export function parseArguments(argv: string[]): Command {
   if (values.has('version') && flag('version', values.get('version'))) return { kind: 'version' };
 
   const chain = values.get('chain') ?? 'btc';
-  if (!(CHAINS as readonly string[]).includes(chain)) throw new Error(`Invalid value for -chain: ${chain} (expected ${CHAINS.join(', ')})`);
+  if (!(CHAINS as readonly string[]).includes(chain)) throw new Error(`Invalid value for -chain: ${chain} (expected ${[...CHAINS, 'avalanche'].join(', ')})`);
   const datadir = values.get('datadir');
   if (!datadir) throw new Error('-datadir=<dir> is required');
   const rpcport = values.get('rpcport');

@@ -1,6 +1,4 @@
 import { rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import type { RpcAuth } from './auth';
@@ -11,11 +9,13 @@ import type { ChainName } from './params';
 import { CHAIN_PARAMS } from './params';
 import { handleRest } from './rest';
 import { handleRpc } from './rpc';
-import { createRpcServer } from './server';
+import { createRpcServer, listen } from './server';
 import { BlockStore, regtestDir } from './store';
 import { DEV_CHAIN_NAME, DEV_CHAIN_VERSION } from './version';
 
 export { makeRpcAuth, rpcAuthHash } from './auth';
+export { AVALANCHE_NETWORKS, parseAvalancheArguments, startAvalancheDevChain } from './avalanche';
+export type { AvalancheCommand, AvalancheDevChain, AvalancheDevChainOptions, AvalancheNetwork } from './avalanche';
 export { parseArguments, usage } from './args';
 export type { Command } from './args';
 export { CHAINS } from './params';
@@ -55,16 +55,6 @@ interface LoadedChain {
   log: (line: string) => void;
   /** Closes the store and removes the cookie. */
   release(): void;
-}
-
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolvePort((server.address() as AddressInfo).port);
-    });
-  });
 }
 
 /** Serves RPC (and REST) for a loaded chain; runs the mining timer; stops on stop() or the stop RPC. */

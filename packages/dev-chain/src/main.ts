@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArguments, usage } from './args';
+import { startAvalancheDevChain } from './avalanche';
 import { startDevChain } from './index';
 import { DEV_CHAIN_NAME, DEV_CHAIN_VERSION } from './version';
 
@@ -24,7 +25,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${usage()}\n`);
     return 0;
   }
-  const node = await startDevChain({ ...command.options, logger: (line) => process.stdout.write(`${timestamp()} ${line}\n`) });
+  const logger = (line: string) => process.stdout.write(`${timestamp()} ${line}\n`);
+  const node = command.kind === 'avalanche' ? await startAvalancheDevChain({ ...command.options, logger }) : await startDevChain({ ...command.options, logger });
   const shutdown = () => void node.stop();
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);

@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { HttpReply } from './rpc';
@@ -31,9 +32,10 @@ function send(res: ServerResponse, reply: RpcReply): void {
 /** Core's limit on a request (MAX_SIZE, 32 MiB): a larger body is refused with 413, not buffered. */
 export const MAX_BODY_BYTES = 0x02000000;
 
-class BodyTooLarge extends Error {}
+export class BodyTooLarge extends Error {}
 
-async function readBody(req: IncomingMessage): Promise<string> {
+/** Reads a request's body; throws BodyTooLarge past MAX_BODY_BYTES. */
+export async function readBody(req: IncomingMessage): Promise<string> {
   if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw new BodyTooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
@@ -79,6 +81,17 @@ export function createRpcServer(handlers: ServerHandlers): Server {
     answer(req, res, handlers).catch((error: unknown) => {
       // Only a broken request gets here (e.g. the client went away mid-body): nothing to answer.
       res.destroy(error instanceof Error ? error : undefined);
+    });
+  });
+}
+
+/** Starts listening; resolves to the port (the free one picked for port 0). */
+export function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolvePort((server.address() as AddressInfo).port);
     });
   });
 }

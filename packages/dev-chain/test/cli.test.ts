@@ -3,12 +3,18 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { avalancheNodeIdFromPem } from '@cloud/chains';
 import { makeRpcAuth, parseArguments } from '../src';
+import * as avalanche from './avalanche-client';
 import type { RpcTarget } from './rpc-client';
 import { call, post } from './rpc-client';
+import type { StakingFiles } from './staking-certificate';
+import { makeStakingFiles } from './staking-certificate';
 
 const packageDir = join(__dirname, '..');
 const mainJs = join(packageDir, 'dist', 'main.js');
+// dist/main.js loads @cloud/chains from its build, so the test builds that package too.
+const chainsDir = join(packageDir, '..', 'chains');
 
 describe('parseArguments', () => {
   const run = (argv: string[]) => {
@@ -60,12 +66,39 @@ describe('parseArguments', () => {
   });
 });
 
+describe('parseArguments with -chain=avalanche', () => {
+  const required = ['--network-id=fuji', '--http-port=9650', '--staking-tls-cert-file=/s/staker.crt', '--staking-tls-key-file=/s/staker.key', '--data-dir=/d'];
+
+  it("takes avalanchego's flags, ignoring those that mean nothing here", () => {
+    const ignored = ['--staking-port=0', '--log-dir=/l', '--public-ip=127.0.0.1', '--http-allowed-hosts=*', '--log-display-level=info', '--index-enabled=false', '--index-enabled'];
+    expect(parseArguments(['-chain=avalanche', ...required, '--http-host=0.0.0.0', ...ignored])).toEqual({
+      kind: 'avalanche',
+      options: { network: 'fuji', host: '0.0.0.0', port: 9650, stakingCertFile: '/s/staker.crt', stakingKeyFile: '/s/staker.key', dataDir: '/d' },
+    });
+    expect(parseArguments(['--chain=avalanche', ...required.slice(1), '--network-id=12345'])).toMatchObject({ options: { network: 'local', host: '127.0.0.1' } });
+    expect(parseArguments(['-chain=avalanche', ...required.slice(1), '--network-id=1'])).toMatchObject({ options: { network: 'mainnet' } });
+    expect(parseArguments(['-chain=avalanche', '-version'])).toEqual({ kind: 'version' });
+  });
+
+  it.each([
+    ...required.map((flag): [string[], string] => [required.filter((other) => other !== flag), `${flag.split('=')[0]}=<value> is required`]),
+    [[...required, '--network-id=devnet'], 'Invalid value for --network-id: devnet (expected mainnet, fuji or local)'],
+    [[...required, '--http-port=65536'], 'Invalid value for --http-port: 65536'],
+    [[...required, '--data-dir='], '--data-dir needs a value'],
+    [[...required, '-datadir=/d'], 'Invalid parameter --datadir'],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseArguments(['-chain=avalanche', ...argv])).toThrow(message);
+  });
+});
+
 describe('dist/main.js', () => {
   const datadirs: string[] = [];
 
   beforeAll(() => {
     // Tests run from the sources; this one needs the built program, so it builds it.
-    execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: packageDir, stdio: 'pipe' });
+    for (const dir of [chainsDir, packageDir]) {
+      execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'pipe' });
+    }
     if (!existsSync(mainJs)) throw new Error(`the build did not produce ${mainJs}`);
   }, 180_000);
 
@@ -119,5 +152,56 @@ describe('dist/main.js', () => {
     expect(await call(again, 'getbestblockhash')).toBe(hash);
     expect((await post(again, { id: 1, method: 'stop' })).body).toEqual({ result: 'Cloud Dev Chain stopping', error: null, id: 1 });
     expect(await second.exit).toBe(0);
+  });
+
+  describe('in avalanche mode', () => {
+    let staking: StakingFiles;
+
+    beforeAll(async () => {
+      staking = await makeStakingFiles();
+      datadirs.push(staking.dir);
+    });
+
+    const argv = (dataDir: string) => [
+      '-chain=avalanche',
+      '--network-id=local',
+      '--http-host=127.0.0.1',
+      '--http-port=0',
+      `--staking-tls-cert-file=${staking.certFile}`,
+      `--staking-tls-key-file=${staking.keyFile}`,
+      `--data-dir=${dataDir}`,
+      ...['--staking-port=0', '--http-allowed-hosts=*', '--log-display-level=info', '--index-enabled=false'],
+    ];
+
+    it('exits 1 naming a missing flag, or a key that is not the certificate\'s', () => {
+      const missing = spawnSync(process.execPath, [mainJs, ...argv('/tmp/none').filter((arg) => !arg.startsWith('--data-dir'))], { encoding: 'utf8' });
+      expect([missing.status, missing.stderr]).toEqual([1, 'Error: --data-dir=<value> is required\n']);
+      const wrongKey = spawnSync(process.execPath, [mainJs, ...argv('/tmp/none').map((arg) => (arg.startsWith('--staking-tls-key-file') ? `--staking-tls-key-file=${staking.certFile}` : arg))], { encoding: 'utf8' });
+      expect([wrongKey.status, wrongKey.stderr]).toEqual([1, `Error: --staking-tls-key-file ${staking.certFile}: not a private key PEM\n`]);
+    });
+
+    it("serves avalanchego's API as the certificate's node, logs, and keeps its validators across a SIGTERM", async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'dev-chain-cli-avalanche-'));
+      datadirs.push(dataDir);
+      const nodeId = avalancheNodeIdFromPem(staking.certPem);
+      const first = await launch(argv(dataDir));
+      const url = `http://127.0.0.1:${first.port}`;
+      expect(await avalanche.call(url, '/ext/info', 'info.getNodeID')).toMatchObject({ nodeID: nodeId });
+      const startTime = Math.floor(Date.now() / 1000) + 600;
+      const { txID } = await avalanche.call<{ txID: string }>(url, '/ext/dev', 'dev.registerValidator', { nodeID: nodeId, startTime, endTime: startTime + 3600, weight: '2000000000000' });
+      first.child.kill('SIGTERM');
+      expect(await first.exit).toBe(0);
+      const lines = first.output().trim().split('\n');
+      for (const line of lines) expect(line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \S/);
+      expect(lines).toContainEqual(expect.stringContaining(`NodeID ${nodeId} on network local (networkID 12345)`));
+      expect(lines).toContainEqual(expect.stringContaining(`Registered validator ${nodeId} txID=${txID}`));
+      expect(lines.slice(-1)[0]).toMatch(/Shutdown: done$/);
+
+      const second = await launch(argv(dataDir));
+      const again = `http://127.0.0.1:${second.port}`;
+      expect(await avalanche.call(again, '/ext/bc/P', 'platform.getCurrentValidators', { nodeIDs: [nodeId] })).toMatchObject({ validators: [{ txID, startTime: String(startTime) }] });
+      second.child.kill('SIGINT');
+      expect(await second.exit).toBe(0);
+    });
   });
 });

@@ -45,7 +45,7 @@ export const proxyEnvironment = commonEnvironment.extend(nodeRpcKeyEnvironment.s
   PROXY_RATE_BURST: positiveInt(200),
   /** A node that has not answered in this long gets the caller a 504. */
   PROXY_UPSTREAM_TIMEOUT_MS: positiveInt(30_000),
-  /** Folder of the method rule files (`bitcoin.json`, `ethereum.json`); unset: the shipped ones. */
+  /** Folder of the method rule files (`bitcoin.json`, `ethereum.json`, `avalanche.json`); unset: the shipped ones. */
   PROXY_FILTER_DIR: z.string().min(1).default(DEFAULT_FILTER_DIR),
 
   // --- routing and usage ---

@@ -31,6 +31,11 @@ describe('checking a JSON-RPC request', () => {
     expect(allowed).toEqual({ outcome: 'forward', body: '{"id":1,"method":"getblockcount"}', batch: false, refusedCount: 0 });
   });
 
+  it('refuses a call naming its method again in another case, which Go nodes (geth, avalanchego) would read last', () => {
+    const checked = checkRequest('{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","METHOD":"eth_sendTransaction"}', ethereum, 100);
+    expect(checked).toMatchObject({ outcome: 'refused', status: 400, answer: { jsonrpc: '2.0', id: 1, error: { code: -32600 } } });
+  });
+
   it('refuses a body that is not JSON (-32700) and a call without a string method (-32600) with 400', () => {
     expect(checkRequest('{"method":"stop"', bitcoin, 100)).toEqual({
       outcome: 'refused',

@@ -53,6 +53,7 @@ export function createNodesApp(deps: NodesAppDependencies): NodesApp {
     instanceId: deps.instanceId,
     leaseSeconds: config.NODE_LEASE_SECONDS,
     intervalMs: config.RECONCILE_INTERVAL_MS,
+    stakingTls: (nodeId) => deps.bus.request('staking.validator-tls', { nodeId }),
   });
   const nodes = new NodesService({
     db,

@@ -40,6 +40,8 @@ export const nodesEnvironment = apiServiceEnvironment.extend(nodeRpcKeyEnvironme
   BITCOIND_PATH: optionalPath,
   /** Bitcoin Cash Node's bitcoind for bch; unset: the dev chain runs bch. */
   BCHN_BITCOIND_PATH: optionalPath,
+  /** avalanchego for validator nodes; unset: the dev chain's avalanche mode runs them. */
+  AVALANCHEGO_PATH: optionalPath,
 });
 
 export type NodesConfig = z.infer<typeof nodesEnvironment>;

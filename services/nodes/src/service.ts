@@ -11,6 +11,7 @@ import { openNodeDriver } from './drivers/open-driver';
 import { serveProxyRequests } from './entry-points/messages/proxy-requests.server';
 import { wakeReconcilerOnRequests } from './entry-points/messages/reconcile-wakeups';
 import { consumeUserDeletions } from './entry-points/messages/user-deletions.consumer';
+import { consumeValidatorRequests } from './entry-points/messages/validator-requests.consumer';
 import { nodesMigrations, NODES_SCHEMA } from './migrations';
 
 export interface NodesService extends NodesApp {
@@ -69,6 +70,7 @@ export async function createNodesService(config: NodesConfig, options: NodesServ
   });
   await revocations.start();
   await consumeUserDeletions(bus, parts.nodes);
+  await consumeValidatorRequests(bus, parts.nodes);
   await serveProxyRequests(bus, parts.nodes);
   await wakeReconcilerOnRequests(bus, parts.reconciler);
   outbox.start();

@@ -51,6 +51,7 @@ describe('nodes API', () => {
   describe('bad input', () => {
     it.each([
       ['an unknown image', { image: 'doge' }, /body\.image/],
+      ['a validator image (the staking service makes those)', { image: 'avalanchefuji' }, /body\.image/],
       ['no image', {}, /body\.image/],
       ['a number for image', { image: 7 }, /body\.image/],
       ['a string for large', { image: 'btc', large: 'yes' }, /body\.large/],

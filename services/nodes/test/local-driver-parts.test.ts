@@ -23,6 +23,7 @@ test.each([
   ['Bitcoin Cash Node Daemon version v28.0.1-3b6c2a3\n', 'bitcoin-cash-node-28.0.1'],
   ['Cloud Dev Chain version v0.1.0\n', 'cloud-dev-chain-0.1.0'],
   ['anvil Version: 1.7.1\nCommit SHA: 4072e487', 'anvil-1.7.1'],
+  ['avalanchego/1.11.13 [database=v1.4.5, rpcchainvm=38, commit=1ae23ef, go=1.22.8]\n', 'avalanchego-1.11.13'],
 ])('the software label of %j is %s', (output, label) => {
   expect(softwareLabel(output)).toBe(label);
 });
@@ -48,6 +49,8 @@ test('node paths stay inside the root', () => {
     dataDir: '/srv/nodes/node-1/data',
     record: '/srv/nodes/node-1/node.json',
     log: '/srv/nodes/node-1/node.log',
+    stakingCertificate: '/srv/nodes/node-1/staking/staker.crt',
+    stakingKey: '/srv/nodes/node-1/staking/staker.key',
   });
   for (const id of ['', '.', '..', '../x', 'a/b', '-rf']) expect(() => nodePaths('/srv/nodes', id)).toThrow('not a node id');
 });
@@ -83,7 +86,18 @@ test('the tail of a large log is read from its end, whole lines only', async () 
 
 describe('launch plans', () => {
   const rpcKey = Buffer.from('k'.repeat(32));
-  const node: NodeLaunch = { id: 'node-a', image: 'ltc', large: false, dataDir: '/n/data', port: 40001, rpcKey, ethChainId: 31337, blockIntervalSeconds: 2 };
+  const node: NodeLaunch = {
+    id: 'node-a',
+    image: 'ltc',
+    large: false,
+    dataDir: '/n/data',
+    port: 40001,
+    rpcKey,
+    ethChainId: 31337,
+    blockIntervalSeconds: 2,
+    stakingCertificate: '/n/staking/staker.crt',
+    stakingKey: '/n/staking/staker.key',
+  };
   const software = (kind: Software['kind'], baseArgs: string[] = []): Software => ({ kind, command: '/bin/x', baseArgs, label: undefined });
 
   test('litecoind: regtest on loopback with rpcauth, no listening, MWEB kept dormant, flushed to disk as it mines', () => {
@@ -122,6 +136,26 @@ describe('launch plans', () => {
     );
     expect(plan.rpc).toEqual({ url: 'http://127.0.0.1:40001', authorization: nodeRpcAuthorization(rpcKey, 'node-a') });
     expect(plan.probe.method).toBe('eth_blockNumber');
+    expect(plan.mine).toBeUndefined();
+  });
+
+  test.each([
+    ['avalanchego', [], 'fuji'],
+    ['dev-chain', ['/dev-chain/main.js', '-chain=avalanche'], 'mainnet'],
+  ] as const)('%s runs a validator with its staking TLS pair, its HTTP API on loopback', (kind, leading, network) => {
+    const image = network === 'fuji' ? 'avalanchefuji' : 'avalanche';
+    const plan = launchPlan(software(kind, kind === 'dev-chain' ? ['/dev-chain/main.js'] : []), { ...node, image });
+    expect(plan.args).toEqual([
+      ...leading,
+      `--network-id=${network}`,
+      '--http-host=127.0.0.1',
+      '--http-port=40001',
+      '--http-allowed-hosts=*',
+      '--staking-tls-cert-file=/n/staking/staker.crt',
+      '--staking-tls-key-file=/n/staking/staker.key',
+      '--data-dir=/n/data',
+    ]);
+    expect(plan.probe).toEqual({ method: 'info.getNodeID', params: {}, path: '/ext/info' });
     expect(plan.mine).toBeUndefined();
   });
 });

@@ -32,9 +32,19 @@ function isCall(value: unknown): value is Call {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Whether the call has a key like `METHOD` besides `method`. Go's encoding/json (avalanchego, geth)
+ * takes any casing of a key for the field and keeps the last one, so such a call could name one
+ * method to the filter and another to the node.
+ */
+function hasMethodLookalike(call: Call): boolean {
+  return Object.keys(call).some((key) => key !== 'method' && key.length === 6 && key.toLowerCase() === 'method');
+}
+
 /** Why this call is not forwarded, or undefined when it may go to the node. */
 function refusal(call: unknown, filter: MethodFilter): RpcErrorAnswer | undefined {
   if (!isCall(call) || typeof call.method !== 'string') return errorAnswer(call, INVALID_REQUEST, 'invalid request: a call is an object with a string "method"');
+  if (hasMethodLookalike(call)) return errorAnswer(call, INVALID_REQUEST, 'invalid request: a call has one "method" key, in lower case');
   if (filter.blocks(call.method)) return errorAnswer(call, METHOD_NOT_ALLOWED, `method ${JSON.stringify(call.method)} is not allowed on this hosted node`);
   return undefined;
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Family } from '../routing/interfaces';
 
 const ruleFileSchema = z.object({
-  family: z.enum(['bitcoin', 'ethereum']),
+  family: z.enum(['bitcoin', 'ethereum', 'avalanche']),
   description: z.string(),
   groups: z
     .array(
@@ -12,24 +12,25 @@ const ruleFileSchema = z.object({
         name: z.string().min(1),
         why: z.string().min(1),
         sources: z.array(z.string().min(1)).min(1),
-        methods: z.array(z.string().regex(/^[a-z0-9_]+\*?$/, 'a lower-case method name, or a prefix ending in *')).min(1),
+        methods: z.array(z.string().regex(/^[a-z0-9_.]+\*?$/, 'a lower-case method name, or a prefix ending in *')).min(1),
       }),
     )
     .min(1),
 });
 
+/** How each family's nodes answer a request they cannot read at all, so the proxy's own errors look like the node's. */
+const DIALECTS: Record<Family, '1.0' | '2.0'> = { bitcoin: '1.0', ethereum: '2.0', avalanche: '2.0' };
+
 /**
- * Which JSON-RPC methods a chain family's nodes refuse: exact names and name prefixes (`personal_*`),
- * compared in lower case, so `STOP` and `Stop` are `stop` to the filter as they may be to a node.
+ * Which JSON-RPC methods a chain family's nodes refuse: exact names and name prefixes (`personal_*`,
+ * `admin.*`), compared in lower case, so `STOP` and `Stop` are `stop` to the filter as they may be
+ * to a node.
  */
 export class MethodFilter {
   private readonly exact: Set<string>;
   private readonly prefixes: string[];
 
-  /**
-   * @param dialect how the family's nodes answer a request they cannot read at all (Bitcoin Core:
-   *   JSON-RPC 1.0 form; Ethereum: 2.0), so the proxy's own errors look like the node's.
-   */
+  /** @param dialect the JSON-RPC form of the proxy's errors to requests it cannot read (Bitcoin Core: 1.0). */
   constructor(
     methods: readonly string[],
     readonly dialect: '1.0' | '2.0' = '1.0',
@@ -39,7 +40,10 @@ export class MethodFilter {
   }
 
   blocks(method: string): boolean {
-    const name = method.toLowerCase();
+    // Upper-cased first: avalanchego upper-cases the first letter after the dot with Go's
+    // unicode.ToUpper, which makes `ı` an `I` and `ſ` an `S` (`avm.ſend` is `avm.Send` to it), and
+    // JavaScript's toUpperCase folds them the same way; plain lower-casing would let them through.
+    const name = method.toUpperCase().toLowerCase();
     return this.exact.has(name) || this.prefixes.some((prefix) => name.startsWith(prefix));
   }
 }
@@ -59,8 +63,8 @@ export function loadMethodFilters(dir: string): Record<Family, MethodFilter> {
     if (rules.data.family !== family) throw new Error(`method rules ${file}: family is ${rules.data.family}, expected ${family}`);
     return new MethodFilter(
       rules.data.groups.flatMap((group) => group.methods),
-      family === 'ethereum' ? '2.0' : '1.0',
+      DIALECTS[family],
     );
   };
-  return { bitcoin: load('bitcoin'), ethereum: load('ethereum') };
+  return { bitcoin: load('bitcoin'), ethereum: load('ethereum'), avalanche: load('avalanche') };
 }

@@ -7,11 +7,12 @@ import { readBody } from './read-body';
 import { sendJson } from './responses';
 
 /**
- * A JSON-RPC request (POST /): checked call by call, and what may pass is forwarded as the proxy
- * re-serialised it. With nothing refused the node's answer streams back untouched; a batch with
- * refused calls gets the node's answers and the refusals merged in the request's order.
+ * A JSON-RPC request (POST to `path`, `/` but for avalanchego's per-API paths): checked call by
+ * call, and what may pass is forwarded to the same path as the proxy re-serialised it. With nothing
+ * refused the node's answer streams back untouched; a batch with refused calls gets the node's
+ * answers and the refusals merged in the request's order.
  */
-export async function forwardJsonRpc(context: ProxyContext, listener: ListenerName, route: Route, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function forwardJsonRpc(context: ProxyContext, listener: ListenerName, route: Route, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
   const { config, filters, upstreams, metrics, usage } = context;
   const body = await readBody(req, config.PROXY_BODY_LIMIT_BYTES);
   const bytesIn = Buffer.byteLength(body);
@@ -25,7 +26,7 @@ export async function forwardJsonRpc(context: ProxyContext, listener: ListenerNa
     return;
   }
 
-  const forward = { method: 'POST', path: '/', body: checked.body, headers: { 'content-type': 'application/json' } } as const;
+  const forward = { method: 'POST', path, body: checked.body, headers: { 'content-type': 'application/json' } } as const;
   const stopTimer = metrics.timeUpstream(listener);
   let bytesOut: number;
   if (checked.batch && checked.refusedCount > 0) {

@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { UpstreamRequest } from '../forwarding/upstreams';
+import type { Family } from '../routing/interfaces';
 import type { Route } from '../routing/route-table';
 import type { ProxyContext } from './proxy-context';
 import { readBody } from './read-body';
@@ -7,16 +9,34 @@ import { sendJson } from './responses';
 
 /**
  * A node's health as `GET /status` tells it (a JSON string):
- * - `healthy`: it runs and answered a call just now;
- * - `unreachable`: it should run but did not answer (restarting, or stuck);
+ * - `healthy`: it runs and passed its family's probe just now;
+ * - `unreachable`: it should run but did not pass it (restarting, stuck, or not yet bootstrapped);
  * - `provisioning`: it is being set up;
  * - `failed`: the platform gave up running it (the nodes API says why).
  */
 export type NodeHealth = 'healthy' | 'unreachable' | 'provisioning' | 'failed';
 
-const PROBES = {
-  bitcoin: { jsonrpc: '1.0', id: 'status', method: 'getblockcount', params: [] },
-  ethereum: { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] },
+/** How the proxy asks a family's node whether it is healthy. */
+interface HealthProbe {
+  request: UpstreamRequest;
+  isHealthy(statusCode: number, reply: unknown): boolean;
+}
+
+function jsonRpcProbe(call: Record<string, unknown>): HealthProbe {
+  return {
+    request: { method: 'POST', path: '/', body: JSON.stringify(call), headers: { 'content-type': 'application/json' } },
+    isHealthy: (statusCode, reply) => statusCode === 200 && reply !== null && !(reply as { error?: unknown }).error,
+  };
+}
+
+const PROBES: Record<Family, HealthProbe> = {
+  bitcoin: jsonRpcProbe({ jsonrpc: '1.0', id: 'status', method: 'getblockcount', params: [] }),
+  ethereum: jsonRpcProbe({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+  // avalanchego's health API: 200 with `healthy: true` once its checks pass, 503 until then.
+  avalanche: {
+    request: { method: 'GET', path: '/ext/health' },
+    isHealthy: (statusCode, reply) => statusCode === 200 && reply !== null && (reply as { healthy?: unknown }).healthy === true,
+  },
 };
 
 /** Most log lines one call returns, when the caller asks for all of them. */
@@ -41,15 +61,10 @@ export async function serveManagement(context: ProxyContext, route: Route, req: 
 async function health(context: ProxyContext, route: Route): Promise<NodeHealth> {
   if (route.state === 'provisioning') return 'provisioning';
   if (route.state !== 'running' || !route.upstream) return 'failed';
+  const probe = PROBES[route.interfaces.family];
   try {
-    const answer = await context.upstreams.request(route, {
-      method: 'POST',
-      path: '/',
-      body: JSON.stringify(PROBES[route.interfaces.family]),
-      headers: { 'content-type': 'application/json' },
-    });
-    const reply = (await answer.body.json()) as { error?: unknown };
-    return answer.statusCode === 200 && !reply.error ? 'healthy' : 'unreachable';
+    const answer = await context.upstreams.request(route, probe.request);
+    return probe.isHealthy(answer.statusCode, await answer.body.json()) ? 'healthy' : 'unreachable';
   } catch {
     return 'unreachable';
   }

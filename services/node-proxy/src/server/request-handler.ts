@@ -3,6 +3,7 @@ import { UpstreamError } from '../forwarding/upstreams';
 import type { Outcome } from '../metrics';
 import type { ListenerName } from '../routing/interfaces';
 import type { Route } from '../routing/route-table';
+import { serveAvalancheApi } from './avalanche-api';
 import { forwardJsonRpc } from './json-rpc-call';
 import { serveManagement } from './management';
 import type { ProxyContext } from './proxy-context';
@@ -14,7 +15,8 @@ import { sendError } from './responses';
 /**
  * The handler of one listener's HTTP requests: find the node (Host/SNI), check the caller's
  * credentials and the node's rate, then serve the management interface, pass a REST GET through,
- * or check and forward a JSON-RPC call. Every failure is answered with `{code, message}` JSON.
+ * or check and forward a JSON-RPC call (at avalanchego's own paths for an avalanche node). Every
+ * failure is answered with `{code, message}` JSON.
  */
 export function requestHandler(context: ProxyContext, listener: ListenerName) {
   return (req: IncomingMessage, res: ServerResponse): void => {
@@ -32,9 +34,10 @@ async function handle(context: ProxyContext, listener: ListenerName, req: Incomi
   }
   assertRunning(route);
   const path = (req.url ?? '/').split('?')[0]!;
+  if (route.interfaces.family === 'avalanche') return serveAvalancheApi(context, listener, route, path, req, res);
   if (path === '/') {
     if (req.method !== 'POST') throw new AppError(405, 'MethodNotAllowed', 'JSON-RPC takes POST /', { allow: 'POST' });
-    return forwardJsonRpc(context, listener, route, req, res);
+    return forwardJsonRpc(context, listener, route, req, res, path);
   }
   if (route.interfaces.rest && path.startsWith('/rest/')) {
     if (req.method !== 'GET') throw new AppError(405, 'MethodNotAllowed', 'the REST interface takes GET only', { allow: 'GET' });

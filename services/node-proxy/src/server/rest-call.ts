@@ -3,7 +3,7 @@ import type { ListenerName } from '../routing/interfaces';
 import type { Route } from '../routing/route-table';
 import type { ProxyContext } from './proxy-context';
 
-/** The node software's REST interface (`GET /rest/...`, read-only by design), passed through as it is. */
+/** A read-only GET passed through as it is: a Bitcoin node's REST interface (`GET /rest/...`), avalanchego's health checks. */
 export async function forwardRest(context: ProxyContext, listener: ListenerName, route: Route, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const stopTimer = context.metrics.timeUpstream(listener);
   const bytesOut = await context.upstreams.streamTo(route, { method: 'GET', path: req.url!, headers: { accept: req.headers.accept ?? '*/*' } }, res);

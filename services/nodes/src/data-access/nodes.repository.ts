@@ -88,6 +88,11 @@ export class NodesRepository {
     return row && toNode(row);
   }
 
+  /** Whether a node with this id was ever created, deleted or not. */
+  async exists(executor: Executor, id: string): Promise<boolean> {
+    return (await executor('nodes').where({ id }).first('id')) !== undefined;
+  }
+
   /** The node, whoever owns it, unless it is deleted. */
   async findUndeleted(id: string): Promise<NodeRecord | undefined> {
     const row = await this.undeleted().where({ id }).first();

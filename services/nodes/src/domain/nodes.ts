@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '@cloud/auth';
-import type { Outbox, RpcReply } from '@cloud/bus';
+import type { Outbox, Payload, RpcReply } from '@cloud/bus';
 import type { Database } from '@cloud/db';
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from '@cloud/http';
 import type { NodesRepository } from '../data-access/nodes.repository';
 import type { ChainOption, NodeDriver } from '../drivers/driver';
-import type { ImageId } from '@cloud/chains';
+import { IMAGES, type UserImageId } from '@cloud/chains';
 import { lifecycleMessage, nodeRoute } from './lifecycle-messages';
 import type { NodeRecord } from './node';
 import { newNodeCredentials } from './node-credentials';
@@ -24,7 +24,7 @@ export interface NodesServiceDependencies {
 }
 
 export interface CreateNodeRequest {
-  image: ImageId;
+  image: UserImageId;
   large: boolean;
   jwt: boolean;
 }
@@ -33,36 +33,30 @@ export interface CreateNodeRequest {
 export class NodesService {
   constructor(private readonly deps: NodesServiceDependencies) {}
 
-  chains(): Promise<ChainOption[]> {
-    return this.deps.driver.chains();
+  /** What users can ask for: validator images are the staking service's to ask for. */
+  async chains(): Promise<ChainOption[]> {
+    return (await this.deps.driver.chains()).filter((option) => IMAGES[option.image].purpose === 'node');
   }
 
   async create(userId: string, request: CreateNodeRequest): Promise<NodeView> {
     const { db, nodes, outbox, maxNodesPerUser } = this.deps;
-    const chains = await this.deps.driver.chains();
+    const chains = await this.chains();
     const option = chains.find((each) => each.image === request.image);
     if (!option) {
       const offered = chains.map((each) => each.image).join(', ');
       throw new InvalidInputError(`body.image: ${request.image} is not offered by this installation (offered: ${offered})`);
     }
     const credentials = request.jwt ? undefined : newNodeCredentials();
-    const now = new Date(this.deps.clock());
-    const node: NodeRecord = {
+    const node = this.newNode({
       id: `node-${randomUUID()}`,
       userId,
       image: request.image,
       large: request.large,
       jwt: request.jwt,
       software: option.software,
-      state: 'provisioning',
-      stateReason: null,
       nodeUser: credentials?.nodeUser ?? null,
       nodePasswordHash: credentials?.passwordHash ?? null,
-      upstreamUrl: null,
-      revision: 0,
-      createdAt: now,
-      updatedAt: now,
-    };
+    });
     await db.transaction(async (trx) => {
       await nodes.lockUser(trx, userId);
       if ((await nodes.countLive(trx, userId)) >= maxNodesPerUser) {
@@ -73,6 +67,50 @@ export class NodesService {
     });
     this.deps.onChange();
     return this.view(node, credentials);
+  }
+
+  /**
+   * Creates the node of a validator the staking service created (`validator.created`), under the
+   * validator's id and with the Basic credentials it showed the user. Idempotent: a redelivered
+   * message finds the node there. A validator counts against the staking service's own limit, not
+   * MAX_NODES_PER_USER. When nothing here runs the image, the node is created anyway and the
+   * reconciler fails it with that reason, so the user sees why.
+   */
+  async createValidatorNode(request: Payload<'validator.created'>): Promise<void> {
+    const { db, nodes, outbox } = this.deps;
+    const option = (await this.deps.driver.chains()).find((each) => each.image === request.image);
+    const node = this.newNode({
+      id: request.nodeId,
+      userId: request.userId,
+      image: request.image,
+      large: false,
+      jwt: false,
+      software: option?.software ?? 'unavailable',
+      nodeUser: request.basic.user,
+      nodePasswordHash: request.basic.passwordSha256,
+    });
+    const created = await db.transaction(async (trx) => {
+      if (await nodes.exists(trx, node.id)) return false;
+      await nodes.insert(trx, node);
+      await outbox.add(trx, [lifecycleMessage('node.created', node)]);
+      return true;
+    });
+    if (created) this.deps.onChange();
+  }
+
+  /** Deletes a validator's node (`validator.deleted`: the staking service checked its stake is not locked). Idempotent. */
+  async deleteValidatorNode(userId: string, id: string): Promise<void> {
+    const { db, nodes, outbox } = this.deps;
+    const deleting = await db.transaction(async (trx) => {
+      const node = await nodes.findVisible(userId, id, trx);
+      if (!node || node.state === 'deleting') return undefined;
+      const changed = await nodes.transition(trx, id, { from: [node.state], to: 'deleting', at: new Date(this.deps.clock()) });
+      // Moved by the reconciler in between: throwing has the message retried against the new state.
+      if (!changed) throw new Error(`node ${id} changed while being deleted`);
+      await outbox.add(trx, [lifecycleMessage('node.deleting', changed)]);
+      return changed;
+    });
+    if (deleting) this.deps.onChange();
   }
 
   async list(userId: string): Promise<NodeView[]> {
@@ -89,6 +127,11 @@ export class NodesService {
     const deleting = await db.transaction(async (trx) => {
       const node = await nodes.findVisible(userId, id, trx);
       if (!node) throw notFound(id);
+      if (IMAGES[node.image].purpose === 'validator') {
+        // Its stake may be locked on the chain: only the staking service can tell.
+        const { chain, network } = IMAGES[node.image];
+        throw new ConflictError(`node ${id} is a validator; delete it with DELETE /staking/${chain}/${network}/validators/${id}`);
+      }
       if (node.state === 'deleting') return node;
       const changed = await nodes.transition(trx, id, { from: [node.state], to: 'deleting', at: new Date(this.deps.clock()) });
       // The reconciler moved it in between: ask the caller to try again rather than guess.
@@ -144,6 +187,11 @@ export class NodesService {
       return changed;
     });
     if (deleting.length > 0) this.deps.onChange();
+  }
+
+  private newNode(fields: Omit<NodeRecord, 'state' | 'stateReason' | 'upstreamUrl' | 'revision' | 'createdAt' | 'updatedAt'>): NodeRecord {
+    const now = new Date(this.deps.clock());
+    return { ...fields, state: 'provisioning', stateReason: null, upstreamUrl: null, revision: 0, createdAt: now, updatedAt: now };
   }
 
   private async find(userId: string, id: string): Promise<NodeRecord> {

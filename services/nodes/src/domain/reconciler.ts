@@ -3,7 +3,8 @@ import { WakeableTask, type BusMessage, type Outbox } from '@cloud/bus';
 import type { Database, Executor } from '@cloud/db';
 import type { Logger } from '@cloud/logging';
 import type { NodesRepository, Transition } from '../data-access/nodes.repository';
-import { ImageUnavailableError, type NodeDriver } from '../drivers/driver';
+import { IMAGES } from '@cloud/chains';
+import { ImageUnavailableError, type NodeDriver, type StakingTls } from '../drivers/driver';
 import { failedMessage, lifecycleMessage, runningMessage } from './lifecycle-messages';
 import type { NodeRecord } from './node';
 import { nodeAddress } from './node-view';
@@ -22,6 +23,8 @@ export interface ReconcilerOptions {
   intervalMs: number;
   /** New nodes claimed per pass, at most. */
   claimBatch?: number;
+  /** A validator node's staking TLS pair, from the staking service that created the validator. */
+  stakingTls(nodeId: string): Promise<StakingTls>;
 }
 
 /**
@@ -100,7 +103,8 @@ export class Reconciler {
       return;
     }
     try {
-      await driver.ensure({ id: node.id, image: node.image, large: node.large });
+      const validator = IMAGES[node.image].purpose === 'validator';
+      await driver.ensure({ id: node.id, image: node.image, large: node.large, ...(validator ? { stakingTls: () => this.options.stakingTls(node.id) } : {}) });
     } catch (error) {
       if (!(error instanceof ImageUnavailableError)) throw error;
       this.owned.delete(node.id);

@@ -35,6 +35,18 @@ export interface NodeSpec {
   image: ImageId;
   /** A larger/faster node: more cache (local) or more CPU and memory (kubernetes). */
   large: boolean;
+  /**
+   * A validator node's staking TLS certificate and key, which it identifies itself with on the
+   * staking chain; present for validator images only. Fetched from the staking service when
+   * called, so a driver calls it only when it (re)creates the node, and keeps the key nowhere but
+   * where the node software needs it.
+   */
+  stakingTls?: () => Promise<StakingTls>;
+}
+
+export interface StakingTls {
+  certificatePem: string;
+  keyPem: string;
 }
 
 /** An element of `GET /chains`. */

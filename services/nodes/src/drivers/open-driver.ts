@@ -21,6 +21,7 @@ export function openNodeDriver(config: NodesConfig, logger: Logger): NodeDriver 
       ...(config.LITECOIND_PATH ? { litecoind: config.LITECOIND_PATH } : {}),
       ...(config.BITCOIND_PATH ? { bitcoind: config.BITCOIND_PATH } : {}),
       ...(config.BCHN_BITCOIND_PATH ? { bchnBitcoind: config.BCHN_BITCOIND_PATH } : {}),
+      ...(config.AVALANCHEGO_PATH ? { avalanchego: config.AVALANCHEGO_PATH } : {}),
     },
   });
 }

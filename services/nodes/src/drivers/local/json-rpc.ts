@@ -8,7 +8,10 @@ export interface RpcTarget extends InternalEndpoint {
 
 export interface RpcCall {
   method: string;
-  params: unknown[];
+  /** Positional (Bitcoin Core, Ethereum) or named (avalanchego). */
+  params: unknown[] | Record<string, unknown>;
+  /** Where on the node the call is posted: `/` unless the API lives elsewhere (avalanchego's `/ext/info`). */
+  path?: string;
 }
 
 /**
@@ -18,7 +21,7 @@ export interface RpcCall {
  */
 export async function callJsonRpc(target: RpcTarget, call: RpcCall, timeoutMs = 5000): Promise<unknown> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: call.method, params: call.params });
-  const { status, text } = await post(target, body, timeoutMs);
+  const { status, text } = await post(new URL(call.path ?? '/', target.url).href, target.authorization, body, timeoutMs);
   let answer: { result?: unknown; error?: { message?: string } | null };
   try {
     answer = JSON.parse(text) as typeof answer;
@@ -29,11 +32,11 @@ export async function callJsonRpc(target: RpcTarget, call: RpcCall, timeoutMs = 
   return answer.result;
 }
 
-function post(target: RpcTarget, body: string, timeoutMs: number): Promise<{ status: number; text: string }> {
+function post(url: string, authorization: string, body: string, timeoutMs: number): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const request = http.request(
-      target.url,
-      { method: 'POST', agent: false, timeout: timeoutMs, headers: { authorization: target.authorization, 'content-type': 'application/json' } },
+      url,
+      { method: 'POST', agent: false, timeout: timeoutMs, headers: { authorization, 'content-type': 'application/json' } },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -29,6 +29,9 @@ export interface NodeLaunch {
   rpcKey: Buffer;
   ethChainId: number;
   blockIntervalSeconds: number;
+  /** A validator's staking TLS files (written by the driver before it starts the node). */
+  stakingCertificate: string;
+  stakingKey: string;
 }
 
 /** How much of a chain a crash may lose, at most. */
@@ -50,7 +53,7 @@ interface BitcoinDialect {
 // The node log is node.log; a daemon's own debug.log would grow unrotated beside it.
 const REAL_DAEMON_ARGS = ['-nodebuglogfile'];
 
-const BITCOIN_DIALECTS: Record<Exclude<SoftwareKind, 'anvil'>, BitcoinDialect> = {
+const BITCOIN_DIALECTS: Record<Exclude<SoftwareKind, 'anvil' | 'avalanchego'>, BitcoinDialect> = {
   'bitcoin-core': { mine: MINE_TO_OP_TRUE, checkpoint: FLUSH, extraArgs: () => REAL_DAEMON_ARGS },
   'litecoin-core': {
     mine: MINE_TO_OP_TRUE,
@@ -73,6 +76,25 @@ const BITCOIN_DIALECTS: Record<Exclude<SoftwareKind, 'anvil'>, BitcoinDialect> =
 
 export function launchPlan(software: Software, node: NodeLaunch): LaunchPlan {
   const rpc: RpcTarget = { url: `http://127.0.0.1:${node.port}`, authorization: nodeRpcAuthorization(node.rpcKey, node.id) };
+  if (IMAGES[node.image].family === 'avalanche') {
+    return {
+      command: software.command,
+      // avalanchego's own flags; the dev chain's avalanche mode takes the same ones.
+      args: [
+        ...software.baseArgs,
+        ...(software.kind === 'dev-chain' ? ['-chain=avalanche'] : []),
+        `--network-id=${IMAGES[node.image].network}`,
+        ...['--http-host=127.0.0.1', `--http-port=${node.port}`, '--http-allowed-hosts=*'],
+        `--staking-tls-cert-file=${node.stakingCertificate}`,
+        `--staking-tls-key-file=${node.stakingKey}`,
+        `--data-dir=${node.dataDir}`,
+      ],
+      // avalanchego has no RPC authentication: it ignores the header, and only the loopback reaches it.
+      rpc,
+      // Answers while the node still bootstraps, as the API does; the node's health says the rest.
+      probe: { method: 'info.getNodeID', params: {}, path: '/ext/info' },
+    };
+  }
   if (software.kind === 'anvil') {
     return {
       command: software.command,
@@ -91,6 +113,7 @@ export function launchPlan(software: Software, node: NodeLaunch): LaunchPlan {
       probe: { method: 'eth_blockNumber', params: [] },
     };
   }
+  if (software.kind === 'avalanchego') throw new Error(`avalanchego cannot run ${node.image} nodes`);
   const dialect = BITCOIN_DIALECTS[software.kind];
   return {
     command: software.command,

@@ -4,7 +4,7 @@ import type { Logger } from '@cloud/logging';
 import { IMAGE_IDS, IMAGES } from '@cloud/chains';
 import { ImageUnavailableError, type ChainOption, type NodeDriver, type NodeSpec, type NodeStatus } from '../driver';
 import { launchPlan } from './launch-plans';
-import { isNodeId, nodePaths, readNodeRecord, type NodePaths } from './node-files';
+import { isNodeId, nodePaths, readNodeRecord, writeStakingTls, type NodePaths } from './node-files';
 import { tailLog } from './node-log';
 import { localSettings, type LocalDriverOptions, type LocalSettings } from './options';
 import { isAlive, runsFrom, stopProcess } from './processes';
@@ -50,13 +50,27 @@ export class LocalDriver implements NodeDriver {
       if (!software) throw new ImageUnavailableError(`no software on this machine runs ${spec.image} nodes`);
       const paths = nodePaths(this.settings.rootDir, spec.id);
       await this.stopLeftover(spec.id, paths);
+      if (IMAGES[spec.image].family === 'avalanche') {
+        if (!spec.stakingTls) throw new Error(`validator node ${spec.id} has no staking TLS pair`);
+        await writeStakingTls(paths, await spec.stakingTls());
+      }
       if (this.closed) throw new Error('the local driver is closed'); // close() would miss a node started now
       const { secretKey, ethChainId, blockIntervalSeconds, restart, liveness, stopTimeoutMs, logMaxBytes } = this.settings;
       const supervisor = new NodeSupervisor({
         spec,
         paths,
         softwareName: software.label ?? path.basename(software.command),
-        plan: (port) => launchPlan(software, { ...spec, dataDir: paths.dataDir, port, rpcKey: secretKey, ethChainId, blockIntervalSeconds }),
+        plan: (port) =>
+          launchPlan(software, {
+            ...spec,
+            dataDir: paths.dataDir,
+            port,
+            rpcKey: secretKey,
+            ethChainId,
+            blockIntervalSeconds,
+            stakingCertificate: paths.stakingCertificate,
+            stakingKey: paths.stakingKey,
+          }),
         restart,
         liveness,
         stopTimeoutMs,

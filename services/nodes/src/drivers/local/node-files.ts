@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { IMAGE_IDS } from '@cloud/chains';
+import type { StakingTls } from '../driver';
 
 /** Where one node's files are. */
 export interface NodePaths {
@@ -12,6 +13,9 @@ export interface NodePaths {
   /** `node.json`, the node's record. */
   record: string;
   log: string;
+  /** A validator's staking TLS certificate and key (avalanchego's --staking-tls-*-file). */
+  stakingCertificate: string;
+  stakingKey: string;
 }
 
 // An id names a directory that `destroy` removes: nothing that could reach outside the root.
@@ -24,7 +28,14 @@ export function isNodeId(nodeId: string): boolean {
 export function nodePaths(rootDir: string, nodeId: string): NodePaths {
   if (!isNodeId(nodeId)) throw new Error(`not a node id: ${JSON.stringify(nodeId)}`);
   const dir = path.join(path.resolve(rootDir), nodeId);
-  return { dir, dataDir: path.join(dir, 'data'), record: path.join(dir, 'node.json'), log: path.join(dir, 'node.log') };
+  return {
+    dir,
+    dataDir: path.join(dir, 'data'),
+    record: path.join(dir, 'node.json'),
+    log: path.join(dir, 'node.log'),
+    stakingCertificate: path.join(dir, 'staking', 'staker.crt'),
+    stakingKey: path.join(dir, 'staking', 'staker.key'),
+  };
 }
 
 const nodeRecordSchema = z.object({
@@ -45,6 +56,17 @@ export async function readNodeRecord(file: string): Promise<NodeRecord | undefin
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Writes a validator's staking certificate and key where its software reads them, readable by
+ * this user only. Written at every start, so the files are the staking service's current pair.
+ */
+export async function writeStakingTls(paths: NodePaths, tls: StakingTls): Promise<void> {
+  await mkdir(path.dirname(paths.stakingKey), { recursive: true, mode: 0o700 });
+  await writeFile(paths.stakingCertificate, tls.certificatePem, { mode: 0o600 });
+  await writeFile(paths.stakingKey, tls.keyPem, { mode: 0o600 });
+  await chmod(paths.stakingKey, 0o600); // a file that existed keeps its mode through writeFile
 }
 
 /** Written beside and renamed over, so a reader never sees half a record. */

@@ -8,6 +8,8 @@ export interface LocalBinaries {
   bitcoind?: string;
   /** Bitcoin Cash Node's; bch images run on the dev chain without it. */
   bchnBitcoind?: string;
+  /** avalanchego; validator nodes run on the dev chain's avalanche mode without it. */
+  avalanchego?: string;
 }
 
 export interface RestartPolicy {

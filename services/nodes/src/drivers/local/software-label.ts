@@ -4,11 +4,12 @@ const FILLER_WORDS = new Set(['daemon', 'version']);
 /**
  * `<name>-<version>` from the first line a program prints for `-version`:
  * `Litecoin Core version v0.21.2.1-gfce5d…` → `litecoin-core-0.21.2.1`, `anvil Version: 1.7.1` →
- * `anvil-1.7.1`. Undefined when the line names no version.
+ * `anvil-1.7.1`, `avalanchego/1.11.13 [...]` → `avalanchego-1.11.13`. Undefined when the line names no version.
  */
 export function softwareLabel(versionOutput: string): string | undefined {
   const firstLine = versionOutput.split('\n').find((line) => line.trim() !== '') ?? '';
-  const match = /^(.*?)\s+v?(\d+(?:\.\d+)+)/.exec(firstLine.trim());
+  // avalanchego says `avalanchego/1.11.13 [database=v1.4.5, ...]`.
+  const match = /^(.*?)(?:\s+|\/)v?(\d+(?:\.\d+)+)/.exec(firstLine.trim());
   if (!match?.[1] || !match[2]) return undefined;
   const words = match[1]
     .toLowerCase()

@@ -7,7 +7,7 @@ import type { LocalBinaries } from './options';
 import { softwareLabel } from './software-label';
 
 /** Which program it is: decides its arguments, how it mines and how it is asked for its version. */
-export type SoftwareKind = 'anvil' | 'litecoin-core' | 'bitcoin-core' | 'bitcoin-cash-node' | 'dev-chain';
+export type SoftwareKind = 'anvil' | 'litecoin-core' | 'bitcoin-core' | 'bitcoin-cash-node' | 'avalanchego' | 'dev-chain';
 
 /** A program that runs nodes. */
 export interface Software {
@@ -26,15 +26,16 @@ const VERSION_TIMEOUT_MS = 10_000;
 
 /**
  * Finds the program for each image and asks each for its version. Explicit paths win; bitcoin-family
- * images without their real daemon run on the dev chain, which speaks the same RPC.
+ * and avalanche images without their real daemon run on the dev chain, which speaks the same RPC.
  */
 export async function resolveSoftware(binaries: LocalBinaries, logger: Logger): Promise<SoftwareCatalog> {
   const devChainScript = resolveFile('@cloud/dev-chain/main');
-  const [anvil, litecoind, bitcoind, bchn, devChain] = await Promise.all([
+  const [anvil, litecoind, bitcoind, bchn, avalanchego, devChain] = await Promise.all([
     identify('anvil', binaries.anvil ?? anvilFromPackage() ?? findOnPath('anvil'), [], logger),
     identify('litecoin-core', binaries.litecoind ?? findOnPath('litecoind'), [], logger),
     identify('bitcoin-core', binaries.bitcoind, [], logger),
     identify('bitcoin-cash-node', binaries.bchnBitcoind, [], logger),
+    identify('avalanchego', binaries.avalanchego, [], logger),
     devChainScript ? identify('dev-chain', process.execPath, [devChainScript], logger) : undefined,
   ]);
   const catalog: SoftwareCatalog = {
@@ -44,6 +45,8 @@ export async function resolveSoftware(binaries: LocalBinaries, logger: Logger): 
     btctestnet: bitcoind ?? devChain,
     bch: bchn ?? devChain,
     bchtestnet: bchn ?? devChain,
+    avalanche: avalanchego ?? devChain,
+    avalanchefuji: avalanchego ?? devChain,
   };
   const missing = IMAGE_IDS.filter((image) => !catalog[image]);
   if (missing.length > 0) logger.warn('no software on this machine runs some images', { images: missing });
@@ -77,7 +80,7 @@ async function identify(kind: SoftwareKind, command: string | undefined, baseArg
     logger.warn('node software not found', { kind, command });
     return undefined;
   }
-  const flag = kind === 'anvil' ? '--version' : '-version';
+  const flag = kind === 'anvil' || kind === 'avalanchego' ? '--version' : '-version';
   const label = await new Promise<string | undefined>((resolve) => {
     execFile(command, [...baseArgs, flag], { timeout: VERSION_TIMEOUT_MS }, (error, stdout) => {
       const found = error ? undefined : softwareLabel(stdout);

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { IMAGE_IDS } from '@cloud/chains';
+import { IMAGE_IDS, USER_IMAGE_IDS } from '@cloud/chains';
 
 // Request and response shapes of the nodes API; the same schemas validate input and build the
 // OpenAPI document.
 
 export const chainOptionSchema = z
   .object({
-    image: z.enum(IMAGE_IDS).meta({ description: 'what to pass as `image` to create such a node' }),
+    image: z.enum(USER_IMAGE_IDS).meta({ description: 'what to pass as `image` to create such a node' }),
     chain: z.string().meta({ example: 'btc' }),
     network: z.string().meta({ example: 'mainnet' }),
     software: z.string().meta({ description: '<software name>-<version> of what runs the node', example: 'litecoin-core-0.21.2.1' }),
@@ -15,7 +15,7 @@ export const chainOptionSchema = z
 
 export const createNodeBody = z
   .strictObject({
-    image: z.enum(IMAGE_IDS, { error: `must be one of ${IMAGE_IDS.join(', ')}` }),
+    image: z.enum(USER_IMAGE_IDS, { error: `must be one of ${USER_IMAGE_IDS.join(', ')}` }),
     large: z.boolean({ error: 'must be true or false' }).default(false),
     jwt: z.boolean({ error: 'must be true or false' }).default(false),
   })
@@ -25,7 +25,7 @@ export const nodeSchema = z
   .object({
     id: z.string().meta({ example: 'node-0f8e2c4a-5b1d-4e7f-9a3c-2d6b8e1f4a70' }),
     user: z.string(),
-    image: z.enum(IMAGE_IDS),
+    image: z.enum(IMAGE_IDS).meta({ description: 'avalanche and avalanchefuji nodes are validators the staking service created' }),
     chain: z.string(),
     network: z.string(),
     software: z.string(),

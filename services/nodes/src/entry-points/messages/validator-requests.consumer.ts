@@ -1,0 +1,15 @@
+import type { Bus } from '@cloud/bus';
+import type { NodesService } from '../../domain/nodes';
+
+/** Creates and deletes the nodes of the staking service's validators (`validator.*`). */
+export function consumeValidatorRequests(bus: Bus, nodes: NodesService): Promise<void> {
+  return bus.subscribe({
+    queue: 'nodes.validators',
+    handle: async (messages) => {
+      for (const each of messages) {
+        if (each.kind === 'validator.created') await nodes.createValidatorNode(each.payload);
+        if (each.kind === 'validator.deleted') await nodes.deleteValidatorNode(each.payload.userId, each.payload.nodeId);
+      }
+    },
+  });
+}
