@@ -1,6 +1,7 @@
 import { createAccountsService, loadAccountsConfig } from '@cloud/accounts';
 import { createNodesService, loadNodesConfig } from '@cloud/nodes';
 import { loadProxyConfig, startNodeProxy, type NodeProxy } from '@cloud/node-proxy';
+import { createStakingService, loadStakingConfig } from '@cloud/staking';
 import { openBus, type Bus } from '@cloud/bus';
 import { commonEnvironment, loadConfig } from '@cloud/config';
 import { serveHttp, type RunningServer } from '@cloud/http';
@@ -52,13 +53,24 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promi
     started.push(httpService('accounts', accountsServer, () => accounts.close()));
     urls.accounts = accountsServer.url;
 
-    // The nodes service and the proxy read the accounts service's keys from its JWKS, wherever it listens.
+    // The other services read the accounts service's keys from its JWKS, wherever it listens.
     const withAccounts = { ACCOUNTS_URL: accountsServer.url, ...env };
     const nodesConfig = loadNodesConfig(withAccounts);
     const nodes = await createNodesService(nodesConfig, { bus });
     const nodesServer = await serveHttp(nodes.app, { port: nodesConfig.NODES_PORT, host: nodesConfig.NODES_HOST, logger: nodes.logger, name: 'nodes API' });
     started.push(httpService('nodes', nodesServer, () => nodes.close()));
     urls.nodes = nodesServer.url;
+
+    const stakingConfig = loadStakingConfig(withAccounts);
+    const staking = await createStakingService(stakingConfig, { bus });
+    const stakingServer = await serveHttp(staking.app, {
+      port: stakingConfig.STAKING_PORT,
+      host: stakingConfig.STAKING_HOST,
+      logger: staking.logger,
+      name: 'staking API',
+    });
+    started.push(httpService('staking', stakingServer, () => staking.close()));
+    urls.staking = stakingServer.url;
 
     const proxy = await startNodeProxy(loadProxyConfig(withAccounts), { bus });
     started.push({ name: 'node-proxy', stopServing: () => proxy.close(), close: () => Promise.resolve() });

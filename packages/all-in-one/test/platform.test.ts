@@ -6,16 +6,23 @@ import { ConfigError } from '@cloud/config';
 import { request } from 'node:https';
 import { startPlatform, type RunningPlatform } from '../src';
 
-/** A JSON-RPC call over HTTPS to `address` (resolved to loopback), trusting the proxy's own certificate. */
-function proxyCall(proxy: RunningPlatform['proxy'], address: string, port: number, credentials: string, call: unknown): Promise<{ status: number; body: unknown }> {
+/** A call over HTTPS to `address` (resolved to loopback), trusting the proxy's own certificate: a JSON-RPC POST, or a GET without `call`. */
+function proxyCall(
+  proxy: RunningPlatform['proxy'],
+  address: string,
+  port: number,
+  credentials: string,
+  call?: unknown,
+  path = '/',
+): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
         host: '127.0.0.1',
         servername: address,
         port,
-        method: 'POST',
-        path: '/',
+        method: call === undefined ? 'GET' : 'POST',
+        path,
         ca: proxy.certificate,
         headers: { host: `${address}:${port}`, authorization: `Basic ${Buffer.from(credentials).toString('base64')}`, 'content-type': 'application/json' },
       },
@@ -27,8 +34,19 @@ function proxyCall(proxy: RunningPlatform['proxy'], address: string, port: numbe
       },
     );
     req.on('error', reject);
-    req.end(JSON.stringify(call));
+    req.end(call === undefined ? undefined : JSON.stringify(call));
   });
+}
+
+/** Polls `read` every 200 ms until `done` holds of its answer, or 30 s pass; returns the last answer. */
+async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 30_000;
+  let value = await read();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    value = await read();
+  }
+  return value;
 }
 
 describe('startPlatform', () => {
@@ -59,6 +77,18 @@ describe('startPlatform', () => {
     return { userId, accessToken };
   };
 
+  /** Headers with a client access token of a new verified user, as steps 1 to 5 of the README make one. */
+  const clientHeaders = async (accounts: string, email: string) => {
+    const { accessToken } = await loggedIn(accounts, email);
+    const key = (await (await fetch(`${accounts}/users/me/client-keys`, { method: 'POST', headers: { authorization: `Bearer ${accessToken}` } })).json()) as Record<string, string>;
+    const tokens = await fetch(`${accounts}/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grantType: 'clientCredentials', clientId: key.clientId, clientSecret: key.clientSecret }),
+    });
+    return { authorization: `Bearer ${((await tokens.json()) as { accessToken: string }).accessToken}`, 'content-type': 'application/json' };
+  };
+
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'platform-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   /** Every port picked by the system, so the tests never collide with a running platform. */
@@ -68,6 +98,7 @@ describe('startPlatform', () => {
     BCRYPT_ROUNDS: '4',
     ACCOUNTS_PORT: '0',
     NODES_PORT: '0',
+    STAKING_PORT: '0',
     ...Object.fromEntries(['BTC', 'BTC_TESTNET', 'LTC', 'ETH', 'AVALANCHE', 'MANAGEMENT', 'ADMIN'].map((name) => [`PROXY_${name}_PORT`, '0'])),
   };
 
@@ -123,26 +154,17 @@ describe('startPlatform', () => {
     const platform = await startPlatform({ ...env, LOCAL_BLOCK_INTERVAL_SECONDS: '1' });
     try {
       const { accounts, nodes } = platform.urls as { accounts: string; nodes: string };
-      const { accessToken } = await loggedIn(accounts, 'nodes@example.com');
-      const key = (await (await fetch(`${accounts}/users/me/client-keys`, { method: 'POST', headers: { authorization: `Bearer ${accessToken}` } })).json()) as Record<string, string>;
-      const tokens = await fetch(`${accounts}/auth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ grantType: 'clientCredentials', clientId: key.clientId, clientSecret: key.clientSecret }),
-      });
-      const client = { authorization: `Bearer ${((await tokens.json()) as { accessToken: string }).accessToken}`, 'content-type': 'application/json' };
+      const client = await clientHeaders(accounts, 'nodes@example.com');
 
       const created = await fetch(`${nodes}/users/me/nodes`, { method: 'POST', headers: client, body: JSON.stringify({ image: 'eth' }) });
       expect(created.status).toBe(200);
       const node = (await created.json()) as { id: string; state: string; address: string; nodeUser: string; nodePass: string };
       expect(node).toMatchObject({ state: 'provisioning', address: `${node.id}.nodes.localhost` });
 
-      const deadline = Date.now() + 30_000;
-      let state = node.state;
-      while (state !== 'running' && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        state = ((await (await fetch(`${nodes}/users/me/nodes/${node.id}`, { headers: client })).json()) as { state: string }).state;
-      }
+      const state = await pollUntil(
+        async () => ((await (await fetch(`${nodes}/users/me/nodes/${node.id}`, { headers: client })).json()) as { state: string }).state,
+        (value) => value === 'running',
+      );
       expect(state).toBe('running');
 
       // Through the proxy, as `curl --cacert .data/tls/proxy-cert.pem https://<address>:8545/` does.
@@ -156,12 +178,44 @@ describe('startPlatform', () => {
       });
 
       expect((await fetch(`${nodes}/users/me/nodes/${node.id}`, { method: 'DELETE', headers: client })).status).toBe(200);
-      let gone = 200;
-      while (gone !== 404 && Date.now() < deadline + 30_000) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        gone = (await fetch(`${nodes}/users/me/nodes/${node.id}`, { headers: client })).status;
-      }
+      const gone = await pollUntil(
+        async () => (await fetch(`${nodes}/users/me/nodes/${node.id}`, { headers: client })).status,
+        (status) => status === 404,
+      );
       expect(gone).toBe(404);
+    } finally {
+      await platform.stop();
+    }
+  });
+
+  it('creates a Fuji validator with its NodeID at once, and reaches its node through the proxy, as the README does with curl', async () => {
+    const platform = await startPlatform(env);
+    try {
+      const { accounts, staking } = platform.urls as { accounts: string; staking: string };
+      const client = await clientHeaders(accounts, 'staking@example.com');
+
+      const created = await fetch(`${staking}/staking/avalanche/fuji/validators`, { method: 'POST', headers: client });
+      expect(created.status).toBe(200);
+      const validator = (await created.json()) as { nodeId: string; chainNodeId: string; address: string; nodeUser: string; nodePass: string };
+      expect(validator).toMatchObject({ nodeId: expect.stringMatching(/^node-[0-9a-f-]{36}$/), chainNodeId: expect.stringMatching(/^NodeID-[1-9A-HJ-NP-Za-km-z]+$/) });
+      const credentials = `${validator.nodeUser}:${validator.nodePass}`;
+
+      const fetched = await pollUntil(
+        async () => (await (await fetch(`${staking}/staking/avalanche/fuji/validators/${validator.nodeId}`, { headers: client })).json()) as { state: string; registration: { status: string } },
+        (value) => value.state === 'running',
+      );
+      expect(fetched).toMatchObject({ state: 'running', chainNodeId: validator.chainNodeId, registration: { status: 'unregistered' } });
+
+      // The node says the NodeID the staking service computed from its certificate.
+      const management = platform.proxy.ports.management;
+      expect(await proxyCall(platform.proxy, validator.address, management, credentials, undefined, '/status')).toEqual({ status: 200, body: 'healthy' });
+      const logs = await proxyCall(platform.proxy, validator.address, management, credentials, undefined, '/logs?lines=2');
+      expect(logs).toMatchObject({ status: 200, body: [expect.any(String), expect.any(String)] });
+      const info = await proxyCall(platform.proxy, validator.address, platform.proxy.ports.avalanche, credentials, { jsonrpc: '2.0', id: 1, method: 'info.getNodeID', params: {} }, '/ext/info');
+      expect(info).toMatchObject({ status: 200, body: { result: { nodeID: validator.chainNodeId } } });
+
+      // Never registered: it may go.
+      expect((await fetch(`${staking}/staking/avalanche/fuji/validators/${validator.nodeId}`, { method: 'DELETE', headers: client })).status).toBe(200);
     } finally {
       await platform.stop();
     }

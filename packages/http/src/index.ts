@@ -17,6 +17,7 @@ export type { MountedRoute } from './mounted-routes';
 export {
   buildOpenApiDocument,
   errorBodySchema,
+  clientTokenSecurity,
   errorResponse,
   jsonBody,
   jsonResponse,

@@ -26,6 +26,23 @@ export function jsonBody(schema: z.ZodType) {
   return { content: { 'application/json': { schema } }, required: true };
 }
 
+/**
+ * Registers the Bearer client-access-token scheme the cloud services (nodes, staking) take, and
+ * returns the `security` of their paths and the 401 response that goes with it.
+ */
+export function clientTokenSecurity(registry: OpenAPIRegistry) {
+  const clientToken = registry.registerComponent('securitySchemes', 'clientToken', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'Client Access Token from POST {accounts_url}/auth/token (1 hour)',
+  }).name;
+  return {
+    security: [{ [clientToken]: [] }],
+    unauthorized: errorResponse('missing, invalid, expired or revoked client access token (Unauthorized)'),
+  };
+}
+
 export type DocumentInfo = Parameters<OpenApiGeneratorV31['generateDocument']>[0]['info'];
 
 export function buildOpenApiDocument(registry: OpenAPIRegistry, info: DocumentInfo): OpenApiDocument {

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import { readOrCreateSecretFile } from '@cloud/config';
@@ -29,4 +29,23 @@ export function nodeRpcPassword(key: Buffer, nodeId: string): string {
 /** The `Authorization` header the proxy sends to a node. */
 export function nodeRpcAuthorization(key: Buffer, nodeId: string): string {
   return `Basic ${Buffer.from(`${NODE_RPC_USER}:${nodeRpcPassword(key, nodeId)}`).toString('base64')}`;
+}
+
+/** A node's Basic credentials as its user calls it through the node-proxy. */
+export interface NodeCredentials {
+  nodeUser: string;
+  nodePass: string;
+  /** What is stored, and what the proxy checks: hex SHA-256 of the password. */
+  passwordHash: string;
+}
+
+/**
+ * New Basic credentials for a node: the nodes service makes them for a user's node, the staking
+ * service for a validator's. The password is 32 random bytes, so unlike a human password it
+ * cannot be guessed from a fast hash: SHA-256 is enough, and the node-proxy can check it on every
+ * call without the cost of bcrypt.
+ */
+export function newNodeCredentials(): NodeCredentials {
+  const nodePass = randomBytes(32).toString('base64url');
+  return { nodeUser: `u${randomBytes(8).toString('hex')}`, nodePass, passwordHash: createHash('sha256').update(nodePass, 'utf8').digest('hex') };
 }

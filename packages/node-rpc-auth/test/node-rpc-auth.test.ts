@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadNodeRpcKey, nodeRpcAuthorization, nodeRpcPassword, NODE_RPC_USER } from '../src';
+import { createHash } from 'node:crypto';
+import { loadNodeRpcKey, newNodeCredentials, nodeRpcAuthorization, nodeRpcPassword, NODE_RPC_USER } from '../src';
 
 describe('node RPC credentials', () => {
   let dataDir: string;
@@ -30,5 +31,14 @@ describe('node RPC credentials', () => {
     const key = Buffer.from('k'.repeat(32));
     const header = nodeRpcAuthorization(key, 'node-a');
     expect(Buffer.from(header.replace(/^Basic /, ''), 'base64').toString()).toBe(`${NODE_RPC_USER}:${nodeRpcPassword(key, 'node-a')}`);
+  });
+
+  it('makes new Basic credentials for a node: a random user and 32-byte password, and the SHA-256 the proxy checks', () => {
+    const first = newNodeCredentials();
+    const second = newNodeCredentials();
+    expect(first.nodeUser).toMatch(/^u[0-9a-f]{16}$/);
+    expect(Buffer.from(first.nodePass, 'base64url')).toHaveLength(32);
+    expect(first.passwordHash).toBe(createHash('sha256').update(first.nodePass).digest('hex'));
+    expect([second.nodeUser, second.nodePass]).not.toEqual([first.nodeUser, first.nodePass]);
   });
 });

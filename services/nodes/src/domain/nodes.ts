@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '@cloud/auth';
 import type { Outbox, Payload, RpcReply } from '@cloud/bus';
 import type { Database } from '@cloud/db';
+import { newNodeCredentials } from '@cloud/node-rpc-auth';
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from '@cloud/http';
 import type { NodesRepository } from '../data-access/nodes.repository';
 import type { ChainOption, NodeDriver } from '../drivers/driver';
 import { IMAGES, type UserImageId } from '@cloud/chains';
 import { lifecycleMessage, nodeRoute } from './lifecycle-messages';
 import type { NodeRecord } from './node';
-import { newNodeCredentials } from './node-credentials';
 import { toNodeView, type NodeView } from './node-view';
 
 export interface NodesServiceDependencies {

@@ -1,18 +1,11 @@
 import { z } from 'zod';
-import { buildOpenApiDocument, errorResponse, jsonBody, jsonResponse, OpenAPIRegistry, type OpenApiDocument } from '@cloud/http';
+import { buildOpenApiDocument, clientTokenSecurity, errorResponse, jsonBody, jsonResponse, OpenAPIRegistry, type OpenApiDocument } from '@cloud/http';
 import { chainOptionSchema, createNodeBody, logsQuery, nodeParams, nodeSchema } from './schemas';
 
 /** The nodes API as served at GET /openapi.json (and /docs). */
 export function nodesOpenApiDocument(): OpenApiDocument {
   const registry = new OpenAPIRegistry();
-  const clientToken = registry.registerComponent('securitySchemes', 'clientToken', {
-    type: 'http',
-    scheme: 'bearer',
-    bearerFormat: 'JWT',
-    description: 'Client Access Token from POST {accounts_url}/auth/token (1 hour)',
-  }).name;
-  const security = [{ [clientToken]: [] }];
-  const unauthorized = errorResponse('missing, invalid, expired or revoked client access token (Unauthorized)');
+  const { security, unauthorized } = clientTokenSecurity(registry);
   const notFound = errorResponse('no such node of yours (NotFound)');
   const invalid = errorResponse('invalid input (InvalidInput)');
 

@@ -1,0 +1,80 @@
+import type { Express } from 'express';
+import { bearerGuard, TokenVerifier, type Clock, type PublicKeyResolver } from '@cloud/auth';
+import type { Bus, Outbox } from '@cloud/bus';
+import { CallRecorder, outboxSink } from '@cloud/call-events';
+import { pingDatabase, type Database } from '@cloud/db';
+import { createHttpApp } from '@cloud/http';
+import type { Logger } from '@cloud/logging';
+import type { RevocationSet } from '@cloud/revocations';
+import type { StakingConfig } from './config';
+import { PChainClient } from './data-access/p-chain.client';
+import { ValidatorsRepository } from './data-access/validators.repository';
+import { RegistrationReader } from './domain/registration-reader';
+import type { StakingKeyCipher } from './domain/staking-key-cipher';
+import { ValidatorsService } from './domain/validators';
+import { stakingOpenApiDocument } from './entry-points/http/openapi';
+import { stakingRouter } from './entry-points/http/staking.router';
+
+export const STAKING_SERVICE_NAME = 'cloud-staking';
+
+export interface StakingAppDependencies {
+  config: StakingConfig;
+  logger: Logger;
+  db: Database;
+  bus: Bus;
+  outbox: Outbox;
+  /** The accounts service's public keys, which sign client tokens. */
+  keys: PublicKeyResolver;
+  revocations: RevocationSet;
+  clock: Clock;
+  /** Seals validators' staking keys at rest. */
+  cipher: StakingKeyCipher;
+  /** The key deriving each node's internal RPC login (shared with the nodes service and the node-proxy). */
+  rpcKey: Buffer;
+}
+
+export interface StakingApp {
+  app: Express;
+  recorder: CallRecorder;
+  validators: ValidatorsService;
+  repository: ValidatorsRepository;
+}
+
+/** Wires the repository, the P-chain reader, the use cases and the routes by hand; nothing starts here. */
+export function createStakingApp(deps: StakingAppDependencies): StakingApp {
+  const { config, logger, db, outbox, clock } = deps;
+  const repository = new ValidatorsRepository(db);
+  const registrations = new RegistrationReader({
+    client: new PChainClient({ rpcKey: deps.rpcKey, timeoutMs: config.STAKING_NODE_TIMEOUT_MS }),
+    validators: repository,
+    clock,
+    logger,
+    cacheMs: config.STAKING_STATUS_CACHE_MS,
+  });
+  const validators = new ValidatorsService({
+    db,
+    validators: repository,
+    outbox,
+    cipher: deps.cipher,
+    registrations,
+    clock,
+    nodeDomain: config.NODE_DOMAIN,
+    maxValidatorsPerUser: config.MAX_VALIDATORS_PER_USER,
+  });
+  const requireClient = bearerGuard({ verifier: new TokenVerifier(deps.keys, clock), kind: 'client', isRevoked: deps.revocations.isRevoked });
+  const recorder = new CallRecorder({ service: STAKING_SERVICE_NAME, sink: outboxSink(outbox, db), logger, clock });
+  const app = createHttpApp({
+    logger,
+    openapi: stakingOpenApiDocument(),
+    bodyLimit: config.BODY_LIMIT,
+    trustProxy: config.TRUST_PROXY,
+    readiness: [
+      { name: 'database', check: () => pingDatabase(db) },
+      { name: 'message bus', check: () => deps.bus.checkReady() },
+      { name: 'token revocations', check: () => deps.revocations.checkReady() },
+    ],
+    middleware: [recorder.middleware],
+    routers: [stakingRouter(validators, requireClient)],
+  });
+  return { app, recorder, validators, repository };
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { apiServiceEnvironment, loadConfig, port, positiveInt } from '@cloud/config';
+import { nodeRpcKeyEnvironment } from '@cloud/node-rpc-auth';
+
+const KEY_BYTES = 32;
+
+/** Base64 of exactly 32 bytes: an AES-256 key. */
+export function isBase64Key(text: string): boolean {
+  const trimmed = text.trim();
+  return /^[A-Za-z0-9+/]+={0,2}$/.test(trimmed) && Buffer.from(trimmed, 'base64').length === KEY_BYTES;
+}
+
+/** Every variable the staking service reads; `.env.example` at the repository root documents them. */
+export const stakingEnvironment = apiServiceEnvironment
+  .extend(nodeRpcKeyEnvironment.shape)
+  .extend({
+    STAKING_PORT: port(3003),
+    STAKING_HOST: z.string().default('127.0.0.1'),
+    /** Validator nodes are reached at `<nodeId>.<NODE_DOMAIN>` through the node-proxy (as the nodes service says). */
+    NODE_DOMAIN: z
+      .string()
+      .regex(/^(?=.{1,200}$)([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, 'a lower-case DNS name')
+      .default('nodes.localhost'),
+    /** The accounts service, whose JWKS verifies client tokens. */
+    ACCOUNTS_URL: z.url().default('http://127.0.0.1:3001'),
+    /** Key encrypting validators' staking keys at rest: base64 of 32 bytes. Unset: STAKING_KEY_ENCRYPTION_KEY_FILE. */
+    STAKING_KEY_ENCRYPTION_KEY: z.string().refine(isBase64Key, 'must be the base64 of exactly 32 bytes (openssl rand -base64 32)').optional(),
+    /** File holding that key (base64 of 32 bytes); unset: generated once as $DATA_DIR/keys/staking-encryption.key. */
+    STAKING_KEY_ENCRYPTION_KEY_FILE: z.string().min(1).optional(),
+    /** Validators a user may have at once, over every network. */
+    MAX_VALIDATORS_PER_USER: positiveInt(5),
+    /** How long a validator's P-chain answer is reused before the node is asked again. */
+    STAKING_STATUS_CACHE_MS: positiveInt(10_000),
+    /** How long a validator node may take to answer a P-chain question before its status is `unknown`. */
+    STAKING_NODE_TIMEOUT_MS: positiveInt(3_000),
+  })
+  .superRefine((env, ctx) => {
+    if (env.STAKING_KEY_ENCRYPTION_KEY !== undefined && env.STAKING_KEY_ENCRYPTION_KEY_FILE !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['STAKING_KEY_ENCRYPTION_KEY'], message: 'set it or STAKING_KEY_ENCRYPTION_KEY_FILE, not both' });
+    }
+  });
+
+export type StakingConfig = z.infer<typeof stakingEnvironment>;
+
+export function loadStakingConfig(env: NodeJS.ProcessEnv = process.env): StakingConfig {
+  return loadConfig(stakingEnvironment, env);
+}

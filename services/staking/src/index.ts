@@ -1,0 +1,7 @@
+export { createStakingApp, STAKING_SERVICE_NAME } from './app';
+export type { StakingApp, StakingAppDependencies } from './app';
+export { loadStakingConfig, stakingEnvironment } from './config';
+export type { StakingConfig } from './config';
+export { createStakingService } from './service';
+export type { StakingService, StakingServiceOptions } from './service';
+export { stakingMigrations, STAKING_SCHEMA } from './migrations';

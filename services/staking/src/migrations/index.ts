@@ -1,0 +1,9 @@
+import { createOutbox } from '@cloud/bus';
+import type { Migration } from '@cloud/db';
+import { createValidators } from './20261123120000_create_validators';
+
+/** The schema this service owns. */
+export const STAKING_SCHEMA = 'staking';
+
+/** Every migration of the staking schema; add new ones at the end. */
+export const stakingMigrations: Migration[] = [createOutbox, createValidators];
