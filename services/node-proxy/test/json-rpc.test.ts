@@ -1,4 +1,4 @@
-import { checkRequest, mergeBatchAnswers } from '../src/json-rpc/json-rpc';
+import { checkRequest, mergeBatchAnswers, parseNodeBatchAnswer } from '../src/json-rpc/json-rpc';
 import { DEFAULT_FILTER_DIR } from '../src/config';
 import { loadMethodFilters } from '../src/json-rpc/method-filter';
 
@@ -77,6 +77,15 @@ describe('checking a JSON-RPC request', () => {
       { jsonrpc: '2.0', id: 3, result: '0x7a69' },
       { jsonrpc: '2.0', id: 4, error: { code: -32600, message: 'invalid request: a call is an object with a string "method"' } },
     ]);
+  });
+
+  it('merges no answer at all from the node when every forwarded call was a notification', () => {
+    const checked = checkRequest('[{"jsonrpc":"2.0","method":"eth_chainId"},{"jsonrpc":"2.0","id":7,"method":"eth_accounts"}]', ethereum, 100);
+    if (checked.outcome !== 'forward' || !checked.batch) throw new Error(`expected a forwarded batch, got ${JSON.stringify(checked)}`);
+    expect(mergeBatchAnswers(checked.answers, checked.forwarded, parseNodeBatchAnswer(''))).toEqual([
+      { jsonrpc: '2.0', id: 7, error: { code: -32601, message: 'method "eth_accounts" is not allowed on this hosted node' } },
+    ]);
+    expect(parseNodeBatchAnswer('<html>')).toEqual({ result: null, error: { code: -32603, message: 'the node answered with something other than JSON' }, id: null });
   });
 
   it('answers a batch of refused calls without the node', () => {

@@ -85,6 +85,20 @@ export function checkRequest(body: string, filter: MethodFilter, maxBatch: numbe
  * the request. Answers are matched by id (a server may reorder a batch); a call the node did not
  * answer (a notification) gets no entry, and an answer matching no call is kept at the end.
  */
+/**
+ * The node's answer to the forwarded part of a batch. A batch of notifications only is answered
+ * with nothing at all (JSON-RPC 2.0: "the Server MUST NOT return an empty Array"), which is no
+ * answer to merge, not an error; a body that is not JSON becomes one error in the batch.
+ */
+export function parseNodeBatchAnswer(text: string): unknown {
+  if (text.trim() === '') return [];
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { result: null, error: { code: -32603, message: 'the node answered with something other than JSON' }, id: null };
+  }
+}
+
 export function mergeBatchAnswers(answers: readonly (RpcErrorAnswer | undefined)[], forwarded: readonly Call[], nodeAnswers: unknown): unknown[] {
   if (!Array.isArray(nodeAnswers)) return [...answers.filter((answer) => answer !== undefined), nodeAnswers];
   const byId = new Map<string, unknown[]>();

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkRequest, mergeBatchAnswers } from '../json-rpc/json-rpc';
+import { checkRequest, mergeBatchAnswers, parseNodeBatchAnswer } from '../json-rpc/json-rpc';
 import type { ListenerName } from '../routing/interfaces';
 import type { Route } from '../routing/route-table';
 import type { ProxyContext } from './proxy-context';
@@ -32,13 +32,7 @@ export async function forwardJsonRpc(context: ProxyContext, listener: ListenerNa
   if (checked.batch && checked.refusedCount > 0) {
     const answer = await upstreams.request(route, forward);
     stopTimer();
-    const text = await answer.body.text();
-    let nodeAnswers: unknown;
-    try {
-      nodeAnswers = JSON.parse(text);
-    } catch {
-      nodeAnswers = { result: null, error: { code: -32603, message: 'the node answered with something other than JSON' }, id: null };
-    }
+    const nodeAnswers = parseNodeBatchAnswer(await answer.body.text());
     bytesOut = sendJson(res, 200, mergeBatchAnswers(checked.answers, checked.forwarded, nodeAnswers));
   } else {
     bytesOut = await upstreams.streamTo(route, forward, res);
