@@ -43,7 +43,7 @@ describe('validator nodes', () => {
       return Promise.resolve(pair);
     });
     await platform.bus.subscribe({ name: 'validator-nodes-test', bindings: ['node.*'], handle: (messages) => Promise.resolve(void heard.push(...messages)) });
-    nodes = await platform.startNodes();
+    nodes = await platform.startNodes({ MAX_NODES_PER_USER: '1' });
     user = await platform.user();
   });
   afterAll(() => platform.close());
@@ -75,6 +75,10 @@ describe('validator nodes', () => {
     const refused = await nodes.http.delete(`/users/me/nodes/${nodeId}`).set(bearer(user.clientToken));
     expect([refused.status, refused.body]).toEqual([409, { code: 'Conflict', message: expect.stringContaining(`DELETE /staking/avalanche/fuji/validators/${nodeId}`) }]);
     expect((await nodeRow(nodeId))?.state).toBe('running');
+    // It counts towards the staking service's limit, not this one (1 here): an eth node still fits.
+    const eth = await nodes.http.post('/users/me/nodes').set(bearer(user.clientToken)).send({ image: 'eth' });
+    expect(eth.status).toBe(200);
+    await nodes.http.delete(`/users/me/nodes/${(eth.body as { id: string }).id}`).set(bearer(user.clientToken)).expect(200);
     // Validators are not offered to users directly.
     const chains = (await nodes.http.get('/chains').set(bearer(user.clientToken)).expect(200)).body as Array<{ image: string }>;
     expect(chains.map((each) => each.image)).not.toContain('avalanchefuji');

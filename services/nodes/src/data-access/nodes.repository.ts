@@ -1,5 +1,5 @@
 import type { Database, Executor } from '@cloud/db';
-import type { ImageId } from '@cloud/chains';
+import { VALIDATOR_IMAGE_IDS, type ImageId } from '@cloud/chains';
 import { DRIVEN_STATES, LIVE_STATES, type NodeRecord, type NodeState } from '../domain/node';
 
 interface NodeRow {
@@ -58,8 +58,13 @@ export class NodesRepository {
     await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`nodes:${userId}`]);
   }
 
+  /** The user's nodes that count towards MAX_NODES_PER_USER: validators' nodes count towards the staking service's limit instead. */
   async countLive(executor: Executor, userId: string): Promise<number> {
-    const [{ count }] = (await executor('nodes').where({ user_id: userId }).whereIn('state', LIVE_STATES).count({ count: '*' })) as [{ count: string | number }];
+    const [{ count }] = (await executor('nodes')
+      .where({ user_id: userId })
+      .whereIn('state', LIVE_STATES)
+      .whereNotIn('image', VALIDATOR_IMAGE_IDS)
+      .count({ count: '*' })) as [{ count: string | number }];
     return Number(count);
   }
 
