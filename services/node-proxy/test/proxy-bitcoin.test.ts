@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { NodeProxy } from '../src';
@@ -125,36 +127,28 @@ describe('the proxy in front of a Litecoin Core node', () => {
   });
 
   it('answers 504 when the node does not answer in time, and 502 when it cannot be reached', async () => {
-    const pid = await liveNodeProcess(platform.dataDir, node.id);
-    process.kill(pid, 'SIGSTOP');
+    // The node moves to an upstream that takes the connection and never answers (as a hung node
+    // does), then to an address where nothing listens (as a stale upstream would look).
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const moveTo = async (upstream: string, revisionStep: number) => {
+      const route = proxy.context.table.get(node.id)!;
+      await platform.bus.publish([
+        { id: `msg-test-${Date.now()}`, kind: 'node.running', occurredAt: new Date().toISOString(), payload: { ...routeOf(route), revision: route.revision + revisionStep, upstream, address: node.address } },
+      ]);
+      await waitUntil(`the route moved to ${upstream}`, () => proxy.context.table.get(node.id)?.upstream === upstream);
+    };
     try {
+      await moveTo(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`, 1000);
       expect(await rpc({ method: 'getblockcount' })).toMatchObject({ status: 504, body: { code: 'GatewayTimeout' } });
     } finally {
-      process.kill(pid, 'SIGCONT');
+      silent.closeAllConnections();
+      silent.close();
     }
-    // The node moves to an address where nothing listens (as a stale upstream would look).
-    const route = proxy.context.table.get(node.id)!;
-    await platform.bus.publish([
-      { id: `msg-test-${Date.now()}`, kind: 'node.running', occurredAt: new Date().toISOString(), payload: { ...routeOf(route), revision: route.revision + 1000, upstream: 'http://127.0.0.1:9', address: node.address } },
-    ]);
-    await waitUntil('the moved route', () => proxy.context.table.get(node.id)?.upstream === 'http://127.0.0.1:9');
+    await moveTo('http://127.0.0.1:9', 2000);
     expect(await rpc({ method: 'getblockcount' })).toMatchObject({ status: 502, body: { code: 'BadGateway' } });
   });
 });
-
-/**
- * The pid of the node's running process, read from its record once that names a live process of
- * this node (not one that just exited and awaits its restart, which a signal would miss).
- */
-async function liveNodeProcess(dataDir: string, nodeId: string): Promise<number> {
-  let pid = 0;
-  await waitUntil(`a live process of ${nodeId}`, () => {
-    ({ pid } = JSON.parse(readFileSync(path.join(dataDir, 'nodes', nodeId, 'node.json'), 'utf8')) as { pid: number });
-    const state = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0];
-    return state !== 'Z' && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(nodeId);
-  });
-  return pid;
-}
 
 function routeOf(route: NonNullable<ReturnType<NodeProxy['context']['table']['get']>>) {
   const { nodeId, userId, image, chain, revision, state, basic, upstream } = route;

@@ -18,14 +18,19 @@ async function callNode(upstream: string, apiPath: string, method: string, param
 // service runs its node on the dev chain's avalanche mode with that certificate, the validator
 // is registered on that private P-chain (its dev-only way: a real one is registered from the
 // user's wallet), and the status the staking service reads through the node follows.
-describe('a validator, from creation to validating, on a real node', () => {
+// Over RabbitMQ too, as separate deployments talk: the node asked for, and its staking key
+// handed over, between two services on their own connections.
+describe.each([
+  ['the in-process bus', false],
+  ['RabbitMQ', true],
+])('a validator, from creation to validating, on a real node, over %s', (_bus, rabbitmq) => {
   let platform: TestPlatform;
   let nodes: TestNodes;
   let staking: TestStaking;
   let user: TestUser;
 
   beforeAll(async () => {
-    platform = await startTestPlatform();
+    platform = await startTestPlatform({ rabbitmq });
     nodes = await platform.startNodes();
     staking = await startTestStaking(platform);
     user = await platform.user();

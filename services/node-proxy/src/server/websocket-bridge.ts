@@ -26,6 +26,9 @@ interface Session {
   upstream: string | null;
 }
 
+/** How often the sockets of jwt nodes are checked for a revoked or expired token. */
+const TOKEN_RECHECK_MS = 1000;
+
 /**
  * JSON-RPC over WebSocket (Ethereum nodes): the caller's socket is bridged to one of its own at the
  * node, and every message the caller sends is checked like an HTTP call (refusals answered by the
@@ -35,6 +38,7 @@ interface Session {
 export class WebSocketBridge {
   private readonly server: WebSocketServer;
   private readonly byNode = new Map<string, Set<Session>>();
+  private readonly tokenSweep: NodeJS.Timeout;
 
   constructor(
     private readonly context: ProxyContext,
@@ -44,6 +48,10 @@ export class WebSocketBridge {
     // Rotated credentials stop working at once on open sockets too. Checked once every listener of
     // the change has run (one drops the node's verified-credentials cache).
     context.table.onChange((nodeId) => queueMicrotask(() => this.recheckNode(nodeId)));
+    // A client token is revoked or expires with no change to the route: an idle socket (which may
+    // still be receiving subscription notifications) is checked again every second. The checks
+    // hit the verified-token cache and the revocation set, so this costs no signature check.
+    this.tokenSweep = setInterval(() => this.recheckTokenSessions(), TOKEN_RECHECK_MS).unref();
   }
 
   /** The listener's `upgrade` handler. */
@@ -56,6 +64,7 @@ export class WebSocketBridge {
   };
 
   close(): void {
+    clearInterval(this.tokenSweep);
     for (const sessions of this.byNode.values()) for (const session of sessions) session.client.terminate();
     this.server.close();
   }
@@ -92,6 +101,10 @@ export class WebSocketBridge {
 
   private recheckNode(nodeId: string): void {
     for (const session of this.byNode.get(nodeId) ?? []) void this.currentRoute(nodeId, session);
+  }
+
+  private recheckTokenSessions(): void {
+    for (const nodeId of this.byNode.keys()) if (this.context.table.get(nodeId)?.jwt) this.recheckNode(nodeId);
   }
 
   private bridge(bridged: Route, client: WebSocket, authorization: string | undefined): void {
