@@ -16,7 +16,8 @@ module.exports = {
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',
-      { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+      // ignoreDynamic keeps import() as is (it loads ES-only packages such as @kubernetes/client-node).
+      { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs', ignoreDynamic: true } },
     ],
   },
   moduleFileExtensions: ['ts', 'js', 'json'],

@@ -3,6 +3,9 @@ import { apiServiceEnvironment, loadConfig, port, positiveInt } from '@cloud/con
 import { nodeRpcKeyEnvironment } from '@cloud/node-rpc-auth';
 
 const optionalPath = z.string().min(1).optional();
+const dnsLabel = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const dnsSubdomain = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+const labelSelector = z.string().regex(/^[A-Za-z0-9./_-]+=[A-Za-z0-9._-]*(,[A-Za-z0-9./_-]+=[A-Za-z0-9._-]*)*$/, 'key=value[,key=value]');
 
 /** Every variable the nodes service reads; `.env.example` at the repository root documents them. */
 export const nodesEnvironment = apiServiceEnvironment.extend(nodeRpcKeyEnvironment.shape).extend({
@@ -42,6 +45,32 @@ export const nodesEnvironment = apiServiceEnvironment.extend(nodeRpcKeyEnvironme
   BCHN_BITCOIND_PATH: optionalPath,
   /** avalanchego for validator nodes; unset: the dev chain's avalanche mode runs them. */
   AVALANCHEGO_PATH: optionalPath,
+
+  // --- the kubernetes driver (credentials: the pod's service account, else KUBECONFIG or ~/.kube/config) ---
+  /** Where nodes run: their StatefulSets, volumes, Secrets, Services and NetworkPolicies. */
+  KUBE_NAMESPACE: z.string().regex(dnsLabel, 'a Kubernetes namespace name').default('cloud-nodes'),
+  /** Storage class of the nodes' volumes; unset: the cluster's default. */
+  KUBE_STORAGE_CLASS: z.string().regex(dnsSubdomain, 'a storage class name').optional(),
+  /** Pods that may reach the nodes' RPC ports (the node-proxy), as key=value[,key=value]. */
+  KUBE_PROXY_POD_SELECTOR: labelSelector.default('app.kubernetes.io/name=node-proxy'),
+  /** Pods that may also reach validator nodes' RPC ports (the staking service reads the P-chain through them). */
+  KUBE_STAKING_POD_SELECTOR: labelSelector.default('app.kubernetes.io/name=staking'),
+  /** The namespace the node-proxy and staking pods run in; unset: KUBE_NAMESPACE. */
+  KUBE_PLATFORM_NAMESPACE: z.string().regex(dnsLabel, 'a Kubernetes namespace name').optional(),
+  /** Addresses bitcoind-family nodes take RPC calls from (-rpcallowip): the cluster's pod network, comma-separated. */
+  KUBE_RPC_ALLOW_CIDRS: z
+    .string()
+    .default('10.0.0.0/8,172.16.0.0/12,192.168.0.0/16')
+    .transform((value) => value.split(',').map((cidr) => cidr.trim()))
+    .pipe(z.array(z.union([z.cidrv4(), z.cidrv6()])).min(1)),
+  /** A destroyed node's volume is deleted this long after the rest of it; 0: at once. */
+  KUBE_PVC_DELETE_GRACE_SECONDS: z.coerce.number().int().min(0).default(0),
+  /** Every call to the Kubernetes API gives up after this long. */
+  KUBE_REQUEST_TIMEOUT_MS: positiveInt(10_000),
+  /** A node whose software is in CrashLoopBackOff after this many restarts is failed. */
+  KUBE_CRASH_RESTARTS: positiveInt(5),
+  /** A node no machine in the cluster can take for this long is failed. */
+  KUBE_UNSCHEDULABLE_SECONDS: positiveInt(900),
 });
 
 export type NodesConfig = z.infer<typeof nodesEnvironment>;

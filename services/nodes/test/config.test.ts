@@ -30,11 +30,6 @@ describe('nodes configuration', () => {
     expect((thrown as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual(['ACCOUNTS_URL', 'MAX_NODES_PER_USER', 'NODES_PORT', 'NODE_DOMAIN', 'NODE_DRIVER']);
   });
 
-  it('refuses the kubernetes driver with a clear message until it exists', () => {
-    const config = loadNodesConfig({ NODE_DRIVER: 'kubernetes' });
-    expect(() => openNodeDriver(config, createLogger({ service: 'test', level: 'silent' }))).toThrow(/Kubernetes driver is not part of this release/);
-  });
-
   it('runs the node software the environment names, and reports its version', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'nodes-config-'));
     try {

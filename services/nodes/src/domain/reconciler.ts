@@ -104,7 +104,7 @@ export class Reconciler {
     }
     try {
       const validator = IMAGES[node.image].purpose === 'validator';
-      await driver.ensure({ id: node.id, image: node.image, large: node.large, ...(validator ? { stakingTls: () => this.options.stakingTls(node.id) } : {}) });
+      await driver.ensure({ id: node.id, image: node.image, large: node.large, userId: node.userId, ...(validator ? { stakingTls: () => this.options.stakingTls(node.id) } : {}) });
     } catch (error) {
       if (!(error instanceof ImageUnavailableError)) throw error;
       this.owned.delete(node.id);

@@ -35,6 +35,8 @@ export interface NodeSpec {
   image: ImageId;
   /** A larger/faster node: more cache (local) or more CPU and memory (kubernetes). */
   large: boolean;
+  /** The owner's user id, which a driver may label the node's objects with (kubernetes). */
+  userId?: string;
   /**
    * A validator node's staking TLS certificate and key, which it identifies itself with on the
    * staking chain; present for validator images only. Fetched from the staking service when

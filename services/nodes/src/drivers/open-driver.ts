@@ -3,12 +3,26 @@ import type { Logger } from '@cloud/logging';
 import { loadNodeRpcKey } from '@cloud/node-rpc-auth';
 import type { NodesConfig } from '../config';
 import type { NodeDriver } from './driver';
+import { createKubernetesDriver, parseLabelSelector } from './kubernetes';
 import { createLocalDriver } from './local';
 
 /** The driver NODE_DRIVER names, configured from the environment. */
 export function openNodeDriver(config: NodesConfig, logger: Logger): NodeDriver {
   if (config.NODE_DRIVER === 'kubernetes') {
-    throw new Error('NODE_DRIVER=kubernetes: the Kubernetes driver is not part of this release yet; use NODE_DRIVER=local');
+    return createKubernetesDriver({
+      namespace: config.KUBE_NAMESPACE,
+      storageClass: config.KUBE_STORAGE_CLASS,
+      proxyPodSelector: parseLabelSelector(config.KUBE_PROXY_POD_SELECTOR),
+      stakingPodSelector: parseLabelSelector(config.KUBE_STAKING_POD_SELECTOR),
+      platformNamespace: config.KUBE_PLATFORM_NAMESPACE,
+      rpcAllowCidrs: config.KUBE_RPC_ALLOW_CIDRS,
+      pvcDeleteGraceSeconds: config.KUBE_PVC_DELETE_GRACE_SECONDS,
+      requestTimeoutMs: config.KUBE_REQUEST_TIMEOUT_MS,
+      crashRestarts: config.KUBE_CRASH_RESTARTS,
+      unschedulableSeconds: config.KUBE_UNSCHEDULABLE_SECONDS,
+      secretKey: loadNodeRpcKey(config),
+      logger,
+    });
   }
   return createLocalDriver({
     rootDir: config.LOCAL_NODES_DIR ?? path.join(config.DATA_DIR, 'nodes'),

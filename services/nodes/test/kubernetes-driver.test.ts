@@ -1,0 +1,312 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { createLogger } from '@cloud/logging';
+import { ImageUnavailableError } from '../src/drivers/driver';
+import { createKubernetesDriver, defaultCatalogue, KubernetesApiError, type KubernetesDriver, type KubernetesDriverOptions } from '../src/drivers/kubernetes';
+import { FakeKubernetesApi, type WireObject } from './kubernetes/fake-api-server';
+import { NAMESPACE, SECRET_KEY, SETTINGS, STAKING_TLS, USER_ID, goldenFile, nodeIdOf } from './kubernetes/fixtures';
+
+const BTC = nodeIdOf('btc');
+const AVALANCHE = nodeIdOf('avalanche');
+const btcSpec = { id: BTC, image: 'btc' as const, large: false, userId: USER_ID };
+const podName = `${BTC}-0`;
+
+let fake: FakeKubernetesApi;
+let dir: string;
+let now: number;
+const drivers: KubernetesDriver[] = [];
+
+function newDriver(options: Partial<KubernetesDriverOptions> = {}): KubernetesDriver {
+  const driver = createKubernetesDriver({
+    ...SETTINGS,
+    secretKey: SECRET_KEY,
+    logger: createLogger({ service: 'test', level: 'silent' }),
+    kubeconfigFile: fake.kubeconfig(dir),
+    requestTimeoutMs: 1_000,
+    clock: () => now,
+    ...options,
+  });
+  drivers.push(driver);
+  return driver;
+}
+
+/** A pod as the StatefulSet controller and kubelet would report it. */
+function putPod(status: object, name = podName): WireObject {
+  return fake.put('pods', {
+    metadata: { name, labels: { 'app.kubernetes.io/managed-by': 'cloud-nodes', 'cloud.nodes/node-id': BTC } },
+    spec: { containers: [{ name: 'node', image: 'docker.io/bitcoin/bitcoin:30.2', ports: [{ name: 'rpc', containerPort: 8332 }] }] },
+    status,
+  });
+}
+
+const condition = (type: string, status: 'True' | 'False', extra: object = {}) => ({ type, status, lastTransitionTime: new Date(now).toISOString(), ...extra });
+
+/** The golden file's documents, as the JSON the API server receives. */
+function golden(image: 'btc', size: 'standard'): unknown[] {
+  return parseAllDocuments(readFileSync(goldenFile(image, size), 'utf8')).map((document) => document.toJS() as unknown);
+}
+
+beforeEach(async () => {
+  fake = new FakeKubernetesApi();
+  await fake.start();
+  dir = mkdtempSync(path.join(os.tmpdir(), 'kube-driver-'));
+  now = Date.parse('2026-11-23T10:00:00Z');
+});
+
+afterEach(async () => {
+  await Promise.all(drivers.splice(0).map((driver) => driver.close()));
+  await fake.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the kubernetes driver against a fake API server', () => {
+  it('creates a node: Secret, Service, NetworkPolicy, then the StatefulSet, exactly as the golden file has them', async () => {
+    const driver = newDriver();
+    expect(await driver.status(BTC)).toEqual({ state: 'absent' });
+    await driver.ensure(btcSpec);
+
+    expect(fake.calls('POST').map((request) => request.resource)).toEqual(['secrets', 'services', 'networkpolicies', 'statefulsets']);
+    expect(fake.created()).toEqual(golden('btc', 'standard'));
+    expect(fake.requests.every((request) => request.namespace === NAMESPACE && request.authorization === 'Bearer fake-token')).toBe(true);
+    // The StatefulSet controller's part: the volume claim, labelled like the rest.
+    expect(fake.get('persistentvolumeclaims', `data-${BTC}-0`)?.metadata.labels).toMatchObject({ 'cloud.nodes/node-id': BTC, 'cloud.nodes/user-id': USER_ID });
+    expect(await driver.status(BTC)).toEqual({ state: 'starting' });
+  });
+
+  it('ensures a node it already ensured without calling the API again', async () => {
+    const driver = newDriver();
+    await driver.ensure(btcSpec);
+    const calls = fake.requests.length;
+    await driver.ensure(btcSpec);
+    expect(fake.requests.length).toBe(calls);
+  });
+
+  it('reports the node from its pod: starting until Ready, then running at its Service', async () => {
+    const driver = newDriver();
+    await driver.ensure(btcSpec);
+    putPod({ phase: 'Pending', conditions: [condition('PodScheduled', 'True'), condition('Ready', 'False')] });
+    expect(await driver.status(BTC)).toEqual({ state: 'starting' });
+
+    putPod({ phase: 'Running', conditions: [condition('PodScheduled', 'True'), condition('Ready', 'True')] });
+    expect(await driver.status(BTC)).toEqual({ state: 'running', endpoint: { url: `http://${BTC}.${NAMESPACE}.svc:8332` } });
+    expect(fake.calls('GET', 'pods').at(-1)?.query.get('labelSelector')).toBe(`app.kubernetes.io/managed-by=cloud-nodes,cloud.nodes/node-id=${BTC}`);
+  });
+
+  it('reports a node failed when its software keeps crashing, but not on its first restarts', async () => {
+    const driver = newDriver({ crashRestarts: 5 });
+    await driver.ensure(btcSpec);
+    const crashing = (restartCount: number) => ({
+      phase: 'Running',
+      conditions: [condition('PodScheduled', 'True'), condition('Ready', 'False')],
+      containerStatuses: [
+        {
+          name: 'node',
+          image: 'docker.io/bitcoin/bitcoin:30.2',
+          imageID: '',
+          ready: false,
+          restartCount,
+          state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s restarting failed container' } },
+          lastState: { terminated: { exitCode: 1, reason: 'Error' } },
+        },
+      ],
+    });
+    putPod(crashing(2));
+    expect(await driver.status(BTC)).toEqual({ state: 'starting' });
+    putPod(crashing(5));
+    expect(await driver.status(BTC)).toEqual({ state: 'failed', reason: 'the node software (node) keeps exiting: 5 restarts; last exit code 1 (Error)' });
+  });
+
+  it('reports a node failed when its image cannot be pulled', async () => {
+    const driver = newDriver();
+    await driver.ensure(btcSpec);
+    putPod({
+      phase: 'Pending',
+      conditions: [condition('PodScheduled', 'True'), condition('Ready', 'False')],
+      containerStatuses: [
+        {
+          name: 'node',
+          image: 'docker.io/bitcoin/bitcoin:30.2',
+          imageID: '',
+          ready: false,
+          restartCount: 0,
+          state: { waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "docker.io/bitcoin/bitcoin:30.2"' } },
+        },
+      ],
+    });
+    expect(await driver.status(BTC)).toEqual({
+      state: 'failed',
+      reason: 'the image docker.io/bitcoin/bitcoin:30.2 cannot be pulled (ImagePullBackOff: Back-off pulling image "docker.io/bitcoin/bitcoin:30.2")',
+    });
+  });
+
+  it('reports a node failed when no machine can take it for long', async () => {
+    const driver = newDriver({ unschedulableSeconds: 600 });
+    await driver.ensure(btcSpec);
+    const message = '0/3 nodes are available: 3 Insufficient memory.';
+    putPod({ phase: 'Pending', conditions: [condition('PodScheduled', 'False', { reason: 'Unschedulable', message })] });
+    expect(await driver.status(BTC)).toEqual({ state: 'starting' });
+    now += 600_000;
+    expect(await driver.status(BTC)).toEqual({ state: 'failed', reason: `no machine in the cluster can run the node: ${message}` });
+  });
+
+  it('reads the last lines of the node container’s log', async () => {
+    const driver = newDriver();
+    await driver.ensure(btcSpec);
+    expect(await driver.logs(BTC, 10)).toEqual([]); // no pod yet
+    putPod({ phase: 'Pending' });
+    expect(await driver.logs(BTC, 10)).toEqual([]); // the container is waiting to start
+    fake.logs.set(podName, 'Bitcoin Core version v30.2.0\nLoading block index…\nUpdateTip: height=1\n');
+    expect(await driver.logs(BTC, 2)).toEqual(['Loading block index…', 'UpdateTip: height=1']);
+    const request = fake.calls('GET', 'pods').at(-1);
+    expect(request?.subresource).toBe('log');
+    expect(request?.query.get('tailLines')).toBe('2');
+    expect(request?.query.get('container')).toBe('node');
+  });
+
+  it('destroys every object of the node, its volume at once without a grace, and succeeds when it is already gone', async () => {
+    const driver = newDriver();
+    await driver.ensure(btcSpec);
+    putPod({ phase: 'Running' });
+    await driver.destroy(BTC);
+    for (const resource of ['statefulsets', 'services', 'networkpolicies', 'secrets', 'persistentvolumeclaims', 'pods']) {
+      expect(fake.list(resource)).toEqual([]);
+    }
+    expect(await driver.status(BTC)).toEqual({ state: 'absent' });
+    await driver.destroy(BTC);
+  });
+
+  it('keeps a destroyed node’s volume for its grace, then deletes it on a later destroy or a sweep', async () => {
+    const driver = newDriver({ pvcDeleteGraceSeconds: 60, sweepIntervalMs: 20 });
+    await driver.ensure(btcSpec);
+    await driver.destroy(BTC);
+    const claim = `data-${BTC}-0`;
+    expect(fake.list('statefulsets')).toEqual([]);
+    expect(fake.get('persistentvolumeclaims', claim)?.metadata.labels?.['cloud.nodes/delete-after']).toBe(String(now / 1000 + 60));
+
+    await driver.destroy(BTC); // repeated before the grace is over: still kept
+    expect(fake.get('persistentvolumeclaims', claim)).toBeDefined();
+    now += 60_000;
+    await driver.destroy(BTC);
+    expect(fake.get('persistentvolumeclaims', claim)).toBeUndefined();
+
+    // Another node's volume goes by the sweep alone, whichever instance destroyed it.
+    const other = { ...btcSpec, id: nodeIdOf('bch') };
+    await driver.ensure(other);
+    await driver.destroy(other.id);
+    expect(fake.get('persistentvolumeclaims', `data-${other.id}-0`)).toBeDefined();
+    now += 60_000;
+    await waitFor(() => fake.get('persistentvolumeclaims', `data-${other.id}-0`) === undefined);
+  });
+
+  it('adopts what an earlier instance created: no second StatefulSet, nothing rewritten', async () => {
+    await newDriver().ensure(btcSpec);
+    const before = fake.get('statefulsets', BTC);
+    fake.requests.length = 0;
+
+    const restarted = newDriver();
+    await restarted.ensure(btcSpec);
+    expect(fake.calls('POST').map((request) => request.resource)).toEqual(['secrets', 'services', 'networkpolicies', 'statefulsets']); // each 409
+    expect(fake.calls('PUT')).toEqual([]);
+    expect(fake.list('statefulsets')).toHaveLength(1);
+    expect(fake.get('statefulsets', BTC)).toEqual(before);
+  });
+
+  it('brings an adopted StatefulSet up to date when the catalogue changed, keeping what cannot change', async () => {
+    await newDriver().ensure(btcSpec);
+    const catalogue = defaultCatalogue();
+    const software = catalogue.software['bitcoin-core'];
+    if (!software) throw new Error('no bitcoin-core in the catalogue');
+    catalogue.software['bitcoin-core'] = { ...software, image: 'docker.io/bitcoin/bitcoin:31.1', label: 'bitcoin-core-31.1' };
+    const before = fake.get('statefulsets', BTC) as WireObject & { spec: { volumeClaimTemplates: unknown; selector: unknown } };
+
+    await newDriver({ catalogue }).ensure(btcSpec);
+    expect(fake.calls('PUT').map((request) => request.resource)).toEqual(['statefulsets']);
+    const after = fake.get('statefulsets', BTC) as WireObject & { spec: { volumeClaimTemplates: unknown; selector: unknown; template: { spec: { containers: { image: string }[] } } } };
+    expect(after.spec.template.spec.containers[0]?.image).toBe('docker.io/bitcoin/bitcoin:31.1');
+    expect(after.spec.volumeClaimTemplates).toEqual(before.spec.volumeClaimTemplates);
+    expect(after.spec.selector).toEqual(before.spec.selector);
+    expect(after.metadata.uid).toBe(before.metadata.uid);
+  });
+
+  it('does not touch an object with the node’s name that it did not create', async () => {
+    fake.put('services', { metadata: { name: BTC, labels: { app: 'someone-else' } }, spec: {} });
+    await expect(newDriver().ensure(btcSpec)).rejects.toThrow(/a Service named .* exists that cloud-nodes did not create/);
+    expect(fake.list('statefulsets')).toEqual([]);
+  });
+
+  it('writes a validator’s staking pair once, asks the staking service only then, and lets the staking pods in', async () => {
+    const stakingTls = jest.fn(() => Promise.resolve(STAKING_TLS));
+    const validator = { id: AVALANCHE, image: 'avalanche' as const, large: false, stakingTls };
+    await newDriver().ensure(validator);
+    expect(fake.get('secrets', AVALANCHE)?.stringData).toEqual({ 'staker.crt': STAKING_TLS.certificatePem, 'staker.key': STAKING_TLS.keyPem });
+    const policy = fake.get('networkpolicies', AVALANCHE) as WireObject & { spec: { ingress: { from?: unknown[] }[] } };
+    expect(policy.spec.ingress[0]?.from).toEqual([
+      { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'node-proxy' } } },
+      { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'staking' } } },
+    ]);
+
+    fake.requests.length = 0;
+    await newDriver().ensure(validator);
+    expect(stakingTls).toHaveBeenCalledTimes(1);
+    expect(fake.calls('POST', 'secrets')).toEqual([]);
+    expect(fake.calls('PUT')).toEqual([]);
+  });
+
+  it('fails clearly on 403 (RBAC), and the reconciler’s next ensure picks up where it stopped', async () => {
+    const driver = newDriver();
+    fake.failNext(
+      { method: 'POST', resource: 'statefulsets' },
+      403,
+      'Forbidden',
+      'statefulsets.apps is forbidden: User "system:serviceaccount:cloud:nodes" cannot create resource "statefulsets" in API group "apps" in the namespace "cloud-nodes"',
+    );
+    const error: unknown = await driver.ensure(btcSpec).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(KubernetesApiError);
+    expect((error as KubernetesApiError).status).toBe(403);
+    expect((error as Error).message).toMatch(/may not create StatefulSet in namespace cloud-nodes \(403 Forbidden: statefulsets.apps is forbidden.*\); give its service account a Role there/);
+    expect(fake.list('statefulsets')).toEqual([]);
+
+    await driver.ensure(btcSpec);
+    expect(fake.list('statefulsets')).toHaveLength(1);
+  });
+
+  it('gives up on a call the API server does not answer, within the request timeout', async () => {
+    const driver = newDriver({ requestTimeoutMs: 200 });
+    fake.hangNext({ method: 'GET', resource: 'pods' });
+    const started = Date.now();
+    await expect(driver.status(BTC)).rejects.toThrow(/did not answer within 200 ms/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(await driver.status(BTC)).toEqual({ state: 'absent' }); // the next call goes through
+  });
+
+  it('aborts calls under way when it closes', async () => {
+    const driver = newDriver({ requestTimeoutMs: 5_000 });
+    fake.hangNext({ method: 'GET', resource: 'pods' });
+    const status = driver.status(BTC);
+    await waitFor(() => fake.calls('GET', 'pods').length === 1);
+    await driver.close();
+    await expect(status).rejects.toThrow(/could not list Pods: the driver closed/);
+    await expect(driver.ensure(btcSpec)).rejects.toThrow(/closed/);
+  });
+
+  it('offers exactly what its catalogue runs, and refuses an image it does not have', async () => {
+    const catalogue = defaultCatalogue();
+    delete catalogue.images.ltc;
+    const driver = newDriver({ catalogue });
+    const chains = await driver.chains();
+    expect(chains.map((option) => option.image)).toEqual(['btc', 'bch', 'btctestnet', 'bchtestnet', 'eth', 'avalanche', 'avalanchefuji']);
+    expect(chains.find((option) => option.image === 'eth')).toEqual({ image: 'eth', chain: 'eth', network: 'mainnet', software: 'geth-1.17.5' });
+    await expect(driver.ensure({ id: nodeIdOf('ltc'), image: 'ltc', large: false })).rejects.toThrow(ImageUnavailableError);
+    expect(fake.requests).toEqual([]);
+  });
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 2_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

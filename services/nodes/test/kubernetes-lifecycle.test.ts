@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { bearer, startTestPlatform, waitUntil, type TestNodes, type TestPlatform, type TestUser } from '../src/testing';
+import { FakeKubernetesApi } from './kubernetes/fake-api-server';
+
+// The nodes service as an operator runs it on a cluster, NODE_DRIVER=kubernetes with credentials
+// from KUBECONFIG, driving a fake API server through a node's whole life: the API's request, the
+// reconciler's objects, the pod coming up, its log, and the deletion.
+describe('the nodes service with NODE_DRIVER=kubernetes', () => {
+  let fake: FakeKubernetesApi;
+  let dir: string;
+  let platform: TestPlatform;
+  let nodes: TestNodes;
+  let user: TestUser;
+  const previousKubeconfig = process.env.KUBECONFIG;
+
+  beforeAll(async () => {
+    fake = new FakeKubernetesApi();
+    await fake.start();
+    dir = mkdtempSync(path.join(os.tmpdir(), 'kube-lifecycle-'));
+    process.env.KUBECONFIG = fake.kubeconfig(dir);
+    platform = await startTestPlatform();
+    nodes = await platform.startNodes({ NODE_DRIVER: 'kubernetes', KUBE_NAMESPACE: 'cloud-nodes' });
+    user = await platform.user();
+  });
+  afterAll(async () => {
+    await platform.close();
+    await fake.close();
+    rmSync(dir, { recursive: true, force: true });
+    if (previousKubeconfig === undefined) delete process.env.KUBECONFIG;
+    else process.env.KUBECONFIG = previousKubeconfig;
+  });
+
+  const nodeOf = async (id: string) => (await nodes.http.get(`/users/me/nodes/${id}`).set(bearer(user.clientToken))).body as { state: string; software: string };
+
+  it('offers what its catalogue runs, runs a node as a StatefulSet, reports it from its pod, and deletes every object', async () => {
+    const chains = (await nodes.http.get('/chains').set(bearer(user.clientToken)).expect(200)).body as Array<{ image: string; software: string }>;
+    expect(chains.find((option) => option.image === 'btc')?.software).toMatch(/^bitcoin-core-\d+\.\d+/);
+
+    const { id } = (await nodes.http.post('/users/me/nodes').set(bearer(user.clientToken)).send({ image: 'btc' }).expect(200)).body as { id: string };
+    await waitUntil('the StatefulSet is created', () => fake.get('statefulsets', id) !== undefined, 10_000, 50);
+    const statefulSet = fake.get('statefulsets', id)!;
+    expect(statefulSet.metadata.labels).toMatchObject({ 'cloud.nodes/node-id': id, 'cloud.nodes/user-id': user.id, 'cloud.nodes/image': 'btc' });
+    for (const resource of ['services', 'secrets', 'networkpolicies']) expect(fake.list(resource).map((object) => object.metadata.name)).toContain(id);
+    expect(fake.list('persistentvolumeclaims')).toHaveLength(1); // from the StatefulSet's volume claim template
+    expect((await nodeOf(id)).state).toBe('provisioning');
+
+    // The kubelet reports the pod Ready: the node runs at its Service.
+    fake.put('pods', {
+      metadata: { name: `${id}-0`, labels: { 'app.kubernetes.io/managed-by': 'cloud-nodes', 'cloud.nodes/node-id': id } },
+      spec: { containers: [{ name: 'node', image: 'docker.io/bitcoin/bitcoin:30.2', ports: [{ name: 'rpc', containerPort: 8332 }] }] },
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: new Date().toISOString() }] },
+    });
+    await waitUntil('the node runs', async () => (await nodeOf(id)).state === 'running', 10_000, 50);
+    const row = (await nodes.service.db('nodes').where({ id }).first('upstream_url')) as { upstream_url: string };
+    expect(row.upstream_url).toBe(`http://${id}.cloud-nodes.svc:8332`);
+
+    fake.logs.set(`${id}-0`, 'Bitcoin Core version v30.2.0\nUpdateTip: height=1\n');
+    const logs = await nodes.http.get(`/users/me/nodes/${id}/logs?lines=1`).set(bearer(user.clientToken)).expect(200);
+    expect(logs.body).toEqual(['UpdateTip: height=1']);
+
+    await nodes.http.delete(`/users/me/nodes/${id}`).set(bearer(user.clientToken)).expect(200);
+    await waitUntil('the node is gone', async () => (await nodes.http.get(`/users/me/nodes/${id}`).set(bearer(user.clientToken))).status === 404, 10_000, 50);
+    for (const resource of ['statefulsets', 'services', 'secrets', 'networkpolicies', 'persistentvolumeclaims', 'pods']) {
+      expect([resource, fake.list(resource).map((object) => object.metadata.name)]).toEqual([resource, []]);
+    }
+  }, 60_000);
+});
