@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { REPO_ROOT } from './services';
+
+export interface ComposeService {
+  image?: string;
+  build?: { context: string; dockerfile: string };
+  command?: string[];
+  entrypoint?: string[];
+  environment?: Record<string, string>;
+  volumes?: string[];
+  ports?: string[];
+  network_mode?: string;
+  depends_on?: Record<string, { condition: string }>;
+}
+
+export interface ComposeFile {
+  services: Record<string, ComposeService>;
+  volumes?: Record<string, unknown>;
+}
+
+/** `${NAME}` and `${NAME:-default}` as docker compose substitutes them, from `env`. */
+export function interpolate(text: string, env: Record<string, string> = {}): string {
+  return text.replace(/\$\{([A-Z0-9_]+)(?::-([^}]*))?\}/g, (_match, name: string, fallback?: string) => env[name] || (fallback ?? ''));
+}
+
+export function loadCompose(env: Record<string, string> = {}): ComposeFile {
+  const text = readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8');
+  return parse(interpolate(text, env), { merge: true }) as ComposeFile;
+}
