@@ -20,6 +20,7 @@ import {
 } from './names';
 import type { KubernetesDriverOptions, KubernetesSettings } from './options';
 import { podNodeStatus, podRpcPort } from './pod-status';
+import { PerNodeQueue } from '../per-node-queue';
 
 
 type KubeObject = { metadata?: V1ObjectMeta };
@@ -42,7 +43,7 @@ export class KubernetesDriver implements NodeDriver {
   // pass, and after the first time that is one status read, not five writes.
   private readonly ensured = new Set<string>();
   // Each node's ensure and destroy run one after another, never interleaved.
-  private readonly queues = new Map<string, Promise<void>>();
+  private readonly queue = new PerNodeQueue();
   private readonly sweeper: NodeJS.Timeout | undefined;
   private sweeping = false;
   private closed = false;
@@ -82,7 +83,7 @@ export class KubernetesDriver implements NodeDriver {
   }
 
   ensure(spec: NodeSpec): Promise<void> {
-    return this.serially(spec.id, async () => {
+    return this.queue.run(spec.id, async () => {
       if (this.closed) throw new Error('the kubernetes driver is closed');
       if (this.ensured.has(spec.id)) return;
       if (!catalogueImage(this.settings.catalogue, spec.image)) {
@@ -155,7 +156,7 @@ export class KubernetesDriver implements NodeDriver {
   }
 
   destroy(nodeId: string): Promise<void> {
-    return this.serially(nodeId, async () => {
+    return this.queue.run(nodeId, async () => {
       this.ensured.delete(nodeId);
       if (!isObjectName(nodeId)) return;
       const api = await this.kubeApi();
@@ -295,16 +296,6 @@ export class KubernetesDriver implements NodeDriver {
     } finally {
       this.sweeping = false;
     }
-  }
-
-  private serially(nodeId: string, operation: () => Promise<void>): Promise<void> {
-    const result = (this.queues.get(nodeId) ?? Promise.resolve()).then(operation);
-    const settled = result.catch(() => undefined);
-    this.queues.set(nodeId, settled);
-    void settled.then(() => {
-      if (this.queues.get(nodeId) === settled) this.queues.delete(nodeId);
-    });
-    return result;
   }
 }
 

@@ -10,6 +10,7 @@ import { localSettings, type LocalDriverOptions, type LocalSettings } from './op
 import { isAlive, runsFrom, stopProcess } from './processes';
 import { resolveSoftware, type SoftwareCatalog } from './software';
 import { NodeSupervisor } from './supervisor';
+import { PerNodeQueue } from '../per-node-queue';
 
 /**
  * The embedded driver: each node is a supervised child process on 127.0.0.1, with its own data
@@ -23,7 +24,7 @@ export class LocalDriver implements NodeDriver {
   private readonly logger: Logger;
   private readonly supervisors = new Map<string, NodeSupervisor>();
   // Each node's ensure, release and destroy run one after another, never interleaved.
-  private readonly queues = new Map<string, Promise<void>>();
+  private readonly queue = new PerNodeQueue();
   private software: Promise<SoftwareCatalog> | undefined;
   private closed = false;
 
@@ -43,7 +44,7 @@ export class LocalDriver implements NodeDriver {
   }
 
   ensure(spec: NodeSpec): Promise<void> {
-    return this.serially(spec.id, async () => {
+    return this.queue.run(spec.id, async () => {
       if (this.closed) throw new Error('the local driver is closed');
       if (this.supervisors.has(spec.id)) return;
       const software = (await this.catalog())[spec.image];
@@ -88,11 +89,11 @@ export class LocalDriver implements NodeDriver {
   }
 
   release(nodeId: string): Promise<void> {
-    return this.serially(nodeId, () => this.stop(nodeId));
+    return this.queue.run(nodeId, () => this.stop(nodeId));
   }
 
   destroy(nodeId: string): Promise<void> {
-    return this.serially(nodeId, async () => {
+    return this.queue.run(nodeId, async () => {
       await this.stop(nodeId);
       await rm(nodePaths(this.settings.rootDir, nodeId).dir, { recursive: true, force: true });
     });
@@ -128,16 +129,6 @@ export class LocalDriver implements NodeDriver {
     if (pid === undefined || !isAlive(pid) || !runsFrom(pid, paths.dataDir)) return;
     this.logger.warn('stopping a node process that an earlier instance left behind', { nodeId, pid });
     await stopProcess(pid, this.settings.stopTimeoutMs);
-  }
-
-  private serially(nodeId: string, operation: () => Promise<void>): Promise<void> {
-    const result = (this.queues.get(nodeId) ?? Promise.resolve()).then(operation);
-    const settled = result.catch(() => undefined);
-    this.queues.set(nodeId, settled);
-    void settled.then(() => {
-      if (this.queues.get(nodeId) === settled) this.queues.delete(nodeId);
-    });
-    return result;
   }
 }
 
