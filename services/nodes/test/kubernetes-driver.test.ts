@@ -151,6 +151,17 @@ describe('the kubernetes driver against a fake API server', () => {
     expect(await driver.status(BTC)).toEqual({ state: 'failed', reason: `no machine in the cluster can run the node: ${message}` });
   });
 
+  it('scales a failed node to zero once, keeping its objects, and takes a node that is gone as stopped', async () => {
+    const driver = newDriver();
+    await driver.stopFailed(BTC); // nothing there yet
+    await driver.ensure(btcSpec);
+    await driver.stopFailed(BTC);
+    await driver.stopFailed(BTC);
+    expect((fake.get('statefulsets', BTC)?.spec as { replicas: number }).replicas).toBe(0);
+    expect(fake.calls('PUT', 'statefulsets')).toHaveLength(1);
+    expect(fake.get('services', BTC)).toBeDefined();
+  });
+
   it('reads the last lines of the node container’s log', async () => {
     const driver = newDriver();
     await driver.ensure(btcSpec);

@@ -66,4 +66,33 @@ describe('the nodes service with NODE_DRIVER=kubernetes', () => {
       expect([resource, fake.list(resource).map((object) => object.metadata.name)]).toEqual([resource, []]);
     }
   }, 60_000);
+
+  it('fails a node whose software keeps crashing, saying why, and scales it to zero so it stops crash-looping', async () => {
+    const { id } = (await nodes.http.post('/users/me/nodes').set(bearer(user.clientToken)).send({ image: 'ltc' }).expect(200)).body as { id: string };
+    await waitUntil('the StatefulSet is created', () => fake.get('statefulsets', id) !== undefined, 10_000, 50);
+    fake.put('pods', {
+      metadata: { name: `${id}-0`, labels: { 'app.kubernetes.io/managed-by': 'cloud-nodes', 'cloud.nodes/node-id': id } },
+      spec: { containers: [{ name: 'node', image: 'litecoinproject/litecoin-core:0.21.4', ports: [{ name: 'rpc', containerPort: 9332 }] }] },
+      status: {
+        phase: 'Running',
+        conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: new Date().toISOString() }],
+        containerStatuses: [
+          {
+            name: 'node',
+            image: 'litecoinproject/litecoin-core:0.21.4',
+            imageID: '',
+            ready: false,
+            restartCount: 5,
+            state: { waiting: { reason: 'CrashLoopBackOff' } },
+            lastState: { terminated: { exitCode: 1, reason: 'Error' } },
+          },
+        ],
+      },
+    });
+    await waitUntil('the node has failed', async () => (await nodeOf(id)).state === 'failed', 10_000, 50);
+    expect(((await nodes.http.get(`/users/me/nodes/${id}`).set(bearer(user.clientToken))).body as { stateReason: string }).stateReason).toMatch(/keeps exiting: 5 restarts/);
+    expect((fake.get('statefulsets', id)?.spec as { replicas: number }).replicas).toBe(0);
+    // Its volume and objects stay until it is deleted.
+    expect(fake.list('persistentvolumeclaims').map((claim) => claim.metadata.name).some((name) => name.includes(id))).toBe(true);
+  }, 60_000);
 });

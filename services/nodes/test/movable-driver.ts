@@ -31,6 +31,10 @@ export class MovableDriver implements NodeDriver {
     return Promise.resolve();
   }
 
+  stopFailed(nodeId: string): Promise<void> {
+    return this.release(nodeId);
+  }
+
   destroy(nodeId: string): Promise<void> {
     return this.release(nodeId);
   }

@@ -115,7 +115,7 @@ export class Reconciler {
     if (status.state === 'running') {
       await this.running(node, status.endpoint.url);
     } else if (status.state === 'failed') {
-      await driver.release(node.id);
+      await driver.stopFailed(node.id);
       this.owned.delete(node.id);
       await this.transition(node, { from: ['provisioning', 'running'], to: 'failed', reason: status.reason }, failedMessage);
     }

@@ -20,6 +20,11 @@ export interface NodeDriver {
   status(nodeId: string): Promise<NodeStatus>;
   /** Stops the node here and keeps its data, so another instance can take it over. */
   release(nodeId: string): Promise<void>;
+  /**
+   * Stops a node the driver reported `failed`, keeping its data: it runs nowhere (no crash loop
+   * spending the machine or the cluster) until it is deleted. Succeeds for a node that is gone.
+   */
+  stopFailed(nodeId: string): Promise<void>;
   /** Stops the node and deletes its data. Succeeds for a node that does not exist. */
   destroy(nodeId: string): Promise<void>;
   /** The last `lines` lines of the node's log, oldest first; [] when there is none. */

@@ -1,4 +1,4 @@
-import type { V1ObjectMeta, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
+import type { V1ObjectMeta, V1PersistentVolumeClaim, V1Pod, V1StatefulSet } from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
 import type { Logger } from '@cloud/logging';
 import { IMAGE_IDS, IMAGES } from '@cloud/chains';
 import { ImageUnavailableError, type ChainOption, type NodeDriver, type NodeSpec, type NodeStatus } from '../driver';
@@ -153,6 +153,27 @@ export class KubernetesDriver implements NodeDriver {
   release(nodeId: string): Promise<void> {
     this.ensured.delete(nodeId);
     return Promise.resolve();
+  }
+
+  /**
+   * Scales the failed node's StatefulSet to zero: its pod stops crash-looping (or waiting for an
+   * image or a machine), its volume and objects stay until the node is deleted.
+   */
+  stopFailed(nodeId: string): Promise<void> {
+    return this.queue.run(nodeId, async () => {
+      this.ensured.delete(nodeId);
+      if (!isObjectName(nodeId)) return;
+      const api = await this.kubeApi();
+      let statefulSet: V1StatefulSet;
+      try {
+        statefulSet = await api.statefulSets.read(nodeId);
+      } catch (error) {
+        if (isNotFound(error)) return;
+        throw error;
+      }
+      if (!statefulSet.spec || statefulSet.spec.replicas === 0) return;
+      await api.statefulSets.replace(nodeId, { ...statefulSet, spec: { ...statefulSet.spec, replicas: 0 } });
+    });
   }
 
   destroy(nodeId: string): Promise<void> {

@@ -92,6 +92,11 @@ export class LocalDriver implements NodeDriver {
     return this.queue.run(nodeId, () => this.stop(nodeId));
   }
 
+  /** A failed node's process is stopped as when it is released: this machine runs nothing for it. */
+  stopFailed(nodeId: string): Promise<void> {
+    return this.release(nodeId);
+  }
+
   destroy(nodeId: string): Promise<void> {
     return this.queue.run(nodeId, async () => {
       await this.stop(nodeId);
