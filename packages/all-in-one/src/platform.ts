@@ -4,8 +4,8 @@ import { loadProxyConfig, startNodeProxy, type NodeProxy } from '@cloud/node-pro
 import { createStakingService, loadStakingConfig } from '@cloud/staking';
 import { openBus, type Bus } from '@cloud/bus';
 import { commonEnvironment, loadConfig } from '@cloud/config';
-import { serveHttp, type RunningServer } from '@cloud/http';
-import { createLogger } from '@cloud/logging';
+import { serveHttp } from '@cloud/http';
+import { createLogger, type Logger } from '@cloud/logging';
 
 export interface RunningPlatform {
   /** Base URL of each service, by name. */
@@ -15,6 +15,13 @@ export interface RunningPlatform {
   /** The node-proxy: its port per chain, its scheme and the certificate clients should trust. */
   proxy: Pick<NodeProxy, 'ports' | 'scheme' | 'certificate' | 'adminUrl'>;
   stop(): Promise<void>;
+}
+
+/** What every API service gives the platform: its Express app, its logger, and how to release it. */
+interface ApiService {
+  app: Parameters<typeof serveHttp>[0];
+  logger: Logger;
+  close(): Promise<void>;
 }
 
 interface StartedService {
@@ -42,35 +49,24 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promi
     for (const service of started.reverse()) await service.close();
   };
   try {
+    /** Listens with one service's API, to be stopped with the others. */
+    const serveApi = async (name: string, service: ApiService, listen: { port: number; host: string }) => {
+      const server = await serveHttp(service.app, { ...listen, logger: service.logger, name: `${name} API` });
+      started.push({ name, stopServing: () => server.close(), close: () => service.close() });
+      urls[name] = server.url;
+      return server.url;
+    };
+
     const accountsConfig = loadAccountsConfig(env);
     const accounts = await createAccountsService(accountsConfig, { bus });
-    const accountsServer = await serveHttp(accounts.app, {
-      port: accountsConfig.ACCOUNTS_PORT,
-      host: accountsConfig.ACCOUNTS_HOST,
-      logger: accounts.logger,
-      name: 'accounts API',
-    });
-    started.push(httpService('accounts', accountsServer, () => accounts.close()));
-    urls.accounts = accountsServer.url;
+    const accountsUrl = await serveApi('accounts', accounts, { port: accountsConfig.ACCOUNTS_PORT, host: accountsConfig.ACCOUNTS_HOST });
 
     // The other services read the accounts service's keys from its JWKS, wherever it listens.
-    const withAccounts = { ACCOUNTS_URL: accountsServer.url, ...env };
+    const withAccounts = { ACCOUNTS_URL: accountsUrl, ...env };
     const nodesConfig = loadNodesConfig(withAccounts);
-    const nodes = await createNodesService(nodesConfig, { bus });
-    const nodesServer = await serveHttp(nodes.app, { port: nodesConfig.NODES_PORT, host: nodesConfig.NODES_HOST, logger: nodes.logger, name: 'nodes API' });
-    started.push(httpService('nodes', nodesServer, () => nodes.close()));
-    urls.nodes = nodesServer.url;
-
+    await serveApi('nodes', await createNodesService(nodesConfig, { bus }), { port: nodesConfig.NODES_PORT, host: nodesConfig.NODES_HOST });
     const stakingConfig = loadStakingConfig(withAccounts);
-    const staking = await createStakingService(stakingConfig, { bus });
-    const stakingServer = await serveHttp(staking.app, {
-      port: stakingConfig.STAKING_PORT,
-      host: stakingConfig.STAKING_HOST,
-      logger: staking.logger,
-      name: 'staking API',
-    });
-    started.push(httpService('staking', stakingServer, () => staking.close()));
-    urls.staking = stakingServer.url;
+    await serveApi('staking', await createStakingService(stakingConfig, { bus }), { port: stakingConfig.STAKING_PORT, host: stakingConfig.STAKING_HOST });
 
     const proxy = await startNodeProxy(loadProxyConfig(withAccounts), { bus });
     started.push({ name: 'node-proxy', stopServing: () => proxy.close(), close: () => Promise.resolve() });
@@ -79,8 +75,4 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promi
     await stop();
     throw error;
   }
-}
-
-function httpService(name: string, server: RunningServer, close: () => Promise<void>): StartedService {
-  return { name, stopServing: () => server.close(), close };
 }

@@ -1,35 +1,17 @@
-/** The HTTP answer to a request made to an avalanche-mode node. */
-export interface Answer {
-  status: number;
-  contentType: string | null;
-  text: string;
-  /** The body parsed as JSON, when it is JSON. */
-  body: unknown;
-}
-
-async function answer(response: Response): Promise<Answer> {
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  return { status: response.status, contentType: response.headers.get('content-type'), text, body };
-}
+import { readHttpResult, type HttpResult } from './rpc-client';
 
 /** POSTs a body (a string as is, anything else as JSON) to a path of the node. */
-export async function postTo(url: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+export async function postTo(url: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<HttpResult> {
   const response = await fetch(`${url}${path}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-  return answer(response);
+  return readHttpResult(response);
 }
 
-export async function getFrom(url: string, path: string): Promise<Answer> {
-  return answer(await fetch(`${url}${path}`));
+export async function getFrom(url: string, path: string): Promise<HttpResult> {
+  return readHttpResult(await fetch(`${url}${path}`));
 }
 
 /** A JSON-RPC 2.0 call: the whole reply body. */

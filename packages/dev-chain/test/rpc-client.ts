@@ -26,7 +26,8 @@ export function basicAuth(user: string, password: string): string {
   return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 }
 
-async function result(response: Response): Promise<HttpResult> {
+/** A response read whole: status, headers, text, and the body parsed when it is JSON. */
+export async function readHttpResult(response: Response): Promise<HttpResult> {
   const text = await response.text();
   let body: unknown;
   try {
@@ -49,7 +50,7 @@ export async function post(
     headers: { 'Content-Type': 'application/json', ...(authorization !== null && { Authorization: authorization }) },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-  return result(response);
+  return readHttpResult(response);
 }
 
 export async function get(target: RpcTarget, path: string): Promise<HttpResult & { bytes: Buffer }> {
