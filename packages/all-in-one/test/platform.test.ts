@@ -1,10 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { simpleParser } from 'mailparser';
 import { ConfigError } from '@cloud/config';
 import { request } from 'node:https';
 import { startPlatform, type RunningPlatform } from '../src';
+import { ANY_PORTS, verificationFor } from '../src/testing';
 
 /** A call over HTTPS to `address` (resolved to loopback), trusting the proxy's own certificate: a JSON-RPC POST, or a GET without `call`. */
 function proxyCall(
@@ -50,17 +50,6 @@ async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean)
 }
 
 describe('startPlatform', () => {
-  /** The token of the newest verification e-mail to `to`, from the dev outbox under DATA_DIR. */
-  const verificationTokenFor = async (to: string): Promise<string | undefined> => {
-    const mailDir = path.join(dataDir, 'mail');
-    for (const file of readdirSync(mailDir).sort().reverse()) {
-      const mail = await simpleParser(readFileSync(path.join(mailDir, file)));
-      const recipients = [mail.to ?? []].flat().flatMap((address) => address.value.map((value) => value.address));
-      if (recipients.includes(to)) return /Verification token: (\S+)/.exec(mail.text ?? '')?.[1];
-    }
-    return undefined;
-  };
-
   /** Signs up and verifies a user through the accounts API; their account token. */
   const loggedIn = async (accounts: string, email: string): Promise<{ userId: string; accessToken: string }> => {
     const signUp = await fetch(`${accounts}/users`, {
@@ -70,7 +59,7 @@ describe('startPlatform', () => {
     });
     expect(signUp.status).toBe(201);
     const { id: userId } = (await signUp.json()) as { id: string };
-    const token = await verificationTokenFor(email);
+    const { token } = await verificationFor(dataDir, email);
     expect((await fetch(`${accounts}/users/${userId}/token/${token}`, { method: 'PUT' })).status).toBe(200);
     const login = await fetch(`${accounts}/auth`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${email}:correct horse 42`).toString('base64')}` } });
     const { accessToken } = (await login.json()) as { accessToken: string };
@@ -91,16 +80,7 @@ describe('startPlatform', () => {
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'platform-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-  /** Every port picked by the system, so the tests never collide with a running platform. */
-  const env = {
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    BCRYPT_ROUNDS: '4',
-    ACCOUNTS_PORT: '0',
-    NODES_PORT: '0',
-    STAKING_PORT: '0',
-    ...Object.fromEntries(['BTC', 'BTC_TESTNET', 'LTC', 'ETH', 'AVALANCHE', 'MANAGEMENT', 'ADMIN'].map((name) => [`PROXY_${name}_PORT`, '0'])),
-  };
+  const env = { DATA_DIR: dataDir, LOG_LEVEL: 'silent', BCRYPT_ROUNDS: '4', ...ANY_PORTS };
 
   it('serves every service on its port with the embedded defaults, and stops cleanly', async () => {
     const platform = await startPlatform(env);

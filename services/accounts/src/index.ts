@@ -7,3 +7,4 @@ export type { AccountsService, AccountsServiceOptions } from './service';
 export { EventsRepository } from './data-access/events.repository';
 export { consumeCallEvents } from './entry-points/messages/call-events.consumer';
 export { accountsMigrations, ACCOUNTS_SCHEMA } from './migrations';
+export { accountsOpenApiDocument } from './entry-points/http/openapi';

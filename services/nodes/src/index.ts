@@ -6,3 +6,4 @@ export { createNodesService } from './service';
 export type { NodesService, NodesServiceOptions } from './service';
 export type { ChainOption, InternalEndpoint, NodeDriver, NodeSpec, NodeStatus } from './drivers/driver';
 export { nodesMigrations, NODES_SCHEMA } from './migrations';
+export { nodesOpenApiDocument } from './entry-points/http/openapi';

@@ -5,3 +5,4 @@ export type { StakingConfig } from './config';
 export { createStakingService } from './service';
 export type { StakingService, StakingServiceOptions } from './service';
 export { stakingMigrations, STAKING_SCHEMA } from './migrations';
+export { stakingOpenApiDocument } from './entry-points/http/openapi';

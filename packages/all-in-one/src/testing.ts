@@ -1,0 +1,58 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { simpleParser } from 'mailparser';
+import { startPlatform, type RunningPlatform } from './platform';
+
+// The whole platform for tests of its clients (all-in-one, SDK, CLI): every service on the
+// embedded defaults, on ports the system picks, with its state in a temporary directory.
+
+export interface TestPlatform extends RunningPlatform {
+  dataDir: string;
+  /** The runtime contract's proxy ports (8332, ...) mapped to where this proxy listens: the SDK's `proxy.portMap`. */
+  proxyPortMap: Record<number, number>;
+  /** The user id and token of the newest verification e-mail to `to`, read from the dev outbox. */
+  verificationFor(to: string): Promise<{ userId: string; token: string; link: string }>;
+}
+
+/** Every port picked by the system, so tests never collide with a running platform or each other. */
+export const ANY_PORTS = {
+  ACCOUNTS_PORT: '0',
+  NODES_PORT: '0',
+  STAKING_PORT: '0',
+  ...Object.fromEntries(['BTC', 'BTC_TESTNET', 'LTC', 'ETH', 'AVALANCHE', 'MANAGEMENT', 'ADMIN'].map((name) => [`PROXY_${name}_PORT`, '0'])),
+};
+
+/** The contract's port of each proxy listener. */
+const CONTRACT_PORTS = { btc: 8332, btctestnet: 18332, ltc: 9332, eth: 8545, avalanche: 9650, management: 8080 } as const;
+
+/** Starts the platform (PGlite, in-process bus) in a fresh data directory, removed again by `stop`. */
+export async function startTestPlatform(env: NodeJS.ProcessEnv = {}, dataDir = mkdtempSync(path.join(os.tmpdir(), 'platform-'))): Promise<TestPlatform> {
+  const platform = await startPlatform({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', BCRYPT_ROUNDS: '4', ...ANY_PORTS, ...env });
+  return {
+    ...platform,
+    dataDir,
+    proxyPortMap: Object.fromEntries(Object.entries(CONTRACT_PORTS).map(([listener, port]) => [port, platform.proxy.ports[listener as keyof typeof CONTRACT_PORTS]])),
+    verificationFor: (to) => verificationFor(dataDir, to),
+    stop: async () => {
+      await platform.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The user id, token and link of the newest verification e-mail to `to` in DATA_DIR's dev outbox. */
+export async function verificationFor(dataDir: string, to: string): Promise<{ userId: string; token: string; link: string }> {
+  const mailDir = path.join(dataDir, 'mail');
+  for (const file of readdirSync(mailDir).sort().reverse()) {
+    const mail = await simpleParser(readFileSync(path.join(mailDir, file)));
+    const recipients = [mail.to ?? []].flat().flatMap((address) => address.value.map((value) => value.address));
+    if (!recipients.includes(to)) continue;
+    const text = mail.text ?? '';
+    const userId = /User id: (\S+)/.exec(text)?.[1];
+    const token = /Verification token: (\S+)/.exec(text)?.[1];
+    const link = /^\s+(https?:\/\/\S+)$/m.exec(text)?.[1];
+    if (userId && token && link) return { userId, token, link };
+  }
+  throw new Error(`no verification e-mail to ${to} in ${mailDir}`);
+}

@@ -1,0 +1,209 @@
+import type { Command } from 'commander';
+import type { ClientKeySummary, CloudEvent, UserProfile } from '@cloud/sdk';
+import type { Context } from '../context';
+import { UsageError } from '../exit-codes';
+import { note, printJson, printRecord, printTable } from '../output';
+import { readPassword } from '../password';
+import { positiveInteger } from '../program';
+
+// Accounts: signup, verify, login, logout, profile, password, keys, token, events.
+
+type ContextOf = (command: Command) => Context;
+
+export function registerAccountCommands(program: Command, contextOf: ContextOf): void {
+  program
+    .command('signup')
+    .description('create an account; a verification e-mail follows')
+    .argument('<email>', 'your e-mail address')
+    .option('--name <displayName>', 'the name to show (default: the part of the e-mail before @)')
+    .option('--password-stdin', 'read the password from standard input instead of a prompt')
+    .action(async (email: string, options: { name?: string; passwordStdin?: boolean }, command: Command) => {
+      const ctx = contextOf(command);
+      const password = await readPassword({ prompt: 'Choose a password: ', fromStdin: options.passwordStdin === true, confirm: true, input: ctx.io.stdin, output: ctx.io.stderr });
+      const profile = await ctx.cloud().accounts.signUp({ email, password, displayName: options.name ?? email.split('@')[0]! });
+      if (ctx.output.json) return printJson(ctx.output, profile);
+      printProfile(ctx, profile);
+      note(ctx.output, `A verification e-mail is on its way to ${email}. Then: cloud verify <the link in it>`);
+    });
+
+  program
+    .command('verify')
+    .description('verify your e-mail address with the link (or user id and token) from the e-mail')
+    .argument('<link-or-user>', 'the link from the e-mail; or your user id, followed by the token; or with --resend, your e-mail address')
+    .argument('[token]', 'the verification token, when the first argument is the user id')
+    .option('--resend', 'send a new verification e-mail instead (the old link stops working)')
+    .action(async (first: string, token: string | undefined, options: { resend?: boolean }, command: Command) => {
+      const ctx = contextOf(command);
+      if (options.resend) {
+        const answer = await ctx.cloud().accounts.resendVerification(first);
+        return ctx.output.json ? printJson(ctx.output, answer) : note(ctx.output, answer.message);
+      }
+      const { userId, token: verificationToken } = verificationOf(first, token);
+      const profile = await ctx.cloud().accounts.verify(userId, verificationToken);
+      if (ctx.output.json) return printJson(ctx.output, profile);
+      note(ctx.output, `Verified ${profile.email}. Next: cloud login ${profile.email}`);
+    });
+
+  program
+    .command('login')
+    .description('log in; keeps an account token (12 h) and a client key for node calls (refreshed for a year)')
+    .argument('<user>', 'your e-mail address or user id')
+    .option('--password-stdin', 'read the password from standard input instead of a prompt')
+    .action(async (user: string, options: { passwordStdin?: boolean }, command: Command) => {
+      const ctx = contextOf(command);
+      const password = await readPassword({ prompt: 'Password: ', fromStdin: options.passwordStdin === true, input: ctx.io.stdin, output: ctx.io.stderr });
+      const profile = await ctx.cloud().login(user, password);
+      ctx.saveSettings();
+      if (ctx.output.json) return printJson(ctx.output, { user: profile.id, email: profile.email, config: ctx.store.file });
+      note(ctx.output, `Logged in as ${profile.email} (${profile.id}). Session saved in ${ctx.store.file}`);
+    });
+
+  program
+    .command('logout')
+    .description('end the session: its client key is deleted (revoking its tokens) and the saved tokens forgotten')
+    .action(async (_options: unknown, command: Command) => {
+      const ctx = contextOf(command);
+      const { revoked } = await ctx.cloud().logout();
+      if (ctx.output.json) return printJson(ctx.output, { loggedOut: true, revoked });
+      note(ctx.output, revoked ? 'Logged out; the session\'s tokens are revoked.' : 'Logged out here (the login had expired, so its client key stays; remove it with cloud keys remove).');
+    });
+
+  program
+    .command('profile')
+    .description('show your profile, or change your name and billing address')
+    .option('--name <displayName>', 'new display name')
+    .option('--country <country>', 'billing address: country')
+    .option('--zip <zipCode>', 'billing address: zip code')
+    .option('--address <address>', 'billing address: street address')
+    .option('--state <state>', 'billing address: state')
+    .action(async (options: { name?: string; country?: string; zip?: string; address?: string; state?: string }, command: Command) => {
+      const ctx = contextOf(command);
+      const billing = Object.fromEntries(
+        Object.entries({ country: options.country, zipCode: options.zip, address: options.address, state: options.state }).filter(([, value]) => value !== undefined),
+      );
+      const change = { ...(options.name === undefined ? {} : { displayName: options.name }), ...(Object.keys(billing).length ? { billingAddress: billing } : {}) };
+      const accounts = ctx.cloud().accounts;
+      const profile = Object.keys(change).length ? await accounts.updateProfile(change) : await accounts.profile();
+      return ctx.output.json ? printJson(ctx.output, profile) : printProfile(ctx, profile);
+    });
+
+  program
+    .command('password')
+    .description('change your password; other sessions end, this one goes on')
+    .option('--password-stdin', 'read the old and the new password from standard input, one per line')
+    .action(async (options: { passwordStdin?: boolean }, command: Command) => {
+      const ctx = contextOf(command);
+      const [oldPassword, newPassword] = options.passwordStdin
+        ? twoLines(await readPassword({ prompt: '', fromStdin: true, input: ctx.io.stdin }))
+        : [
+            await readPassword({ prompt: 'Current password: ', fromStdin: false, input: ctx.io.stdin, output: ctx.io.stderr }),
+            await readPassword({ prompt: 'New password: ', fromStdin: false, confirm: true, input: ctx.io.stdin, output: ctx.io.stderr }),
+          ];
+      await ctx.cloud().accounts.changePassword(oldPassword, newPassword);
+      if (ctx.output.json) return printJson(ctx.output, { changed: true });
+      note(ctx.output, 'Password changed. Tokens issued before no longer work; this session has new ones.');
+    });
+
+  const keys = program.command('keys').description('client key pairs, for programs that call the nodes and staking APIs');
+  keys
+    .command('create')
+    .description('make a client key pair; the secret is shown once')
+    .action(async (_options: unknown, command: Command) => {
+      const ctx = contextOf(command);
+      const key = await ctx.cloud().accounts.createClientKey();
+      if (ctx.output.json) return printJson(ctx.output, key);
+      printRecord(ctx.output, [
+        ['Client id', key.clientId],
+        ['Client secret', key.clientSecret],
+        ['Created', key.createdAt],
+      ]);
+      note(ctx.output, 'The secret is shown only now; keep it somewhere safe.');
+    });
+  keys
+    .command('list')
+    .description('your client keys (without secrets)')
+    .action(async (_options: unknown, command: Command) => {
+      const ctx = contextOf(command);
+      const list = await ctx.cloud().accounts.listClientKeys();
+      const session = ctx.cloud().currentSession();
+      if (ctx.output.json) return printJson(ctx.output, list);
+      printTable<ClientKeySummary>(
+        ctx.output,
+        list,
+        [
+          { key: 'id', header: 'CLIENT ID', format: (id) => (id === session?.clientId ? `${String(id)} (this CLI)` : String(id)) },
+          { key: 'createdAt', header: 'CREATED' },
+        ],
+        'No client keys.',
+      );
+    });
+  keys
+    .command('remove')
+    .description('delete a client key; every token minted from it stops working')
+    .argument('<clientId>')
+    .action(async (clientId: string, _options: unknown, command: Command) => {
+      const ctx = contextOf(command);
+      await ctx.cloud().accounts.removeClientKey(clientId);
+      if (ctx.output.json) return printJson(ctx.output, { removed: clientId });
+      note(ctx.output, `Removed client key ${clientId}.`);
+    });
+
+  program
+    .command('token')
+    .description('print a client access token (1 hour) for the nodes and staking APIs, e.g. for curl')
+    .action(async (_options: unknown, command: Command) => {
+      const ctx = contextOf(command);
+      const accessToken = await ctx.cloud().clientAccessToken();
+      if (ctx.output.json) return printJson(ctx.output, { accessToken });
+      ctx.output.out.write(`${accessToken}\n`);
+    });
+
+  program
+    .command('events')
+    .description('the record of your calls, newest first')
+    .option('--service <service>', 'only this service\'s calls, e.g. cloud-accounts, cloud-nodes, cloud-staking')
+    .option('--limit <n>', 'at most this many (1-500; default 50)', positiveInteger)
+    .action(async (options: { service?: string; limit?: number }, command: Command) => {
+      const ctx = contextOf(command);
+      const events = await ctx.cloud().accounts.events({ service: options.service, limit: options.limit });
+      if (ctx.output.json) return printJson(ctx.output, events);
+      printTable<CloudEvent>(
+        ctx.output,
+        events,
+        [
+          { key: 'createdAt', header: 'TIME' },
+          { key: 'service', header: 'SERVICE' },
+          { key: 'input', header: 'CALL', format: (input) => [(input as CloudEvent['input']).method, (input as CloudEvent['input']).route].filter(Boolean).join(' ') || '-' },
+          { key: 'output', header: 'STATUS', format: (output) => String((output as CloudEvent['output']).httpStatusCode) },
+          { key: 'output', header: 'BYTES', format: (output) => String((output as CloudEvent['output']).bytesOut) },
+        ],
+        'No events.',
+      );
+    });
+}
+
+function printProfile(ctx: Context, profile: UserProfile): void {
+  const billing = Object.entries(profile.billingAddress ?? {}).filter(([, value]) => value);
+  printRecord(ctx.output, [
+    ['User id', profile.id],
+    ['E-mail', profile.email],
+    ['Name', profile.displayName],
+    ['Verified', profile.verifiedAt ?? 'not yet'],
+    ['Billing address', billing.length ? billing.map(([, value]) => value).join(', ') : undefined],
+    ['Created', profile.createdAt],
+  ]);
+}
+
+/** The user id and token from the e-mail's link (`…/users/<id>/token/<token>`), or from both arguments. */
+export function verificationOf(first: string, token: string | undefined): { userId: string; token: string } {
+  if (token !== undefined) return { userId: first, token };
+  const match = /\/users\/([^/\s]+)\/token\/([^/?#\s]+)\/?$/.exec(first);
+  if (!match) throw new UsageError('give the link from the verification e-mail, or your user id and the token');
+  return { userId: decodeURIComponent(match[1]!), token: decodeURIComponent(match[2]!) };
+}
+
+function twoLines(text: string): [string, string] {
+  const lines = text.split(/\r?\n/);
+  if (lines.length !== 2 || !lines[0] || !lines[1]) throw new UsageError('--password-stdin takes two lines: the current password, then the new one');
+  return [lines[0], lines[1]];
+}

@@ -1,0 +1,141 @@
+import { Argument, Option, type Command } from 'commander';
+import type { ChainOption, Node, UserImage } from '@cloud/sdk';
+import type { Context } from '../context';
+import { note, printJson, printRecord, printTable } from '../output';
+import { positiveInteger } from '../program';
+import { waitWithProgress } from './wait';
+
+// Nodes: chains, and nodes create|list|info|remove|logs|credentials.
+
+type ContextOf = (command: Command) => Context;
+
+const USER_IMAGES: UserImage[] = ['btc', 'bch', 'ltc', 'btctestnet', 'bchtestnet', 'eth'];
+
+export function registerNodeCommands(program: Command, contextOf: ContextOf): void {
+  program
+    .command('chains')
+    .description('the chains you can create nodes of, and the software each runs')
+    .action(async (_options: unknown, command: Command) => {
+      const ctx = contextOf(command);
+      const chains = await ctx.cloud().nodes.chains();
+      if (ctx.output.json) return printJson(ctx.output, chains);
+      printTable<ChainOption>(
+        ctx.output,
+        chains,
+        [
+          { key: 'image', header: 'IMAGE' },
+          { key: 'chain', header: 'CHAIN' },
+          { key: 'network', header: 'NETWORK' },
+          { key: 'software', header: 'SOFTWARE' },
+        ],
+        'No chains.',
+      );
+    });
+
+  const nodes = program.command('nodes').description('your hosted nodes');
+  nodes
+    .command('create')
+    .description('create a node; its credentials are shown once and kept for `cloud rpc`')
+    .addArgument(new Argument('<image>', 'what to run').choices(USER_IMAGES))
+    .option('--large', 'a larger, faster node')
+    .option('--jwt', 'the node takes your client access token (Bearer) instead of Basic credentials')
+    .option('--wait', 'wait until it runs; exit non-zero if it fails')
+    .addOption(new Option('--timeout <seconds>', 'with --wait, give up after this long').default(600).argParser(positiveInteger))
+    .action(async (image: UserImage, options: { large?: boolean; jwt?: boolean; wait?: boolean; timeout: number }, command: Command) => {
+      const ctx = contextOf(command);
+      const cloud = ctx.cloud();
+      const created = await cloud.nodes.create({ image, large: options.large === true, jwt: options.jwt === true });
+      if (created.nodeUser && created.nodePass) ctx.saveNodeCredentials(created.id, { user: created.nodeUser, password: created.nodePass });
+      const node = options.wait ? await waitWithProgress(ctx, created.id, (wait) => cloud.nodes.waitUntilRunning(created.id, wait), options.timeout) : created;
+      const shown = { ...node, nodeUser: created.nodeUser, nodePass: created.nodePass };
+      if (ctx.output.json) return printJson(ctx.output, shown);
+      printNode(ctx, shown);
+      if (created.nodePass) note(ctx.output, `The password is shown only now; it is also kept in ${ctx.store.file} for cloud rpc.`);
+      if (!options.wait) note(ctx.output, `It is provisioning. See it come up with: cloud nodes info ${created.id}`);
+    });
+  nodes
+    .command('list')
+    .description('your nodes, oldest first')
+    .action(async (_options: unknown, command: Command) => {
+      const ctx = contextOf(command);
+      const list = await ctx.cloud().nodes.list();
+      if (ctx.output.json) return printJson(ctx.output, list);
+      printTable<Node>(
+        ctx.output,
+        list,
+        [
+          { key: 'id', header: 'ID' },
+          { key: 'image', header: 'IMAGE' },
+          { key: 'state', header: 'STATE' },
+          { key: 'address', header: 'ADDRESS' },
+          { key: 'ports', header: 'PORT', format: (ports) => String((ports as Node['ports']).jsonRpc) },
+          { key: 'createdAt', header: 'CREATED' },
+        ],
+        'No nodes. Create one with: cloud nodes create <image>',
+      );
+    });
+  nodes
+    .command('info')
+    .description('one node')
+    .argument('<nodeId>')
+    .action(async (nodeId: string, _options: unknown, command: Command) => {
+      const ctx = contextOf(command);
+      const node = await ctx.cloud().nodes.get(nodeId);
+      return ctx.output.json ? printJson(ctx.output, node) : printNode(ctx, node);
+    });
+  nodes
+    .command('remove')
+    .description('delete a node and its data')
+    .argument('<nodeId>')
+    .action(async (nodeId: string, _options: unknown, command: Command) => {
+      const ctx = contextOf(command);
+      const node = await ctx.cloud().nodes.remove(nodeId);
+      ctx.forgetNodeCredentials(nodeId);
+      if (ctx.output.json) return printJson(ctx.output, node);
+      note(ctx.output, `Deleting ${nodeId}.`);
+    });
+  nodes
+    .command('logs')
+    .description('the last lines of the node software\'s log')
+    .argument('<nodeId>')
+    .addOption(new Option('--lines <n>', 'how many lines (1-10000)').default(100).argParser(positiveInteger))
+    .action(async (nodeId: string, options: { lines: number }, command: Command) => {
+      const ctx = contextOf(command);
+      const lines = await ctx.cloud().nodes.logs(nodeId, options.lines);
+      if (ctx.output.json) return printJson(ctx.output, lines);
+      for (const line of lines) ctx.output.out.write(`${line}\n`);
+    });
+  nodes
+    .command('credentials')
+    .description('replace the node\'s Basic credentials (the old ones stop working); shown once and kept for cloud rpc')
+    .argument('<nodeId>')
+    .action(async (nodeId: string, _options: unknown, command: Command) => {
+      const ctx = contextOf(command);
+      const node = await ctx.cloud().nodes.rotateCredentials(nodeId);
+      if (node.nodeUser && node.nodePass) ctx.saveNodeCredentials(node.id, { user: node.nodeUser, password: node.nodePass });
+      if (ctx.output.json) return printJson(ctx.output, { id: node.id, nodeUser: node.nodeUser, nodePass: node.nodePass });
+      printRecord(ctx.output, [
+        ['Node user', node.nodeUser],
+        ['Node password', node.nodePass],
+      ]);
+      note(ctx.output, `The password is shown only now; it is also kept in ${ctx.store.file} for cloud rpc.`);
+    });
+}
+
+function printNode(ctx: Context, node: Node): void {
+  const { ports } = node;
+  printRecord(ctx.output, [
+    ['Id', node.id],
+    ['Image', `${node.image} (${node.chain} ${node.network}, ${node.software})`],
+    ['State', node.stateReason ? `${node.state}: ${node.stateReason}` : node.state],
+    ['Address', node.address],
+    ['JSON-RPC', `https://${node.address}:${ports.jsonRpc}/`],
+    ['REST', ports.rest ? `https://${node.address}:${ports.rest}/rest/` : undefined],
+    ['WebSocket', ports.webSocket ? `wss://${node.address}:${ports.webSocket}/` : undefined],
+    ['Authentication', node.jwt ? 'Bearer: your client access token (cloud token)' : 'Basic: the node user and password'],
+    ['Node user', node.nodeUser],
+    ['Node password', node.nodePass],
+    ['Large', node.large ? 'yes' : 'no'],
+    ['Created', node.createdAt],
+  ]);
+}

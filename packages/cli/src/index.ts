@@ -1,0 +1,2 @@
+export { run } from './program';
+export type { CliIo } from './context';

@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { registerAccountCommands } from './commands/account';
+import { registerNodeCommands } from './commands/nodes';
+import { registerRpcCommand } from './commands/rpc';
+import { registerValidatorCommands } from './commands/validators';
+import { Context, type CliIo, type GlobalOptions } from './context';
+import { reportFailure } from './exit-codes';
+
+// The `cloud` program: global options, the command groups, and one way every command ends (an
+// exit code from exit-codes.ts).
+
+/** Runs `cloud` with `argv` (without node and script) and answers its exit code. */
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const program = new Command('cloud')
+    .description('Host blockchain nodes: sign up, create nodes and validators, and call them through the node-proxy.')
+    .version(version(), '-V, --version')
+    .option('--json', 'print results as JSON (for scripts); errors too, as {"error": {...}} on stdout')
+    .option('--accounts-url <url>', 'accounts API (env CLOUD_ACCOUNTS_URL; default http://127.0.0.1:3001)')
+    .option('--nodes-url <url>', 'nodes API (env CLOUD_NODES_URL; default http://127.0.0.1:3002)')
+    .option('--staking-url <url>', 'staking API (env CLOUD_STAKING_URL; default http://127.0.0.1:3003)')
+    .option('--proxy-ca <file>', 'PEM certificate to trust for the node-proxy, e.g. .data/tls/proxy-cert.pem (env CLOUD_PROXY_CA)')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+  let context: Context | undefined;
+  const contextOf = (command: Command) => (context ??= new Context(io, command.optsWithGlobals<GlobalOptions>()));
+  registerAccountCommands(program, contextOf);
+  registerNodeCommands(program, contextOf);
+  registerValidatorCommands(program, contextOf);
+  registerRpcCommand(program, contextOf);
+  exitInsteadOfThrowing(program);
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and --version end well; anything else commander found is a usage error, already printed.
+      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? 0 : 2;
+    }
+    const output = context?.output ?? { json: argv.includes('--json'), out: io.stdout, err: io.stderr };
+    return reportFailure(output, error, io.env);
+  }
+}
+
+/** Commander exits the process on its own errors by default; here every subcommand throws instead. */
+function exitInsteadOfThrowing(command: Command): void {
+  command.exitOverride();
+  for (const sub of command.commands) exitInsteadOfThrowing(sub);
+}
+
+function version(): string {
+  // src/ and dist/ both sit next to package.json.
+  return (JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** A whole number ≥ 1 from an option's text (commander reports the refusal as a usage error). */
+export function positiveInteger(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
+  return value;
+}

@@ -1,0 +1,219 @@
+import { once } from 'node:events';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import path from 'node:path';
+import { rootCertificates } from 'node:tls';
+import { startTestPlatform, type TestPlatform } from '@cloud/all-in-one/testing';
+import { cliFor } from './support/cli-runner';
+
+// `cloud` against the real services (embedded defaults): the README's walk from sign-up to an
+// RPC answer through the node-proxy, with --json output parsed and checked, then the failures a
+// user meets, each with its exit code.
+
+const PASSWORD = 'correct horse 42';
+
+interface NodeJson {
+  id: string;
+  image: string;
+  state: string;
+  address: string;
+  ports: { jsonRpc: number };
+  nodeUser?: string;
+  nodePass?: string;
+}
+
+describe('cloud against the platform', () => {
+  let platform: TestPlatform;
+  beforeAll(async () => {
+    platform = await startTestPlatform({ MAX_NODES_PER_USER: '1' });
+  });
+  afterAll(() => platform?.stop());
+
+  /** A user of the CLI who has signed up, verified and logged in. */
+  const loggedIn = async (email: string) => {
+    const user = cliFor(platform);
+    expect((await user.cli(['signup', email, '--password-stdin'], `${PASSWORD}\n`)).code).toBe(0);
+    const { link } = await platform.verificationFor(email);
+    expect((await user.cli(['verify', link])).code).toBe(0);
+    expect((await user.cli(['login', email, '--password-stdin'], `${PASSWORD}\n`)).code).toBe(0);
+    return user;
+  };
+
+  it('walks from signup to getblockcount through the proxy and nodes remove, as the README does', async () => {
+    const { cli, configFile, home, cleanUp } = cliFor(platform);
+    try {
+      const signup = await cli(['--json', 'signup', 'walk@example.com', '--name', 'Ada', '--password-stdin'], `${PASSWORD}\n`);
+      expect(signup.code).toBe(0);
+      const profile = signup.json<{ id: string; email: string; displayName: string; verifiedAt: string | null }>();
+      expect(profile).toMatchObject({ id: expect.stringMatching(/^user-/), email: 'walk@example.com', displayName: 'Ada', verifiedAt: null });
+
+      const notYet = await cli(['login', 'walk@example.com', '--password-stdin'], PASSWORD);
+      expect(notYet).toMatchObject({ code: 4, stderr: expect.stringContaining('verify your e-mail address') });
+
+      const { link, userId } = await platform.verificationFor('walk@example.com');
+      expect(userId).toBe(profile.id);
+      const verified = await cli(['--json', 'verify', link]);
+      expect(verified.code).toBe(0);
+      expect(verified.json<{ verifiedAt: string }>().verifiedAt).toEqual(expect.any(String));
+
+      const login = await cli(['--json', 'login', 'walk@example.com', '--password-stdin'], `${PASSWORD}\n`);
+      expect(login.code).toBe(0);
+      expect(login.json()).toEqual({ user: profile.id, email: 'walk@example.com', config: configFile });
+      // Tokens are kept owner-only, and no password is among them.
+      expect(statSync(configFile).mode & 0o777).toBe(0o600);
+      expect(statSync(configFile.replace(/\/config\.json$/, '')).mode & 0o777).toBe(0o700);
+      const stored = readFileSync(configFile, 'utf8');
+      expect(stored).not.toContain(PASSWORD);
+      expect(JSON.parse(stored)).toMatchObject({ accountsUrl: platform.urls.accounts, session: { userId: profile.id, refreshToken: expect.any(String) } });
+
+      const chains = await cli(['--json', 'chains']);
+      expect(chains.json<Array<{ image: string }>>().map((option) => option.image)).toEqual(expect.arrayContaining(['btc', 'ltc', 'eth']));
+
+      const created = await cli(['--json', 'nodes', 'create', 'btc', '--wait']);
+      expect(created.code).toBe(0);
+      const node = created.json<NodeJson>();
+      expect(node).toMatchObject({ image: 'btc', state: 'running', address: `${node.id}.nodes.localhost`, ports: { jsonRpc: 8332 }, nodeUser: expect.any(String), nodePass: expect.any(String) });
+      // The password shown once is kept (0600) for `cloud rpc`.
+      expect(JSON.parse(readFileSync(configFile, 'utf8')).nodeCredentials).toEqual({ [node.id]: { user: node.nodeUser, pass: node.nodePass } });
+
+      const count = await cli(['--json', 'rpc', node.id, 'getblockcount']);
+      expect(count.code).toBe(0);
+      expect(count.json()).toEqual(expect.any(Number));
+      const hash = await cli(['rpc', node.id, 'getblockhash', '0']);
+      expect(hash).toMatchObject({ code: 0, stdout: expect.stringMatching(/^[0-9a-f]{64}\n$/) });
+      const block = await cli(['--json', 'rpc', node.id, 'getblock', hash.stdout.trim(), 'true']);
+      expect(block.json<{ hash: string; height: number }>()).toMatchObject({ hash: hash.stdout.trim(), height: 0 });
+      const blocked = await cli(['rpc', node.id, 'stop']);
+      expect(blocked).toMatchObject({ code: 1, stdout: '', stderr: 'cloud: the node answered error -32601: method "stop" is not allowed on this hosted node\n' });
+
+      // Trusting some other CA instead of the dev proxy's own certificate: the message says what to trust.
+      const otherCa = path.join(home, 'other-ca.pem');
+      writeFileSync(otherCa, rootCertificates[0]!);
+      const untrusted = await cli(['rpc', node.id, 'getblockcount'], '', { CLOUD_PROXY_CA: otherCa });
+      expect(untrusted).toMatchObject({ code: 8, stderr: expect.stringContaining('not trusted; for a dev platform\'s proxy give --proxy-ca .data/tls/proxy-cert.pem') });
+
+      const list = await cli(['--json', 'nodes', 'list']);
+      expect(list.json<NodeJson[]>().map((listed) => [listed.id, listed.state])).toEqual([[node.id, 'running']]);
+      const table = await cli(['nodes', 'list']);
+      expect(table.stdout).toMatch(new RegExp(`^ID\\s+IMAGE\\s+STATE\\s+ADDRESS\\s+PORT\\s+CREATED\\n${node.id}\\s+btc\\s+running\\s+${node.address.replace(/\./g, '\\.')}\\s+8332\\s`));
+      const info = await cli(['--json', 'nodes', 'info', node.id]);
+      expect(info.json<NodeJson>()).toMatchObject({ id: node.id, state: 'running' });
+      expect(info.json<NodeJson>().nodePass).toBeUndefined();
+      const logs = await cli(['--json', 'nodes', 'logs', node.id, '--lines', '2']);
+      expect(logs.json<string[]>().length).toBeGreaterThan(0);
+      expect(logs.json<string[]>().length).toBeLessThanOrEqual(2);
+
+      const token = await cli(['token']);
+      expect(token.stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
+      const keys = await cli(['--json', 'keys', 'list']);
+      expect(keys.json<Array<{ id: string }>>().map((key) => key.id)).toEqual([JSON.parse(readFileSync(configFile, 'utf8')).session.clientId]);
+      const events = await cli(['--json', 'events', '--service', 'cloud-accounts', '--limit', '3']);
+      expect(events.json<Array<{ service: string; user: string }>>()).toEqual([1, 2, 3].map(() => expect.objectContaining({ service: 'cloud-accounts', user: profile.id })));
+
+      const removed = await cli(['--json', 'nodes', 'remove', node.id]);
+      expect(removed.code).toBe(0);
+      expect(removed.json<NodeJson>()).toMatchObject({ id: node.id, state: 'deleting' });
+      expect(JSON.parse(readFileSync(configFile, 'utf8')).nodeCredentials).toEqual({});
+      let gone = await cli(['--json', 'nodes', 'info', node.id]);
+      for (let tries = 0; gone.code === 0 && tries < 150; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        gone = await cli(['--json', 'nodes', 'info', node.id]);
+      }
+      expect(gone.code).toBe(5);
+      expect(gone.json()).toEqual({ error: { code: 'NotFound', message: expect.stringContaining('no node node-'), status: 404, exitCode: 5 } });
+
+      const logout = await cli(['--json', 'logout']);
+      expect(logout.json()).toEqual({ loggedOut: true, revoked: true });
+      expect(JSON.parse(readFileSync(configFile, 'utf8')).session).toBeUndefined();
+      const after = await cli(['nodes', 'list']);
+      expect(after).toMatchObject({ code: 3, stdout: '', stderr: 'cloud: not logged in; run "cloud login"\n' });
+    } finally {
+      cleanUp();
+    }
+  });
+
+  it('shows people tables and records, and keeps stdout for results', async () => {
+    const { cli, cleanUp } = await loggedIn('human@example.com');
+    try {
+      const profile = await cli(['profile', '--name', 'Grace', '--country', 'NL']);
+      expect(profile.code).toBe(0);
+      expect(profile.stdout).toMatch(/^User id:\s+user-/m);
+      expect(profile.stdout).toMatch(/^Name:\s+Grace$/m);
+      expect(profile.stdout).toMatch(/^Billing address:\s+NL$/m);
+      const none = await cli(['nodes', 'list']);
+      expect(none).toMatchObject({ code: 0, stdout: '', stderr: expect.stringContaining('No nodes.') });
+      const chains = await cli(['chains']);
+      expect(chains.stdout).toMatch(/^IMAGE\s+CHAIN\s+NETWORK\s+SOFTWARE\n/);
+      expect(chains.stdout).toMatch(/^btc\s+btc\s+mainnet\s+\S+$/m);
+    } finally {
+      cleanUp();
+    }
+  });
+
+  it('ends each failure with its message and exit code: 403 LimitExceeded, 404, 400, usage, network down', async () => {
+    const { cli, cleanUp } = await loggedIn('limits@example.com');
+    try {
+      const first = await cli(['--json', 'nodes', 'create', 'eth']);
+      expect(first.code).toBe(0);
+      const second = await cli(['nodes', 'create', 'eth']);
+      expect(second).toMatchObject({ code: 4, stdout: '', stderr: expect.stringMatching(/^cloud: limit reached: .+\n$/) });
+      const secondJson = await cli(['--json', 'nodes', 'create', 'eth']);
+      expect(secondJson.json()).toMatchObject({ error: { code: 'LimitExceeded', status: 403, exitCode: 4 } });
+      expect((await cli(['nodes', 'remove', first.json<NodeJson>().id])).code).toBe(0);
+
+      expect(await cli(['nodes', 'info', 'node-00000000-0000-4000-8000-000000000000'])).toMatchObject({ code: 5, stderr: expect.stringContaining('no node node-') });
+      expect(await cli(['nodes', 'create', 'doge'])).toMatchObject({ code: 2, stderr: expect.stringContaining('Allowed choices are btc') });
+      expect(await cli(['nodes', 'logs', 'node-1', '--lines', 'many'])).toMatchObject({ code: 2, stderr: expect.stringContaining('whole number') });
+      expect(await cli(['validators', 'limits', 'moon'])).toMatchObject({ code: 5 });
+      expect(await cli(['rpc', 'node-00000000-0000-4000-8000-000000000000', 'getblockcount'])).toMatchObject({ code: 5 });
+      expect(await cli(['verify', 'not-a-link'])).toMatchObject({ code: 2, stderr: expect.stringContaining('link from the verification e-mail') });
+      expect(await cli(['signup', 'x@example.com'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--password-stdin') });
+      expect(await cli(['login', 'limits@example.com', '--password-stdin'], 'wrong password\n')).toMatchObject({ code: 3, stderr: expect.stringContaining('cloud login') });
+      expect(await cli(['--json', 'signup', 'not-an-address', '--password-stdin'], PASSWORD)).toMatchObject({ code: 2, stdout: expect.stringContaining('"InvalidInput"') });
+      expect(await cli(['frobnicate'])).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown command 'frobnicate'") });
+      expect(await cli(['--help'])).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage: cloud') });
+    } finally {
+      cleanUp();
+    }
+
+    // A port that was free a moment ago: nothing listens there.
+    const server = createServer().listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const closed = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await new Promise((resolve) => server.close(resolve));
+    const down = cliFor(platform, { CLOUD_ACCOUNTS_URL: closed });
+    try {
+      const unreachable = await down.cli(['login', 'a@example.com', '--password-stdin'], PASSWORD);
+      expect(unreachable).toMatchObject({ code: 8, stderr: expect.stringContaining(`cannot reach the accounts service at ${closed}: connect ECONNREFUSED`) });
+    } finally {
+      down.cleanUp();
+    }
+  });
+
+  it('creates a Fuji validator, reaches its node with cloud rpc and removes it', async () => {
+    const { cli, cleanUp } = await loggedIn('validator@example.com');
+    try {
+      const limits = await cli(['--json', 'validators', 'limits', 'fuji']);
+      expect(limits.json()).toMatchObject({ chain: 'avalanche', network: 'fuji', minimumStake: { avax: 1 } });
+
+      const created = await cli(['--json', 'validators', 'create', 'fuji', '--wait']);
+      expect(created.code).toBe(0);
+      const validator = created.json<{ nodeId: string; chainNodeId: string; state: string; nodePass: string }>();
+      expect(validator).toMatchObject({ nodeId: expect.stringMatching(/^node-/), chainNodeId: expect.stringMatching(/^NodeID-/), state: 'running', nodePass: expect.any(String) });
+
+      const nodeId = await cli(['--json', 'rpc', validator.nodeId, 'info.getNodeID']);
+      expect(nodeId.json()).toMatchObject({ nodeID: validator.chainNodeId });
+      const listed = await cli(['--json', 'validators', 'list']);
+      expect(listed.json<Array<{ nodeId: string }>>().map((one) => one.nodeId)).toEqual([validator.nodeId]);
+      const info = await cli(['--json', 'validators', 'info', validator.nodeId]);
+      expect(info.json()).toMatchObject({ nodeId: validator.nodeId, registration: { status: 'unregistered' } });
+
+      const removed = await cli(['--json', 'validators', 'remove', validator.nodeId]);
+      expect(removed.code).toBe(0);
+      expect(removed.json()).toMatchObject({ nodeId: validator.nodeId });
+      expect((await cli(['validators', 'info', validator.nodeId])).code).toBe(5);
+    } finally {
+      cleanUp();
+    }
+  });
+});

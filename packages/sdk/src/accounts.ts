@@ -1,0 +1,79 @@
+import type { ApiClient } from './http';
+import type { SessionManager } from './session';
+import type { ClientKey, ClientKeySummary, CloudEvent, EventsQuery, SignUpRequest, UpdateProfileRequest, UserProfile } from './types';
+
+/** The accounts API: sign-up and verification without a session, the rest with the account token. */
+export class AccountsApi {
+  constructor(
+    private readonly api: ApiClient,
+    private readonly session: SessionManager,
+  ) {}
+
+  /** Creates the user and sends the verification e-mail. */
+  signUp(request: SignUpRequest): Promise<UserProfile> {
+    return this.api.request({ method: 'POST', path: '/users', body: request });
+  }
+
+  /** Verifies the e-mail address with the user id and token of the verification e-mail. */
+  verify(userId: string, token: string): Promise<UserProfile> {
+    return this.api.request({ method: 'PUT', path: `/users/${encodeURIComponent(userId)}/token/${encodeURIComponent(token)}` });
+  }
+
+  /** Sends a new verification e-mail to the user (id or e-mail address). */
+  resendVerification(user: string): Promise<{ message: string }> {
+    return this.api.request({ method: 'POST', path: `/users/${encodeURIComponent(user)}/verification` });
+  }
+
+  async profile(): Promise<UserProfile> {
+    return this.api.request({ method: 'GET', path: '/users/me', auth: this.asAccount() });
+  }
+
+  async updateProfile(change: UpdateProfileRequest): Promise<UserProfile> {
+    return this.api.request({ method: 'PATCH', path: '/users/me', body: change, auth: this.asAccount() });
+  }
+
+  /**
+   * Changes the password. Every token issued before stops working, so the session takes the
+   * fresh account token of the answer and makes a new client key for its client tokens.
+   */
+  async changePassword(oldPassword: string, newPassword: string): Promise<void> {
+    const { accessToken } = await this.api.request<{ accessToken: string }>({
+      method: 'PUT',
+      path: '/users/me/password',
+      body: { oldPassword, newPassword },
+      auth: this.asAccount(),
+    });
+    this.session.setAccountToken(accessToken);
+    if (this.session.current()?.clientId) await this.session.mintClientTokens();
+  }
+
+  /** Deletes the account with its keys and events, confirmed with the password; the session ends. */
+  async deleteAccount(password: string): Promise<void> {
+    await this.api.request({ method: 'DELETE', path: '/users/me', body: { password }, auth: this.asAccount() });
+    await this.session.logout();
+  }
+
+  /** A new client key pair; the secret is in this answer only. */
+  async createClientKey(): Promise<ClientKey> {
+    return this.api.request({ method: 'POST', path: '/users/me/client-keys', auth: this.asAccount() });
+  }
+
+  async listClientKeys(): Promise<ClientKeySummary[]> {
+    return this.api.request({ method: 'GET', path: '/users/me/client-keys', auth: this.asAccount() });
+  }
+
+  /** Deletes a client key; every token minted from it stops working. */
+  async removeClientKey(clientId: string): Promise<void> {
+    await this.api.request({ method: 'DELETE', path: `/users/me/client-keys/${encodeURIComponent(clientId)}`, auth: this.asAccount() });
+  }
+
+  /** The records of your calls, newest first. */
+  async events(query: EventsQuery = {}): Promise<CloudEvent[]> {
+    return this.api.request({ method: 'GET', path: '/users/me/events', query: { ...query }, auth: this.asAccount() });
+  }
+
+  /** The account token as credentials; async callers get NotLoggedInError as a rejection. */
+  private asAccount() {
+    return { bearer: this.session.accountToken() };
+  }
+}

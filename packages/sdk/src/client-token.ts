@@ -1,0 +1,15 @@
+import { UnauthorizedError } from './errors';
+import type { SessionManager } from './session';
+
+/**
+ * Runs a call with the session's client access token; if it is refused as unauthorized (revoked
+ * or expired early), once more with a freshly minted one.
+ */
+export async function withClientToken<T>(session: SessionManager, call: (bearer: { bearer: string }) => Promise<T>): Promise<T> {
+  try {
+    return await call({ bearer: await session.clientAccessToken() });
+  } catch (error) {
+    if (!(error instanceof UnauthorizedError)) throw error;
+    return call({ bearer: await session.clientAccessToken(true) });
+  }
+}

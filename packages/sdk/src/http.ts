@@ -1,0 +1,85 @@
+import { apiErrorClass, UnreachableError, type CloudApiError, type CloudService } from './errors';
+
+// The one place the SDK talks HTTP to the platform's APIs: fetch, JSON in and out, and error
+// answers turned into typed errors.
+
+export type Credentials = { bearer: string } | { basic: { user: string; password: string } };
+
+export interface ApiRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  auth?: Credentials;
+}
+
+export interface HttpOptions {
+  /** fetch to use (tests, proxies); the global one by default. */
+  fetch?: typeof fetch;
+  /** Give up on a call after this long; default 30 s. */
+  timeoutMs?: number;
+}
+
+export class ApiClient {
+  private readonly fetch: typeof fetch;
+  private readonly timeoutMs: number;
+
+  constructor(
+    readonly service: CloudService,
+    readonly baseUrl: string,
+    options: HttpOptions = {},
+  ) {
+    this.fetch = options.fetch ?? globalThis.fetch;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+  }
+
+  /** The answer's JSON body (undefined for 204), or a CloudApiError / UnreachableError. */
+  async request<T>(request: ApiRequest): Promise<T> {
+    const url = new URL(this.baseUrl.replace(/\/+$/, '') + request.path);
+    for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    if (request.auth && 'bearer' in request.auth) headers.authorization = `Bearer ${request.auth.bearer}`;
+    if (request.auth && 'basic' in request.auth) {
+      const { user, password } = request.auth.basic;
+      headers.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+    }
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.fetch(url, {
+        method: request.method,
+        headers,
+        body: request.body === undefined ? undefined : JSON.stringify(request.body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      text = await response.text();
+    } catch (error) {
+      throw new UnreachableError(this.service, this.baseUrl, error);
+    }
+    if (response.ok) return (text ? JSON.parse(text) : undefined) as T;
+    throw errorFromAnswer(this.service, response, text);
+  }
+}
+
+function errorFromAnswer(service: CloudService, response: Response, text: string): CloudApiError {
+  let code = `Http${response.status}`;
+  let message = `${response.status} ${response.statusText}`.trim();
+  try {
+    const body = JSON.parse(text) as { code?: unknown; message?: unknown };
+    if (typeof body.code === 'string') code = body.code;
+    if (typeof body.message === 'string') message = body.message;
+  } catch {
+    // Not the platform's JSON (a gateway's HTML page, say): keep the status line.
+  }
+  const retryAfter = Number(response.headers.get('retry-after'));
+  const ErrorClass = apiErrorClass(response.status, code);
+  return new ErrorClass(
+    response.status,
+    code,
+    message,
+    service,
+    response.headers.get('x-request-id') ?? undefined,
+    Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+  );
+}

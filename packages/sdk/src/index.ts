@@ -1,0 +1,8 @@
+export { CloudClient, DEFAULT_URLS, avalancheApiPath } from './client';
+export type { CloudClientOptions } from './client';
+export * from './errors';
+export type { Session } from './session';
+export { tokenExpiry } from './session';
+export type { NodeCallOptions } from './node-rpc';
+export type { WaitOptions } from './wait';
+export type * from './types';
