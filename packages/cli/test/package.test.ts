@@ -54,6 +54,9 @@ describe('the cloud package', () => {
     expect(notLoggedIn.code).toBe(3);
     expect(JSON.parse(notLoggedIn.stdout)).toEqual({ error: { code: 'NotLoggedIn', message: 'not logged in; run "cloud login"', exitCode: 3 } });
 
+    // Not logged in: said before any password is asked for.
+    expect(await exec(cloud, ['password'], { cwd: project, env: userEnv })).toMatchObject({ code: 3, stderr: 'cloud: not logged in; run "cloud login"\n' });
+
     const server = createServer().listen(0, '127.0.0.1');
     await once(server, 'listening');
     const closed = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -150,6 +150,35 @@ describe('cloud against the platform', () => {
     }
   });
 
+  it('manages keys, the password and the e-mail verification from the command line', async () => {
+    const { cli, configFile, cleanUp } = await loggedIn('account@example.com');
+    try {
+      const created = await cli(['--json', 'keys', 'create']);
+      const key = created.json<{ clientId: string; clientSecret: string }>();
+      expect(key).toMatchObject({ clientId: expect.stringMatching(/^.{40}$/), clientSecret: expect.stringMatching(/^.{80}$/) });
+      const sessionKey = JSON.parse(readFileSync(configFile, 'utf8')).session.clientId as string;
+      expect((await cli(['--json', 'keys', 'list'])).json<Array<{ id: string }>>().map((one) => one.id).sort()).toEqual([key.clientId, sessionKey].sort());
+      const human = await cli(['keys', 'list']);
+      expect(human.stdout).toContain(`${sessionKey} (this CLI)`);
+      expect((await cli(['keys', 'remove', key.clientId])).code).toBe(0);
+      expect(await cli(['keys', 'remove', key.clientId])).toMatchObject({ code: 5 });
+
+      const changed = await cli(['--json', 'password', '--password-stdin'], `${PASSWORD}\nan even better passphrase 9\n`);
+      expect(changed.json()).toEqual({ changed: true });
+      // The session goes on with a new client key; the old one is gone.
+      const after = JSON.parse(readFileSync(configFile, 'utf8')).session.clientId as string;
+      expect(after).not.toBe(sessionKey);
+      expect((await cli(['--json', 'keys', 'list'])).json<Array<{ id: string }>>().map((one) => one.id)).toEqual([after]);
+      expect((await cli(['--json', 'nodes', 'list'])).json()).toEqual([]);
+      expect(await cli(['password', '--password-stdin'], 'only one line\n')).toMatchObject({ code: 2, stderr: expect.stringContaining('two lines') });
+      expect(await cli(['password', '--password-stdin'], `${PASSWORD}\nwhatever else 12\n`)).toMatchObject({ code: 4, stderr: expect.stringContaining('old password is wrong') });
+
+      expect(await cli(['verify', 'account@example.com', '--resend'])).toMatchObject({ code: 6, stderr: expect.stringContaining('verified already') });
+    } finally {
+      cleanUp();
+    }
+  });
+
   it('ends each failure with its message and exit code: 403 LimitExceeded, 404, 400, usage, network down', async () => {
     const { cli, cleanUp } = await loggedIn('limits@example.com');
     try {

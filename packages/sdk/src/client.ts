@@ -77,6 +77,11 @@ export class CloudClient {
     return this.session.current();
   }
 
+  /** The session's account token while it is valid; NotLoggedInError otherwise. */
+  accountToken(): string {
+    return this.session.accountToken();
+  }
+
   /** A valid client access token (for the nodes and staking APIs, and jwt nodes), minted or refreshed as needed. */
   clientAccessToken(): Promise<string> {
     return this.session.clientAccessToken();

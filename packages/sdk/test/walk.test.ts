@@ -109,6 +109,17 @@ describe('CloudClient against the platform', () => {
     expect(events.every((event) => event.service === 'cloud-accounts' && event.user === profile.id)).toBe(true);
   });
 
+  it('calls a jwt node with the session\'s client access token instead of Basic credentials', async () => {
+    const { cloud } = await loggedIn('jwt@example.com');
+    const node = await cloud.nodes.create({ image: 'eth', jwt: true });
+    expect(node).toMatchObject({ jwt: true, ports: { jsonRpc: 8545, webSocket: 8545 } });
+    expect(node.nodePass).toBeUndefined();
+    const running = await cloud.nodes.waitUntilRunning(node.id, { intervalMs: 200 });
+    expect(await cloud.rpc(running, 'eth_blockNumber')).toMatch(/^0x[0-9a-f]+$/);
+    await expect(cloud.rpc(running, 'eth_accounts')).rejects.toMatchObject({ code: -32601 });
+    await cloud.nodes.remove(node.id);
+  });
+
   it('refreshes an expired client token before use, and a refused one after a 401', async () => {
     const { cloud, sessions } = await loggedIn('tokens@example.com');
     const session = cloud.currentSession()!;
@@ -199,6 +210,6 @@ describe('CloudClient against the platform', () => {
     await expect(cloud.rpc(running, 'platform.exportKey', {}, basic)).rejects.toMatchObject({ code: -32601 });
 
     expect((await cloud.staking.remove('fuji', validator.nodeId)).nodeId).toBe(validator.nodeId);
-    await expect(cloud.staking.get('mainnet', validator.nodeId)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(cloud.staking.get('fuji', validator.nodeId)).rejects.toBeInstanceOf(NotFoundError);
   });
 });

@@ -93,6 +93,8 @@ export function registerAccountCommands(program: Command, contextOf: ContextOf):
     .option('--password-stdin', 'read the old and the new password from standard input, one per line')
     .action(async (options: { passwordStdin?: boolean }, command: Command) => {
       const ctx = contextOf(command);
+      // Before asking for passwords: a prompt that ends in "not logged in" wastes the user's typing.
+      ctx.cloud().accountToken();
       const [oldPassword, newPassword] = options.passwordStdin
         ? twoLines(await readPassword({ prompt: '', fromStdin: true, input: ctx.io.stdin }))
         : [
