@@ -1,6 +1,7 @@
 import { once } from 'node:events';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { rootCertificates } from 'node:tls';
 import { startTestPlatform, type TestPlatform } from '@cloud/all-in-one/testing';
@@ -24,10 +25,16 @@ interface NodeJson {
 
 describe('cloud against the platform', () => {
   let platform: TestPlatform;
+  const failingSoftware = path.join(mkdtempSync(path.join(os.tmpdir(), 'failing-litecoind-')), 'litecoind');
   beforeAll(async () => {
-    platform = await startTestPlatform({ MAX_NODES_PER_USER: '1' });
+    // ltc nodes of this platform fail at start (the node software exits), for --wait's failure path.
+    writeFileSync(failingSoftware, '#!/bin/sh\ncase "$1" in -version|--version) echo "Litecoin Core version v0.21.2"; exit 0;; esac\necho "Error: cannot obtain a lock on the data directory" >&2\nexit 1\n', { mode: 0o755 });
+    platform = await startTestPlatform({ MAX_NODES_PER_USER: '1', LITECOIND_PATH: failingSoftware });
   });
-  afterAll(() => platform?.stop());
+  afterAll(async () => {
+    await platform?.stop();
+    rmSync(path.dirname(failingSoftware), { recursive: true, force: true });
+  });
 
   /** A user of the CLI who has signed up, verified and logged in. */
   const loggedIn = async (email: string) => {
@@ -216,6 +223,22 @@ describe('cloud against the platform', () => {
       expect(unreachable).toMatchObject({ code: 8, stderr: expect.stringContaining(`cannot reach the accounts service at ${closed}: connect ECONNREFUSED`) });
     } finally {
       down.cleanUp();
+    }
+  });
+
+  it('exits 9 when a node it waits for fails, with the reason', async () => {
+    const { cli, cleanUp } = await loggedIn('failing@example.com');
+    try {
+      const failed = await cli(['nodes', 'create', 'ltc', '--wait']);
+      expect(failed).toMatchObject({ code: 9, stderr: expect.stringMatching(/cloud: node-\S+ failed: .*cannot obtain a lock/) });
+      // Off a terminal, progress is one line per state, on stderr; stdout stays empty.
+      expect(failed.stdout).toBe('');
+      expect(failed.stderr).toMatch(/^node-\S+: provisioning\n/);
+      const [node] = (await cli(['--json', 'nodes', 'list'])).json<NodeJson[]>();
+      expect(node).toMatchObject({ image: 'ltc', state: 'failed' });
+      expect((await cli(['nodes', 'remove', node!.id])).code).toBe(0);
+    } finally {
+      cleanUp();
     }
   });
 
