@@ -9,11 +9,10 @@ export interface Progress {
   update(text: string): void;
   succeed(text: string): void;
   fail(text: string): void;
-  stop(): void;
 }
 
 export async function startProgress(o: Output, text: string, env: NodeJS.ProcessEnv = process.env): Promise<Progress> {
-  if (o.json) return { update() {}, succeed() {}, fail() {}, stop() {} };
+  if (o.json) return { update() {}, succeed() {}, fail() {} };
   const { isTTY, columns } = o.err as { isTTY?: boolean; columns?: number };
   // ora never stops clearing lines on a terminal of 0 columns (a pseudo-terminal nobody sized).
   const interactive = isTTY === true && columns !== 0 && !env.CI && env.TERM !== 'dumb';
@@ -25,7 +24,6 @@ export async function startProgress(o: Output, text: string, env: NodeJS.Process
       update: (next) => void (spinner.text = next),
       succeed: (next) => void spinner.succeed(next),
       fail: (next) => void spinner.fail(next),
-      stop: () => void spinner.stop(),
     };
   }
   let last: string | undefined;
@@ -35,5 +33,5 @@ export async function startProgress(o: Output, text: string, env: NodeJS.Process
     o.err.write(`${next}\n`);
   };
   line(text);
-  return { update: line, succeed: line, fail: line, stop() {} };
+  return { update: line, succeed: line, fail: line };
 }

@@ -9,7 +9,6 @@ test('in a pipe: one plain line on err per change of text, nothing on out', asyn
   progress.update('node-1 is provisioning');
   progress.update('node-1 is starting');
   progress.succeed('node-1 is running');
-  progress.stop();
   expect(err.text).toBe('creating node-1\nnode-1 is provisioning\nnode-1 is starting\nnode-1 is running\n');
   expect(out.text).toBe('');
 });
@@ -39,7 +38,6 @@ test('json mode: silent', async () => {
   progress.update('node-1 is provisioning');
   progress.succeed('node-1 is running');
   progress.fail('node-1 failed');
-  progress.stop();
   expect(err.text).toBe('');
   expect(out.text).toBe('');
 });
