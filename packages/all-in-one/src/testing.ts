@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
@@ -39,6 +41,15 @@ export async function startTestPlatform(env: NodeJS.ProcessEnv = {}, dataDir = m
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The address of a port nothing listens on (it was free a moment ago): a service that is down. */
+export async function unusedPortUrl(): Promise<string> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}`;
 }
 
 /** The user id, token and link of the newest verification e-mail to `to` in DATA_DIR's dev outbox. */

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { unusedPortUrl } from '@cloud/all-in-one/testing';
 
 // `cloud` installed on its own, as a user outside this repository gets it: the SDK and CLI
 // packed with npm pack, installed into an empty project, and the installed binary run as a
@@ -57,10 +57,7 @@ describe('the cloud package', () => {
     // Not logged in: said before any password is asked for.
     expect(await exec(cloud, ['password'], { cwd: project, env: userEnv })).toMatchObject({ code: 3, stderr: 'cloud: not logged in; run "cloud login"\n' });
 
-    const server = createServer().listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const closed = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    await new Promise((resolve) => server.close(resolve));
+    const closed = await unusedPortUrl();
     const unreachable = await exec(cloud, ['--accounts-url', closed, 'login', 'ada@example.com', '--password-stdin'], { cwd: project, env: userEnv, input: 'correct horse 42\n' });
     expect(unreachable).toMatchObject({ code: 8, stdout: '', stderr: expect.stringContaining(`cloud: cannot reach the accounts service at ${closed}`) });
 

@@ -1,10 +1,8 @@
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { rootCertificates } from 'node:tls';
-import { startTestPlatform, type TestPlatform } from '@cloud/all-in-one/testing';
+import { startTestPlatform, unusedPortUrl, type TestPlatform } from '@cloud/all-in-one/testing';
 import { cliFor } from './support/cli-runner';
 
 // `cloud` against the real services (embedded defaults): the README's walk from sign-up to an
@@ -212,11 +210,7 @@ describe('cloud against the platform', () => {
       cleanUp();
     }
 
-    // A port that was free a moment ago: nothing listens there.
-    const server = createServer().listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const closed = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    await new Promise((resolve) => server.close(resolve));
+    const closed = await unusedPortUrl();
     const down = cliFor(platform, { CLOUD_ACCOUNTS_URL: closed });
     try {
       const unreachable = await down.cli(['login', 'a@example.com', '--password-stdin'], PASSWORD);

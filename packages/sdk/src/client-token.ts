@@ -1,4 +1,5 @@
 import { UnauthorizedError } from './errors';
+import type { ApiClient, ApiRequest } from './http';
 import type { SessionManager } from './session';
 
 /**
@@ -12,4 +13,9 @@ export async function withClientToken<T>(session: SessionManager, call: (bearer:
     if (!(error instanceof UnauthorizedError)) throw error;
     return call({ bearer: await session.clientAccessToken(true) });
   }
+}
+
+/** An API request with the session's client access token (the nodes and staking APIs). */
+export function requestWithClientToken<T>(api: ApiClient, session: SessionManager, request: Omit<ApiRequest, 'auth'>): Promise<T> {
+  return withClientToken(session, (auth) => api.request<T>({ ...request, auth }));
 }

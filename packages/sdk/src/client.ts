@@ -109,7 +109,8 @@ function requireBasic(basic: { user: string; password: string } | undefined): Cr
   return { basic };
 }
 
-function isValidatorImage(image: string): boolean {
+/** Whether a node runs an Avalanche validator (the staking service's images), not a user's node. */
+export function isValidatorImage(image: string): boolean {
   return image === 'avalanche' || image === 'avalanchefuji';
 }
 

@@ -59,6 +59,24 @@ export function apiErrorClass(status: number, code: string): typeof CloudApiErro
   return CloudApiError;
 }
 
+/**
+ * The typed error for an error answer: its `{code, message}` when the body is the platform's
+ * JSON, else the status and `fallbackMessage` (a gateway's HTML page, say).
+ */
+export function apiErrorFromAnswer(
+  service: CloudService,
+  status: number,
+  body: unknown,
+  fallbackMessage: string,
+  details: { requestId?: string; retryAfterSeconds?: number } = {},
+): CloudApiError {
+  const fields = (typeof body === 'object' && body !== null ? body : {}) as { code?: unknown; message?: unknown };
+  const code = typeof fields.code === 'string' ? fields.code : `Http${status}`;
+  const message = typeof fields.message === 'string' ? fields.message : fallbackMessage;
+  const ErrorClass = apiErrorClass(status, code);
+  return new ErrorClass(status, code, message, service, details.requestId, details.retryAfterSeconds);
+}
+
 /** The service could not be reached at all (refused, DNS, TLS, timeout): no answer came. */
 export class UnreachableError extends CloudError {
   /** The system's code for the failure, e.g. ECONNREFUSED, ENOTFOUND, SELF_SIGNED_CERT_IN_CHAIN. */

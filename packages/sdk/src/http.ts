@@ -1,4 +1,4 @@
-import { apiErrorClass, UnreachableError, type CloudApiError, type CloudService } from './errors';
+import { apiErrorFromAnswer, UnreachableError, type CloudApiError, type CloudService } from './errors';
 
 // The one place the SDK talks HTTP to the platform's APIs: fetch, JSON in and out, and error
 // answers turned into typed errors.
@@ -63,23 +63,15 @@ export class ApiClient {
 }
 
 function errorFromAnswer(service: CloudService, response: Response, text: string): CloudApiError {
-  let code = `Http${response.status}`;
-  let message = `${response.status} ${response.statusText}`.trim();
+  let body: unknown;
   try {
-    const body = JSON.parse(text) as { code?: unknown; message?: unknown };
-    if (typeof body.code === 'string') code = body.code;
-    if (typeof body.message === 'string') message = body.message;
+    body = JSON.parse(text);
   } catch {
-    // Not the platform's JSON (a gateway's HTML page, say): keep the status line.
+    // Not the platform's JSON: the status line says what there is to say.
   }
   const retryAfter = Number(response.headers.get('retry-after'));
-  const ErrorClass = apiErrorClass(response.status, code);
-  return new ErrorClass(
-    response.status,
-    code,
-    message,
-    service,
-    response.headers.get('x-request-id') ?? undefined,
-    Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
-  );
+  return apiErrorFromAnswer(service, response.status, body, `${response.status} ${response.statusText}`.trim(), {
+    requestId: response.headers.get('x-request-id') ?? undefined,
+    retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+  });
 }

@@ -1,4 +1,4 @@
-export { CloudClient, DEFAULT_URLS, avalancheApiPath } from './client';
+export { CloudClient, DEFAULT_URLS, avalancheApiPath, isValidatorImage } from './client';
 export type { CloudClientOptions } from './client';
 export * from './errors';
 export type { Session } from './session';

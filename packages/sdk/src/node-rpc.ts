@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOneOptions } from 'node:dns';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { request as httpRequest } from 'node:http';
-import { apiErrorClass, NodeRpcError, UnreachableError } from './errors';
+import { apiErrorFromAnswer, NodeRpcError, UnreachableError } from './errors';
 import type { Credentials } from './http';
 
 // Calls to a hosted node through the node-proxy: JSON-RPC, and the management API of validator
@@ -98,11 +98,8 @@ export function callNodeHttp(
 
 /** The proxy's own refusals (401, 404, ...) as the SDK's typed errors. */
 function proxyError(answer: NodeAnswer): Error {
-  const body = (answer.body ?? {}) as { code?: unknown; message?: unknown };
-  const code = typeof body.code === 'string' ? body.code : `Http${answer.status}`;
-  const message = typeof body.message === 'string' ? body.message : typeof answer.body === 'string' && answer.body ? answer.body : `HTTP ${answer.status}`;
-  const ErrorClass = apiErrorClass(answer.status, code);
-  return new ErrorClass(answer.status, code, message, 'node-proxy');
+  const fallback = typeof answer.body === 'string' && answer.body ? answer.body : `HTTP ${answer.status}`;
+  return apiErrorFromAnswer('node-proxy', answer.status, answer.body, fallback);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { withClientToken } from './client-token';
+import { requestWithClientToken } from './client-token';
 import type { ApiClient, ApiRequest } from './http';
 import type { SessionManager } from './session';
 import type { ChainOption, CreateNodeRequest, Node } from './types';
@@ -50,7 +50,7 @@ export class NodesApi {
   }
 
   private call<T>(request: Omit<ApiRequest, 'auth'>): Promise<T> {
-    return withClientToken(this.session, (auth) => this.api.request<T>({ ...request, auth }));
+    return requestWithClientToken(this.api, this.session, request);
   }
 }
 

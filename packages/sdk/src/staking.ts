@@ -1,4 +1,4 @@
-import { withClientToken } from './client-token';
+import { requestWithClientToken } from './client-token';
 import { NotFoundError } from './errors';
 import type { ApiClient, ApiRequest } from './http';
 import type { SessionManager } from './session';
@@ -73,6 +73,6 @@ export class StakingApi {
   }
 
   private call<T>(request: Omit<ApiRequest, 'auth'>): Promise<T> {
-    return withClientToken(this.session, (auth) => this.api.request<T>({ ...request, auth }));
+    return requestWithClientToken(this.api, this.session, request);
   }
 }

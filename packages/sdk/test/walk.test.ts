@@ -1,6 +1,4 @@
-import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
-import { startTestPlatform, type TestPlatform } from '@cloud/all-in-one/testing';
+import { startTestPlatform, unusedPortUrl, type TestPlatform } from '@cloud/all-in-one/testing';
 import {
   CloudClient,
   ConflictError,
@@ -180,11 +178,7 @@ describe('CloudClient against the platform', () => {
   });
 
   it('reports a service it cannot reach as UnreachableError, naming the address', async () => {
-    // A port that was free a moment ago: nothing listens there.
-    const server = createServer().listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    await new Promise((resolve) => server.close(resolve));
+    const url = await unusedPortUrl();
     const cloud = new CloudClient({ accountsUrl: url, timeoutMs: 5000 });
     await expect(cloud.login('a@example.com', PASSWORD)).rejects.toMatchObject({
       name: 'UnreachableError',

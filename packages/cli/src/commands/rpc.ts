@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { isValidatorImage } from '@cloud/sdk';
 import type { Context } from '../context';
 import { UsageError } from '../exit-codes';
 import { printJson } from '../output';
@@ -23,8 +24,7 @@ export function registerRpcCommand(program: Command, contextOf: ContextOf): void
       if (!node.jwt && !credentials) {
         throw new UsageError(`no credentials for ${nodeId} on this machine (they are shown once, when it is created); make new ones with: cloud nodes credentials ${nodeId}`);
       }
-      const validator = node.image === 'avalanche' || node.image === 'avalanchefuji';
-      const result = await cloud.rpc(node, method, rpcParams(params, validator), credentials);
+      const result = await cloud.rpc(node, method, rpcParams(params, isValidatorImage(node.image)), credentials);
       if (ctx.output.json || typeof result === 'object') return printJson(ctx.output, result);
       ctx.output.out.write(`${String(result)}\n`);
     });
