@@ -3,6 +3,7 @@
  * Makes the platform's key files in a folder, keeping any that already exist:
  *   auth-signing-key.pem     AUTH_SIGNING_KEY_FILE (accounts): EC P-256 private key that signs tokens
  *   client-secret-hash.key   CLIENT_SECRET_HASH_KEY_FILE (accounts): key of the client secrets' hash
+ *   two-factor.key           TWO_FACTOR_KEY_FILE (accounts): encrypts two-factor secrets, hashes recovery codes
  *   node-rpc.key             NODE_RPC_KEY_FILE (nodes, node-proxy, staking): derives nodes' RPC logins
  *   staking-encryption.key   STAKING_KEY_ENCRYPTION_KEY_FILE (staking): AES-256 key, base64 of 32 bytes
  * docker-compose.yml runs it once into the shared `keys` volume; for Kubernetes, run it into the
@@ -18,6 +19,7 @@ const KEYS = {
   'auth-signing-key.pem': () =>
     generateKeyPairSync('ec', { namedCurve: 'P-256', privateKeyEncoding: { type: 'pkcs8', format: 'pem' } }).privateKey,
   'client-secret-hash.key': () => randomBytes(48).toString('base64'),
+  'two-factor.key': () => randomBytes(48).toString('base64'),
   'node-rpc.key': () => randomBytes(32).toString('base64'),
   'staking-encryption.key': () => randomBytes(32).toString('base64'),
 };

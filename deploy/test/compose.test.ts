@@ -11,7 +11,7 @@ const service = (name: string) => {
   return found;
 };
 const envOf = (name: string) => service(name).environment ?? {};
-const KEY_FILES = ['AUTH_SIGNING_KEY_FILE', 'CLIENT_SECRET_HASH_KEY_FILE', 'NODE_RPC_KEY_FILE', 'STAKING_KEY_ENCRYPTION_KEY_FILE'];
+const KEY_FILES = ['AUTH_SIGNING_KEY_FILE', 'CLIENT_SECRET_HASH_KEY_FILE', 'TWO_FACTOR_KEY_FILE', 'NODE_RPC_KEY_FILE', 'STAKING_KEY_ENCRYPTION_KEY_FILE'];
 
 describe('docker-compose.yml', () => {
   it('runs PostgreSQL, RabbitMQ, an SMTP catcher, the key maker, the four services and the gateway', () => {

@@ -79,7 +79,7 @@ describe('the gateway, run by nginx', () => {
     for (const [service, address] of Object.entries(COMPOSE_ADDRESS)) {
       const server = http.createServer((req, res) => {
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ service, method: req.method, url: req.url, requestId: req.headers['x-request-id'] }));
+        res.end(JSON.stringify({ service, method: req.method, url: req.url, requestId: req.headers['x-request-id'], forwardedFor: req.headers['x-forwarded-for'] }));
       });
       standIns.push(server);
       conf = conf.replace(new RegExp(`(upstream ${service} \\{\\s*server )${address}`), `$1127.0.0.1:${await listen(server)}`);
@@ -112,7 +112,8 @@ describe('the gateway, run by nginx', () => {
   it('passes every declared route, method and path unchanged, to its service with a request id', async () => {
     for (const { method, requestPath, service } of requests) {
       const response = await fetch(`${base}${requestPath}`, { method });
-      const body = (await response.json()) as { service: string; method: string; url: string; requestId?: string };
+      const { forwardedFor, ...body } = (await response.json()) as { service: string; method: string; url: string; requestId?: string; forwardedFor?: string };
+      expect(forwardedFor).toBe('127.0.0.1');
       expect({ route: `${method} ${requestPath}`, ...body, requestId: Boolean(body.requestId) }).toEqual({
         route: `${method} ${requestPath}`,
         service,
@@ -121,6 +122,11 @@ describe('the gateway, run by nginx', () => {
         requestId: true,
       });
     }
+  });
+
+  it('replaces a client\'s own X-Forwarded-For with its address, which the services count limits by', async () => {
+    const seen = (await (await fetch(`${base}/auth`, { method: 'POST', headers: { 'x-forwarded-for': '203.0.113.9' } })).json()) as { forwardedFor: string };
+    expect(seen.forwardedFor).toBe('127.0.0.1');
   });
 
   it('keeps the caller\'s request id, and answers unknown paths and the OpenAPI documents', async () => {

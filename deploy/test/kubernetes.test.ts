@@ -150,6 +150,8 @@ describe('deploy/kubernetes, production overlay rendered by kubectl kustomize', 
     expect(Buffer.from(secret.data['tls.crt'], 'base64').toString()).toContain('BEGIN CERTIFICATE');
     const env = containerEnvironment(objects, mainContainer(deployment('node-proxy')), PLATFORM);
     expect(env).toMatchObject({ PROXY_TLS: 'on', PROXY_TLS_CERT: '/etc/cloud-nodes/tls/tls.crt', PROXY_TLS_KEY: '/etc/cloud-nodes/tls/tls.key' });
+    // One worker per core of the CPU limit (the container's cores are not what the process sees).
+    expect(env.PROXY_WORKERS).toBe('2');
   });
 
   it('keeps every secret out of ConfigMaps', () => {

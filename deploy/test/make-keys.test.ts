@@ -22,6 +22,7 @@ describe('deploy/make-keys.js', () => {
 
     expect(() => loadSigningKey(Buffer.from(read('auth-signing-key.pem')))).not.toThrow();
     expect(Buffer.byteLength(read('client-secret-hash.key').trim())).toBeGreaterThanOrEqual(32);
+    expect(Buffer.byteLength(read('two-factor.key').trim())).toBeGreaterThanOrEqual(32);
     const rpcKeyFile = path.join(folder, 'node-rpc.key');
     expect(loadNodeRpcKey({ NODE_RPC_KEY_FILE: rpcKeyFile, DATA_DIR: folder }).toString()).toBe(read('node-rpc.key'));
     expect(() => loadStakingConfig({ STAKING_KEY_ENCRYPTION_KEY: read('staking-encryption.key') })).not.toThrow();

@@ -18,17 +18,27 @@ export interface RunningChild {
   stop(): Promise<void>;
 }
 
+/** How to run a child other than as a plain `node` process. */
+export interface ChildOptions {
+  /** The program to run instead of `node` (e.g. `valgrind`); `execArgv` then gives its arguments, `node`'s path last. */
+  execPath?: string;
+  env?: NodeJS.ProcessEnv;
+  /** How long it may take to report its port (30 s unless told). */
+  startSeconds?: number;
+}
+
 /**
  * Forks `<this folder>/<entry>.js` with `args`, resolves once it reported its port. `execArgv`
  * adds Node options for that child only (e.g. `--cpu-prof`).
  */
-export function startChild(entry: string, args: string[] = [], execArgv: string[] = []): Promise<RunningChild> {
-  const child = fork(path.join(__dirname, `${entry}.js`), args, { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export function startChild(entry: string, args: string[] = [], execArgv: string[] = [], options: ChildOptions = {}): Promise<RunningChild> {
+  const { execPath, env, startSeconds = 30 } = options;
+  const child = fork(path.join(__dirname, `${entry}.js`), args, { execArgv, execPath, env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${entry} did not start within 30 s`));
-    }, 30_000);
+      reject(new Error(`${entry} did not start within ${startSeconds} s`));
+    }, startSeconds * 1000);
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       reject(new Error(`${entry} exited before it was ready (${signal ?? `code ${code}`})`));

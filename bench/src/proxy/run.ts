@@ -20,7 +20,9 @@
  * Environment: CONNECTIONS (32), DURATION (10), WARMUP (3), PIPELINING (1), LATENCY_CONNECTIONS
  * (1; 0: skip the latency runs), ROUNDS (3), TARGETS (comma-separated subset of direct,
  * node-proxy, nginx, undici, undici-stream, node-http, http-proxy), SCENARIOS (small, batch),
- * NGINX_WORKERS (1), NGINX_BIN, PROFILE_DIR (write a CPU profile of the node-proxy's process there).
+ * NGINX_WORKERS (1), PROXY_WORKERS (1: the node-proxy's worker processes, as its main.ts runs them), NGINX_BIN, PROFILE_DIR (write a CPU profile of the node-proxy's process there),
+ * BASELINE_ROOT (a built checkout of an earlier commit: its node-proxy is measured too, as
+ * `node-proxy-baseline`, for before/after figures from one run).
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -30,23 +32,7 @@ import { runLoad, type LoadResult, type LoadSettings } from './load';
 import { medianResult, scenarioMarkdown, type ReportSettings, type Row } from './report';
 import { SCENARIOS, type Scenario } from './requests';
 import { startTarget, TARGET_NAMES, type Target, type TargetName } from './targets';
-
-function integerSetting(name: string, fallback: number, minimum = 1): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw.replace(/_/g, ''));
-  if (!Number.isInteger(value) || value < minimum) throw new Error(`${name} must be an integer ≥ ${minimum}, not ${raw}`);
-  return value;
-}
-
-function listSetting<T extends string>(name: string, all: readonly T[]): T[] {
-  const raw = process.env[name];
-  if (!raw) return [...all];
-  const wanted = raw.split(',').map((item) => item.trim()).filter(Boolean);
-  const unknown = wanted.filter((item) => !all.includes(item as T));
-  if (unknown.length > 0) throw new Error(`${name}: unknown ${unknown.join(', ')} (known: ${all.join(', ')})`);
-  return wanted as T[];
-}
+import { integerSetting, listSetting } from './settings';
 
 const CONNECTIONS = integerSetting('CONNECTIONS', 32);
 const DURATION = integerSetting('DURATION', 10);
@@ -56,12 +42,22 @@ const LATENCY_CONNECTIONS = integerSetting('LATENCY_CONNECTIONS', 1, 0);
 const ROUNDS = integerSetting('ROUNDS', 3);
 const NGINX_WORKERS = process.env.NGINX_WORKERS || '1';
 const PROFILE_DIR = process.env.PROFILE_DIR;
+const BASELINE_ROOT = process.env.BASELINE_ROOT || undefined;
 const JSON_OUT = process.env.JSON_OUT;
 /** A run during which the rest of the machine used more CPU than this (cores) was disturbed by another program. */
 const DISTURBED_CORES = 0.2;
 
 const print = (line = '') => process.stdout.write(`${line}\n`);
 const progress = (line: string) => process.stderr.write(`${line}\n`);
+
+/** The short commit of a checkout, for the baseline's label. */
+function commitOf(root: string): string {
+  try {
+    return execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return root;
+  }
+}
 
 function machine() {
   const cpus = os.cpus();
@@ -119,6 +115,8 @@ async function main(): Promise<void> {
         upstream: { port: upstream.port, pid: upstream.pid },
         nginxWorkers: NGINX_WORKERS,
         proxyExecArgv: PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [],
+        baselineRoot: BASELINE_ROOT,
+        baselineLabel: BASELINE_ROOT ? commitOf(BASELINE_ROOT) : '',
       });
       if ('skipped' in started) {
         skipped.push(`${name}: skipped, ${started.skipped}`);

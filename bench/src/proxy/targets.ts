@@ -8,7 +8,10 @@ import { startChild } from './child';
 import { findNginx, startNginx } from './nginx';
 import { BENCH_NODE_ID, BENCH_NODE_PASSWORD, BENCH_NODE_USER } from './requests';
 
-export const TARGET_NAMES = ['direct', 'node-proxy', 'nginx', 'undici', 'undici-stream', 'node-http', 'http-proxy'] as const;
+/** Worker processes of the node-proxy targets (node-proxy.ts reads it too). */
+const PROXY_WORKERS = Number(process.env.PROXY_WORKERS || '1');
+
+export const TARGET_NAMES = ['direct', 'node-proxy', 'node-proxy-baseline', 'nginx', 'undici', 'undici-stream', 'node-http', 'http-proxy'] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
 export interface Target {
@@ -31,6 +34,19 @@ export interface TargetOptions {
   nginxWorkers: string;
   /** Node options for the node-proxy's process, e.g. `--cpu-prof`. */
   proxyExecArgv: string[];
+  /** A checkout (built) whose node-proxy the `node-proxy-baseline` target runs; unset: that target is skipped. */
+  baselineRoot: string | undefined;
+  /** How the tables name the baseline: its commit. */
+  baselineLabel: string;
+}
+
+/** The headers a call to the bench node through our node-proxy listening on `port` carries (its host name and Basic credentials). */
+export function nodeProxyHeaders(port: number): Record<string, string> {
+  return {
+    ...JSON_HEADERS,
+    host: `${BENCH_NODE_ID}.nodes.localhost:${port}`,
+    authorization: `Basic ${Buffer.from(`${BENCH_NODE_USER}:${BENCH_NODE_PASSWORD}`).toString('base64')}`,
+  };
 }
 
 export async function startTarget(name: TargetName, options: TargetOptions): Promise<Started> {
@@ -47,18 +63,19 @@ export async function startTarget(name: TargetName, options: TargetOptions): Pro
           stop: async () => undefined,
         },
       };
-    case 'node-proxy': {
-      const child = await startChild('node-proxy', [upstreamPort], options.proxyExecArgv);
+    case 'node-proxy':
+    case 'node-proxy-baseline': {
+      if (name === 'node-proxy-baseline' && !options.baselineRoot) {
+        return { skipped: 'no baseline checkout (set BASELINE_ROOT to a built checkout of an earlier commit)' };
+      }
+      const baseline = name === 'node-proxy-baseline' ? [options.baselineRoot!] : [];
+      const child = await startChild('node-proxy', [upstreamPort, ...baseline], options.proxyExecArgv);
       return {
         target: {
           name,
-          label: '**our node-proxy** (auth + filter + metering)',
+          label: `${baseline.length ? `our node-proxy at the baseline (${options.baselineLabel})` : '**our node-proxy** (auth + filter + metering)'}${PROXY_WORKERS > 1 ? `, ${PROXY_WORKERS} workers` : ''}`,
           url: `http://127.0.0.1:${child.port}/`,
-          headers: {
-            ...JSON_HEADERS,
-            host: `${BENCH_NODE_ID}.nodes.localhost:${child.port}`,
-            authorization: `Basic ${Buffer.from(`${BENCH_NODE_USER}:${BENCH_NODE_PASSWORD}`).toString('base64')}`,
-          },
+          headers: nodeProxyHeaders(child.port),
           pids: [child.pid],
           stop: child.stop,
         },

@@ -82,9 +82,20 @@ export function containerEnvironment(objects: K8sObject[], container: K8sObject,
       if (value !== undefined) env[variable.name] = value;
       else if (!ref.secretKeyRef.optional) throw new Error(`${variable.name}: ${ref.secretKeyRef.name} has no ${ref.secretKeyRef.key}`);
     } else if (ref?.fieldRef?.fieldPath === 'metadata.name') env[variable.name] = 'pod-name-0';
+    else if (ref?.resourceFieldRef) env[variable.name] = cpuCores(container, ref.resourceFieldRef);
     else throw new Error(`${variable.name}: a value source these tests do not resolve`);
   }
   return env;
+}
+
+/** A `limits.cpu`/`requests.cpu` resourceFieldRef with divisor 1, as the kubelet renders it: whole cores, rounded up. */
+function cpuCores(container: K8sObject, ref: { resource: string; divisor?: string; containerName?: string }): string {
+  const [kind, resource] = ref.resource.split('.') as ['limits' | 'requests', string];
+  const quantity = container.resources?.[kind]?.[resource] as string | undefined;
+  if (resource !== 'cpu' || (ref.divisor ?? '1') !== '1' || quantity === undefined) throw new Error(`${ref.resource}: a resource these tests do not resolve`);
+  if (ref.containerName !== undefined && ref.containerName !== container.name) throw new Error(`${ref.resource}: names another container`);
+  const cores = quantity.endsWith('m') ? Number(quantity.slice(0, -1)) / 1000 : Number(quantity);
+  return String(Math.ceil(cores));
 }
 
 function requiredKey(data: Record<string, string>, key: string, variable: string): string {

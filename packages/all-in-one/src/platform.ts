@@ -14,6 +14,8 @@ export interface RunningPlatform {
   bus: Bus;
   /** The node-proxy: its port per chain, its scheme and the certificate clients should trust. */
   proxy: Pick<NodeProxy, 'ports' | 'scheme' | 'certificate' | 'adminUrl'>;
+  /** Where local nodes run (LOCAL_NETWORKS): `dev` chains, or the images' `public` networks. */
+  networks: 'dev' | 'public';
   stop(): Promise<void>;
 }
 
@@ -70,7 +72,7 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promi
 
     const proxy = await startNodeProxy(loadProxyConfig(withAccounts), { bus });
     started.push({ name: 'node-proxy', stopServing: () => proxy.close(), close: () => Promise.resolve() });
-    return { urls, bus, proxy, stop };
+    return { urls, bus, proxy, networks: nodesConfig.NODE_DRIVER === 'local' ? nodesConfig.LOCAL_NETWORKS : 'public', stop };
   } catch (error) {
     await stop();
     throw error;

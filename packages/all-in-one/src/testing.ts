@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,8 @@ export interface TestPlatform extends RunningPlatform {
   proxyPortMap: Record<number, number>;
   /** The user id and token of the newest verification e-mail to `to`, read from the dev outbox. */
   verificationFor(to: string): Promise<{ userId: string; token: string; link: string }>;
+  /** The same of the newest password-reset e-mail to `to`, waiting for it (it is sent after the answer). */
+  passwordResetFor(to: string): Promise<{ userId: string; token: string; link: string }>;
 }
 
 /** Every port picked by the system, so tests never collide with a running platform or each other. */
@@ -30,12 +32,24 @@ const CONTRACT_PORTS = { btc: 8332, btctestnet: 18332, ltc: 9332, eth: 8545, ava
 
 /** Starts the platform (PGlite, in-process bus) in a fresh data directory, removed again by `stop`. */
 export async function startTestPlatform(env: NodeJS.ProcessEnv = {}, dataDir = mkdtempSync(path.join(os.tmpdir(), 'platform-'))): Promise<TestPlatform> {
-  const platform = await startPlatform({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', BCRYPT_ROUNDS: '4', ...ANY_PORTS, ...env });
+  // Every test client calls from 127.0.0.1: the per-address limits are for tests that set them.
+  const perAddressLimits = { SIGNUP_MAX_PER_ADDRESS: '1000', PASSWORD_RESET_MAX_PER_ADDRESS: '1000' };
+  const platform = await startPlatform({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', BCRYPT_ROUNDS: '4', ...perAddressLimits, ...ANY_PORTS, ...env });
   return {
     ...platform,
     dataDir,
     proxyPortMap: Object.fromEntries(Object.entries(CONTRACT_PORTS).map(([listener, port]) => [port, platform.proxy.ports[listener as keyof typeof CONTRACT_PORTS]])),
     verificationFor: (to) => verificationFor(dataDir, to),
+    passwordResetFor: async (to) => {
+      for (let waited = 0; ; waited += 20) {
+        try {
+          return await mailedTokenFor(dataDir, to, 'Reset token');
+        } catch (error) {
+          if (waited >= 5000) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      }
+    },
     stop: async () => {
       await platform.stop();
       rmSync(dataDir, { recursive: true, force: true });
@@ -53,17 +67,23 @@ export async function unusedPortUrl(): Promise<string> {
 }
 
 /** The user id, token and link of the newest verification e-mail to `to` in DATA_DIR's dev outbox. */
-export async function verificationFor(dataDir: string, to: string): Promise<{ userId: string; token: string; link: string }> {
+export function verificationFor(dataDir: string, to: string): Promise<{ userId: string; token: string; link: string }> {
+  return mailedTokenFor(dataDir, to, 'Verification token');
+}
+
+/** The user id, token (after `label:`) and link of the newest such e-mail to `to` in DATA_DIR's dev outbox. */
+async function mailedTokenFor(dataDir: string, to: string, label: string): Promise<{ userId: string; token: string; link: string }> {
   const mailDir = path.join(dataDir, 'mail');
-  for (const file of readdirSync(mailDir).sort().reverse()) {
+  const files = existsSync(mailDir) ? readdirSync(mailDir).sort().reverse() : [];
+  for (const file of files) {
     const mail = await simpleParser(readFileSync(path.join(mailDir, file)));
     const recipients = [mail.to ?? []].flat().flatMap((address) => address.value.map((value) => value.address));
     if (!recipients.includes(to)) continue;
     const text = mail.text ?? '';
     const userId = /User id: (\S+)/.exec(text)?.[1];
-    const token = /Verification token: (\S+)/.exec(text)?.[1];
+    const token = new RegExp(`${label}: (\\S+)`).exec(text)?.[1];
     const link = /^\s+(https?:\/\/\S+)$/m.exec(text)?.[1];
     if (userId && token && link) return { userId, token, link };
   }
-  throw new Error(`no verification e-mail to ${to} in ${mailDir}`);
+  throw new Error(`no e-mail with a ${label} to ${to} in ${mailDir}`);
 }

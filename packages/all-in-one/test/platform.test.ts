@@ -83,12 +83,21 @@ describe('startPlatform', () => {
   const env = { DATA_DIR: dataDir, LOG_LEVEL: 'silent', BCRYPT_ROUNDS: '4', ...ANY_PORTS };
 
   it('serves every service on its port with the embedded defaults, and stops cleanly', async () => {
-    const platform = await startPlatform(env);
+    const consoleOrigin = 'http://127.0.0.1:3000';
+    const platform = await startPlatform({ ...env, CORS_ORIGINS: consoleOrigin });
     try {
       const health = await fetch(`${platform.urls.accounts}/healthz`);
       expect(health.status).toBe(200);
       const ready = await fetch(`${platform.urls.accounts}/readyz`);
       expect(ready.status).toBe(200);
+      // CORS_ORIGINS reaches every API: a page of that origin may call each with its token.
+      for (const api of [platform.urls.accounts, platform.urls.nodes, platform.urls.staking]) {
+        const preflight = await fetch(`${api}/users/me`, {
+          method: 'OPTIONS',
+          headers: { origin: consoleOrigin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+        });
+        expect({ api, status: preflight.status, origin: preflight.headers.get('access-control-allow-origin') }).toEqual({ api, status: 204, origin: consoleOrigin });
+      }
       const signUp = await fetch(`${platform.urls.accounts}/users`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

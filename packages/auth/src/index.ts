@@ -1,7 +1,7 @@
 export { systemClock } from './clock';
 export type { Clock } from './clock';
-export { authOf, basicGuard, bearerGuard } from './guards';
-export type { RevocationCheck } from './guards';
+export { authOf, basicGuard, bearerGuard, optionalGuard } from './guards';
+export type { MalformedCredentialsHook, RevocationCheck } from './guards';
 export { remoteJwks, staticKeys } from './key-resolvers';
 export type { PublicKeyResolver, RemoteJwksOptions } from './key-resolvers';
 export { fromPublicJwk, generateSigningKeyPem, keyId, loadSigningKey, toPublicJwk } from './keys';
@@ -9,5 +9,5 @@ export type { PublicJwk, SigningKey } from './keys';
 export { TokenSigner } from './token-signer';
 export type { TokenSubject } from './token-signer';
 export { describeKind, TokenVerifier } from './token-verifier';
-export { TOKEN_ALGORITHM, TOKEN_ISSUER, TOKEN_KINDS, TOKEN_LIFETIME_SECONDS } from './tokens';
+export { REMOTELY_CHECKED_KIND, REVOCATION_RELEVANT_MS, TOKEN_ALGORITHM, TOKEN_ISSUER, TOKEN_KINDS, TOKEN_LIFETIME_SECONDS } from './tokens';
 export type { TokenClaims, TokenKind } from './tokens';

@@ -49,8 +49,15 @@ export function remoteJwks(url: string, options: RemoteJwksOptions = {}): Public
   return {
     async resolve(kid) {
       const known = keys.get(kid);
-      if (known || clock() - lastFetch < minRefreshIntervalMs) return known;
-      inFlight ??= refresh().finally(() => {
+      if (known) return known;
+      // A fetch under way (started by a concurrent call, e.g. the first ones after a start) may
+      // bring the key: wait for it rather than answer "unknown key" to a valid token.
+      if (inFlight) {
+        await inFlight;
+        return keys.get(kid);
+      }
+      if (clock() - lastFetch < minRefreshIntervalMs) return undefined;
+      inFlight = refresh().finally(() => {
         inFlight = undefined;
       });
       await inFlight;

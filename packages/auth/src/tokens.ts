@@ -14,6 +14,20 @@ export const TOKEN_LIFETIME_SECONDS: Record<TokenKind, number> = {
   refresh: 365 * 24 * 60 * 60,
 };
 
+/**
+ * The only kind services other than accounts accept (the nodes and staking APIs, the node-proxy),
+ * so the only kind their bus-fed revocation sets (`@cloud/revocations`) guard; the accounts service
+ * checks account and refresh tokens against its own database.
+ */
+export const REMOTELY_CHECKED_KIND: TokenKind = 'client';
+
+/**
+ * How long a revocation can matter to those services: every token of that kind issued before it
+ * has expired by then. The accounts service keeps revocations this long, and a revocation set
+ * forgets them after it. A minute on top for clock skew between services.
+ */
+export const REVOCATION_RELEVANT_MS = (TOKEN_LIFETIME_SECONDS[REMOTELY_CHECKED_KIND] + 60) * 1000;
+
 export const TOKEN_ISSUER = 'cloud-accounts';
 export const TOKEN_ALGORITHM = 'ES256';
 

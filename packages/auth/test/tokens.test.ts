@@ -119,4 +119,17 @@ describe('remoteJwks', () => {
     await expect(verifier.verify(rotatedToken, 'client')).resolves.toMatchObject({ sub: 'user-9' });
     expect(fetches).toBe(2);
   });
+
+  it('answers calls that come while the keys are being fetched with the fetched key, not "unknown key"', async () => {
+    // The first calls after a service starts arrive together: the fault suite saw the second one
+    // refused 401 "token signed by an unknown key" while the first one's fetch was under way.
+    published = [toPublicJwk(key.publicKey)];
+    const before = fetches;
+    const clock = fakeClock();
+    const verifier = new TokenVerifier(remoteJwks(url, { clock, minRefreshIntervalMs: 30_000 }), clock);
+    const token = new TokenSigner(key, clock).sign('client', { sub: 'user-7', ver: 1 }).token;
+    const results = await Promise.all([verifier.verify(token, 'client'), verifier.verify(token, 'client'), verifier.verify(token, 'client')]);
+    expect(results.map((claims) => claims.sub)).toEqual(['user-7', 'user-7', 'user-7']);
+    expect(fetches - before).toBe(1);
+  });
 });

@@ -13,8 +13,10 @@ export const durableQueues = {
   'nodes.user-deletions': ['revocation.user-deleted'],
   /** The nodes service creates and deletes the nodes of the staking service's validators. */
   'nodes.validators': ['validator.created', 'validator.deleted'],
+  /** The nodes service stores the node-proxy's usage counts in time buckets, and forgets a deleted user's. */
+  'nodes.usage': ['node.usage', 'revocation.user-deleted'],
   /** The staking service follows its validators' nodes: state and upstream. */
-  'staking.node-changes': ['node.created', 'node.running', 'node.failed', 'node.credentials-changed', 'node.deleting', 'node.deleted'],
+  'staking.node-changes': ['node.created', 'node.syncing', 'node.running', 'node.failed', 'node.credentials-changed', 'node.deleting', 'node.deleted'],
   /** The staking service forgets the validators of a deleted user (the nodes service deletes their nodes). */
   'staking.user-deletions': ['revocation.user-deleted'],
 } as const satisfies Record<string, readonly string[]>;
@@ -53,6 +55,13 @@ export interface BroadcastSubscription extends SubscriptionBase {
 
 export type Subscription = QueueSubscription | BroadcastSubscription;
 
+/**
+ * Stops one consumer (or server) and waits, up to a few seconds, for the batches it is handling;
+ * what it has not acknowledged goes to another consumer. For a service closing on a bus it shares
+ * (see `SharedBusView`), so no message reaches a service whose database is already closed.
+ */
+export type Unsubscribe = () => Promise<void>;
+
 /** The bus is not connected; the message was not taken. Try again later (the outbox does). */
 export class BusUnavailableError extends Error {
   constructor(message = 'the message bus is not connected') {
@@ -68,9 +77,10 @@ export interface Bus {
   readonly transport: 'rabbitmq' | 'in-process';
   /** Resolves once the bus has taken every message (publisher confirms on RabbitMQ). */
   publish(messages: readonly BusMessage[]): Promise<void>;
-  subscribe(subscription: Subscription): Promise<void>;
-  /** Answers `method` requests; one of a service's replicas answers each. */
-  serve<M extends RpcMethod>(method: M, handler: RpcHandler<M>): Promise<void>;
+  /** Starts consuming; the returned function stops this subscription alone (see `Unsubscribe`). */
+  subscribe(subscription: Subscription): Promise<Unsubscribe>;
+  /** Answers `method` requests; one of a service's replicas answers each. The returned function stops answering. */
+  serve<M extends RpcMethod>(method: M, handler: RpcHandler<M>): Promise<Unsubscribe>;
   /** Asks whoever serves `method`; rejects after `timeoutMs` without an answer. */
   request<M extends RpcMethod>(method: M, request: RpcRequest<M>, timeoutMs?: number): Promise<RpcReply<M>>;
   /** Throws `BusUnavailableError` while disconnected: the readiness probe. */

@@ -1,8 +1,9 @@
 import type { Logger } from '@cloud/logging';
-import { BusUnavailableError, DEFAULT_RPC_TIMEOUT_MS, durableQueues, type Bus, type DurableQueue, type Subscription } from './bus';
+import { BusUnavailableError, DEFAULT_RPC_TIMEOUT_MS, durableQueues, type Bus, type DurableQueue, type Subscription, type Unsubscribe } from './bus';
+import { messageIdOf, recordDeadLetter } from './dead-letter-metrics';
 import { DEFAULT_RETRY_POLICY, dispatch, type Delivery, type RetryPolicy } from './dispatch';
 import { encodeMessage, patternMatches, type BusMessage } from './messages';
-import { answerRpc, decodeRpcResult, RpcError, type RpcHandler, type RpcMethod, type RpcReply, type RpcRequest } from './rpc';
+import { answerRpc, decodeRpcResult, requestUntilServed, RpcError, RpcUnservedError, type RpcHandler, type RpcMethod, type RpcReply, type RpcRequest } from './rpc';
 
 export interface DeadLetter {
   body: string;
@@ -17,7 +18,11 @@ class MemoryQueue {
   private turn = 0;
   busy: Promise<void> | undefined;
 
-  constructor(readonly bindings: readonly string[]) {}
+  /** `name`: the queue's, or the broadcast subscription's; its dead letters are counted as `<name>.dead`. */
+  constructor(
+    readonly name: string,
+    readonly bindings: readonly string[],
+  ) {}
 
   nextConsumer(): Subscription | undefined {
     if (this.consumers.length === 0) return undefined;
@@ -39,12 +44,13 @@ export class InProcessBus implements Bus {
   // Retries waiting for their backoff, and how to run each at once (on close).
   private readonly timers = new Map<NodeJS.Timeout, () => void>();
   private closed = false;
+  private broadcasts = 0;
 
   constructor(
     private readonly logger: Logger,
     private readonly policy: RetryPolicy = DEFAULT_RETRY_POLICY,
   ) {
-    for (const [name, bindings] of Object.entries(durableQueues)) this.queues.set(name, new MemoryQueue(bindings));
+    for (const [name, bindings] of Object.entries(durableQueues)) this.queues.set(name, new MemoryQueue(name, bindings));
   }
 
   publish(messages: readonly BusMessage[]): Promise<void> {
@@ -59,29 +65,47 @@ export class InProcessBus implements Bus {
     return Promise.resolve();
   }
 
-  subscribe(subscription: Subscription): Promise<void> {
+  subscribe(subscription: Subscription): Promise<Unsubscribe> {
+    let queue: MemoryQueue;
+    let key: string | undefined;
     if ('queue' in subscription) {
-      const queue = this.queueOf(subscription.queue);
+      queue = this.queueOf(subscription.queue);
       queue.consumers.push(subscription);
       this.pump(queue);
     } else {
       // A broadcast subscription gets a queue of its own, as on RabbitMQ.
-      const queue = new MemoryQueue(subscription.bindings);
+      queue = new MemoryQueue(subscription.name, subscription.bindings);
       queue.consumers.push(subscription);
-      this.queues.set(`${subscription.name}#${this.queues.size}`, queue);
+      key = `${subscription.name}#${++this.broadcasts}`;
+      this.queues.set(key, queue);
       subscription.onSubscribed?.();
     }
-    return Promise.resolve();
+    return Promise.resolve(async () => {
+      const index = queue.consumers.indexOf(subscription);
+      if (index >= 0) queue.consumers.splice(index, 1);
+      // A broadcast queue goes with its subscriber, as an exclusive queue does on RabbitMQ.
+      if (key !== undefined) this.queues.delete(key);
+      await queue.busy?.catch(() => undefined);
+    });
   }
 
-  serve<M extends RpcMethod>(method: M, handler: RpcHandler<M>): Promise<void> {
-    this.handlers.set(method, (body) => answerRpc(method, handler, body));
-    return Promise.resolve();
+  serve<M extends RpcMethod>(method: M, handler: RpcHandler<M>): Promise<Unsubscribe> {
+    const answer = (body: string) => answerRpc(method, handler, body);
+    this.handlers.set(method, answer);
+    return Promise.resolve(() => {
+      if (this.handlers.get(method) === answer) this.handlers.delete(method);
+      return Promise.resolve();
+    });
   }
 
-  async request<M extends RpcMethod>(method: M, request: RpcRequest<M>, timeoutMs = DEFAULT_RPC_TIMEOUT_MS): Promise<RpcReply<M>> {
+  request<M extends RpcMethod>(method: M, request: RpcRequest<M>, timeoutMs = DEFAULT_RPC_TIMEOUT_MS): Promise<RpcReply<M>> {
+    return requestUntilServed(method, timeoutMs, (remainingMs) => this.requestOnce(method, request, remainingMs));
+  }
+
+  private async requestOnce<M extends RpcMethod>(method: M, request: RpcRequest<M>, timeoutMs: number): Promise<RpcReply<M>> {
+    if (this.closed) throw new BusUnavailableError('the bus is closed');
     const answer = this.handlers.get(method);
-    if (!answer) throw new RpcError(`nobody serves ${method} yet`);
+    if (!answer) throw new RpcUnservedError(`nobody serves ${method} yet`);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new RpcError(`${method}: no answer within ${timeoutMs} ms`)), timeoutMs);
@@ -142,7 +166,10 @@ export class InProcessBus implements Bus {
       const outcomes = await dispatch(batch, (messages) => consumer.handle(messages), this.policy, this.logger);
       batch.forEach((delivery, index) => {
         const outcome = outcomes[index];
-        if (outcome?.action === 'dead') queue.dead.push({ body: delivery.body, reason: outcome.reason });
+        if (outcome?.action === 'dead') {
+          queue.dead.push({ body: delivery.body, reason: outcome.reason });
+          recordDeadLetter(this.logger, `${queue.name}.dead`, messageIdOf(delivery.body), outcome.reason);
+        }
         if (outcome?.action === 'retry') this.later(outcome.delayMs, () => queue.pending.push({ body: delivery.body, attempts: outcome.attempts }), queue);
       });
     })()

@@ -25,6 +25,30 @@ export const callEventSchema = z.object({
   createdAt: timestamp,
 });
 
+const basicCredential = { user: z.string().min(1).max(128), passwordSha256: z.string().regex(/^[0-9a-f]{64}$/) };
+
+/** One of a node's Basic credentials as the proxy checks it: its id (for usage), user name and hex SHA-256 of the password. */
+export const nodeCredentialSchema = z.object({ id, ...basicCredential });
+
+/** A CIDR (IPv4 or IPv6), as the nodes service normalised it. */
+const cidr = z.union([z.cidrv4(), z.cidrv6()]);
+/** An origin as browsers send it: scheme, host and a port only when not the default. */
+const origin = z.string().max(256).regex(/^https?:\/\/[a-z0-9.\-[\]:]+$/);
+
+/**
+ * What the owner of a node restricts on top of the platform's rules. An empty list restricts
+ * nothing; `ratePerSecond` null: the operator's rate.
+ */
+export const nodeAccessSchema = z.object({
+  ipAllowlist: z.array(cidr).max(100),
+  originAllowlist: z.array(origin).max(100),
+  /** Lower-case method names refused on top of the platform's policy. */
+  refusedMethods: z.array(z.string().min(1).max(128)).max(200),
+  ratePerSecond: z.number().int().positive().nullable(),
+});
+
+export type NodeAccess = z.infer<typeof nodeAccessSchema>;
+
 /**
  * Everything the node-proxy needs to route and authenticate calls to a node, at one revision of
  * it. Every `node.*` message carries it, and the nodes service's `nodes.routes` snapshot lists it,
@@ -38,22 +62,65 @@ export const nodeRouteSchema = z.object({
   chain: z.string().min(1).max(64),
   /** Increases with every change of the node, so a consumer can drop a message older than what it holds. */
   revision: z.number().int().nonnegative(),
-  state: z.enum(['provisioning', 'running', 'failed', 'deleting', 'deleted']),
+  /** Runs on a private dev chain (regtest, anvil, the dev chain), not its image's network; absent: false. */
+  dev: z.boolean().optional(),
+  /** `syncing`: the node answers (calls are forwarded) but is still catching up with its network. */
+  state: z.enum(['provisioning', 'syncing', 'running', 'failed', 'stopping', 'stopped', 'deleting', 'deleted']),
   /**
    * The node's Basic credentials as the proxy checks them: the user name and the hex SHA-256 of
    * the password (32 random bytes, so the hash cannot be reversed). Null for a `jwt` node, which
    * takes its owner's client access token instead.
    */
-  basic: z.object({ user: z.string().min(1).max(128), passwordSha256: z.string().regex(/^[0-9a-f]{64}$/) }).nullable(),
+  basic: z.object(basicCredential).nullable(),
   /**
    * Base URL of the node's own RPC (and REST and WebSocket) inside the platform, known once it
    * runs; null before. The proxy adds the node's internal credentials, which it derives itself
    * (`@cloud/node-rpc-auth`), so no node password travels on the bus.
    */
   upstream: z.url({ protocol: /^https?$/ }).max(2048).nullable(),
+  /**
+   * Every Basic credential the node takes (`basic` is the first of them, for a replica that
+   * predates the list). Absent in a message from before several credentials: `basic` alone,
+   * as the credential `default`.
+   */
+  credentials: z.array(nodeCredentialSchema).max(100).optional(),
+  /** Its owner's access rules (`docs/decisions/018-node-access-rules.md`); absent: none. */
+  access: nodeAccessSchema.optional(),
 });
 
 export type NodeRoute = z.infer<typeof nodeRouteSchema>;
+
+/**
+ * What a call to a node ended as, for usage: forwarded and answered (`ok`), answered by the node
+ * with a JSON-RPC error (`node_error`), refused by the proxy (method policy, unreadable or too
+ * large), over the node's rate, or with wrong or missing credentials.
+ */
+export const USAGE_OUTCOMES = ['ok', 'node_error', 'refused', 'rate_limited', 'unauthorized'] as const;
+export type UsageOutcome = (typeof USAGE_OUTCOMES)[number];
+
+/**
+ * Calls of one method bucket with one outcome. `method` is a name from the family's allowed list
+ * (lower case) or one of the proxy's fixed buckets (`other`, `rest`, `management`, `unread`), so
+ * the set stays bounded. A later dimension (the credential used) is a further optional key.
+ */
+export const methodUsageSchema = z.object({
+  method: z.string().min(1).max(128),
+  outcome: z.enum(USAGE_OUTCOMES),
+  calls: z.number().int().positive(),
+});
+
+/** Most method entries of one node in one `node.usage` message. */
+export const METHOD_USAGE_PER_NODE = 5000;
+
+/** Calls made with one named Basic credential of the node, with one outcome. */
+export const credentialUsageSchema = z.object({
+  credentialId: id,
+  outcome: z.enum(USAGE_OUTCOMES),
+  calls: z.number().int().positive(),
+});
+
+/** Most credentials of one node counted in one interval (a node has at most 100 at a time). */
+export const CREDENTIALS_COUNTED_PER_NODE = 200;
 
 /** Request and byte counts of one node over an interval at one proxy replica. */
 export const nodeUsageSchema = z.object({
@@ -64,6 +131,10 @@ export const nodeUsageSchema = z.object({
   blocked: z.number().int().nonnegative(),
   bytesIn: z.number().int().nonnegative(),
   bytesOut: z.number().int().nonnegative(),
+  /** Calls by method and outcome (added later: a message from an older proxy has none). */
+  calls: z.array(methodUsageSchema).max(METHOD_USAGE_PER_NODE).default([]),
+  /** Calls by named credential and outcome (none for client access tokens; absent from older proxies). */
+  credentials: z.array(credentialUsageSchema).max(CREDENTIALS_COUNTED_PER_NODE * USAGE_OUTCOMES.length).default([]),
 });
 
 /**
@@ -91,10 +162,23 @@ export const messageSchemas = {
    * revision, when its upstream moves (another instance took it over).
    */
   'node.running': nodeRouteSchema.extend({ address: z.string().min(1).max(253) }),
+  /**
+   * The node answers its RPC at `address` but is still catching up with its network (initial
+   * block download); `node.running` follows once it has. Sent again when its upstream moves.
+   */
+  'node.syncing': nodeRouteSchema.extend({ address: z.string().min(1).max(253) }),
   /** The driver gave up on the node. */
   'node.failed': nodeRouteSchema.extend({ reason: z.string().max(1000) }),
-  /** The node's Basic credentials were replaced: the old ones stop working. */
+  /** The user asked to stop (or restart, or resize) the node: stop routing to it; the reconcilers stop it, keeping its data. */
+  'node.stopping': nodeRouteSchema,
+  /** The node is stopped: its data, credentials and address are kept until it is started or deleted. */
+  'node.stopped': nodeRouteSchema,
+  /** The node is starting again (started, restarted or resized): `provisioning` until `node.running` names its new upstream. */
+  'node.starting': nodeRouteSchema,
+  /** The node's Basic credentials changed (one added or revoked): those no longer listed stop working. */
   'node.credentials-changed': nodeRouteSchema,
+  /** Its owner changed the node's access rules (`access`). */
+  'node.access-changed': nodeRouteSchema,
   /** The user asked to delete the node: stop routing to it; the reconcilers take it down. */
   'node.deleting': nodeRouteSchema,
   /** The node and its data are gone. */
@@ -116,7 +200,8 @@ export const messageSchemas = {
   'validator.deleted': z.object({ nodeId: id, userId: id }),
   /**
    * Calls to nodes counted by one node-proxy replica over `[from, to)`: one message per interval
-   * for all the nodes it served, never one per call.
+   * for all the nodes it served (or per 1000 nodes), never one per call. The message id is made
+   * once per interval and kept when the proxy publishes it again, so a consumer counts it once.
    */
   'node.usage': z.object({
     proxyId: id,

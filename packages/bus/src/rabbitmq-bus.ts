@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { connect, type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage, type Options, type RecoveringChannelModel } from 'amqplib';
 import type { Logger } from '@cloud/logging';
-import { BusUnavailableError, DEFAULT_RPC_TIMEOUT_MS, durableQueues, type Bus, type Subscription } from './bus';
+import { BusUnavailableError, DEFAULT_RPC_TIMEOUT_MS, durableQueues, type Bus, type Subscription, type Unsubscribe } from './bus';
+import { messageIdOf, recordDeadLetter } from './dead-letter-metrics';
 import { DEFAULT_RETRY_POLICY, dispatch, type Outcome, type RetryPolicy } from './dispatch';
 import { encodeMessage, type BusMessage } from './messages';
-import { answerRpc, decodeRpcResult, RpcError, type RpcHandler, type RpcMethod, type RpcReply, type RpcRequest } from './rpc';
+import { answerRpc, decodeRpcResult, requestUntilServed, RpcError, RpcUnservedError, type RpcHandler, type RpcMethod, type RpcReply, type RpcRequest } from './rpc';
 
 export interface RabbitMqBusOptions {
   url: string;
@@ -24,7 +25,8 @@ interface Live {
   model: ChannelModel;
   publisher: ConfirmChannel;
   rpcClient: Channel;
-  consumers: { channel: Channel; tag: string }[];
+  /** Every consumer on this connection, by what it serves: a subscription, or a method's server. */
+  consumers: { channel: Channel; tag: string; owner: Subscription | RpcMethod; stop?: () => void }[];
 }
 
 /** Where a consumer's deliveries come from and where their retries and dead letters go. */
@@ -126,6 +128,9 @@ export class RabbitMqBus implements Bus {
     model.on('close', () => {
       if (this.live?.model === model) this.live = undefined;
     });
+    // A connection's own errors (a heartbeat timeout on a link that went silent) end in 'close',
+    // which recovery handles; unlistened, they would crash the process.
+    model.on('error', (error: Error) => this.options.logger.warn('message bus connection failed', { error }));
     const publisher = await model.createConfirmChannel();
     this.onChannelError(model, publisher, 'publisher');
     await publisher.assertExchange(this.exchange, 'topic', { durable: true });
@@ -139,11 +144,14 @@ export class RabbitMqBus implements Bus {
     const rpcClient = await model.createChannel();
     this.onChannelError(model, rpcClient, 'rpc client');
     await rpcClient.consume(DIRECT_REPLY_TO, (reply) => this.onReply(reply), { noAck: true });
+    // A request is published `mandatory`: with no server, its queue does not exist and the broker returns it.
+    rpcClient.on('return', (returned: ConsumeMessage) => this.onReturned(returned));
 
     const live: Live = { model, publisher, rpcClient, consumers: [] };
     this.live = live;
-    // Taken now: whatever subscribes from here on starts itself on this connection.
-    const subscriptions = [...this.subscriptions];
+    // Taken now: whatever subscribes from here on starts itself on this connection. Broadcasts
+    // first: their catch-up (the revocations snapshot) is asked for before any queue is consumed.
+    const subscriptions = [...this.subscriptions].sort((a, b) => Number('queue' in a) - Number('queue' in b));
     const servers = [...this.servers];
     try {
       for (const subscription of subscriptions) await this.startConsumer(live, subscription);
@@ -192,9 +200,42 @@ export class RabbitMqBus implements Bus {
     await Promise.all(confirms);
   }
 
-  async subscribe(subscription: Subscription): Promise<void> {
+  async subscribe(subscription: Subscription): Promise<Unsubscribe> {
     this.subscriptions.push(subscription);
     if (this.live) await this.startConsumer(this.live, subscription);
+    return async () => {
+      const index = this.subscriptions.indexOf(subscription);
+      if (index >= 0) this.subscriptions.splice(index, 1);
+      await this.stopConsumers(subscription);
+    };
+  }
+
+  /**
+   * Cancels the consumers of `owner` on the live connection (a later connection starts none for
+   * it) and waits for the batches being handled; unacknowledged deliveries go to other consumers.
+   */
+  private async stopConsumers(owner: Subscription | RpcMethod, drainMs = 5000): Promise<void> {
+    const live = this.live;
+    if (live) {
+      const mine = live.consumers.filter((consumer) => consumer.owner === owner);
+      live.consumers = live.consumers.filter((consumer) => consumer.owner !== owner);
+      await Promise.all(mine.map(({ channel, tag }) => channel.cancel(tag).catch(() => undefined)));
+      for (const consumer of mine) consumer.stop?.();
+      await this.waitForInFlight(Date.now() + drainMs);
+      // Closing the channel hands back to the broker whatever it had not acknowledged.
+      await Promise.all(mine.map(({ channel }) => channel.close().catch(() => undefined)));
+    }
+  }
+
+  private async waitForInFlight(deadline: number): Promise<void> {
+    while (this.inFlight.size > 0 && Date.now() < deadline) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise((resolve) => {
+        timer = setTimeout(resolve, deadline - Date.now());
+      });
+      await Promise.race([Promise.allSettled([...this.inFlight]), timeout]);
+      clearTimeout(timer);
+    }
   }
 
   private async startConsumer(live: Live, subscription: Subscription): Promise<void> {
@@ -222,7 +263,7 @@ export class RabbitMqBus implements Bus {
       if (delivery) batcher.add(delivery);
       else this.options.logger.warn('the broker cancelled a consumer', { queue });
     });
-    live.consumers.push({ channel, tag: consumerTag });
+    live.consumers.push({ channel, tag: consumerTag, owner: subscription, stop: () => batcher.stop() });
     if (!('queue' in subscription)) subscription.onSubscribed?.();
   }
 
@@ -273,7 +314,11 @@ export class RabbitMqBus implements Bus {
           await this.resend(live, queue, delivery, headers);
         }
       }
-      if (outcome.action === 'dead') await this.resend(live, route.deadQueue, delivery, { 'x-error': outcome.reason.slice(0, 1000) });
+      if (outcome.action === 'dead') {
+        await this.resend(live, route.deadQueue, delivery, { 'x-error': outcome.reason.slice(0, 1000) });
+        const messageId = (delivery.properties.messageId as string | undefined) ?? messageIdOf(delivery.content.toString('utf8'));
+        recordDeadLetter(this.options.logger, route.deadQueue.slice(this.options.prefix.length + 1), messageId, outcome.reason);
+      }
       channel.ack(delivery);
       if (pending) route.unsettled -= 1;
     } catch (error) {
@@ -315,17 +360,24 @@ export class RabbitMqBus implements Bus {
     return work;
   }
 
-  async serve<M extends RpcMethod>(method: M, handler: RpcHandler<M>): Promise<void> {
+  async serve<M extends RpcMethod>(method: M, handler: RpcHandler<M>): Promise<Unsubscribe> {
     const answer = (body: string) => answerRpc(method, handler, body);
     this.servers.set(method, answer);
     if (this.live) await this.startServer(this.live, method, answer);
+    return async () => {
+      if (this.servers.get(method) !== answer) return;
+      this.servers.delete(method);
+      await this.stopConsumers(method);
+    };
   }
 
   private async startServer(live: Live, method: RpcMethod, answer: (body: string) => Promise<string>): Promise<void> {
     const channel = await live.model.createChannel();
     this.onChannelError(live.model, channel, 'rpc server');
-    const queue = this.name(`rpc.${method}`);
-    await this.assertQueue(channel, queue);
+    const queue = this.requestQueue(method);
+    // Exists only while some replica serves the method (deleted with its last consumer), so a
+    // request nobody serves is unroutable and comes back at once rather than wait in a queue.
+    await channel.assertQueue(queue, { durable: false, autoDelete: true });
     await channel.prefetch(4);
     const { consumerTag } = await channel.consume(queue, (request) => {
       if (!request) return;
@@ -341,10 +393,19 @@ export class RabbitMqBus implements Bus {
         }),
       );
     });
-    live.consumers.push({ channel, tag: consumerTag });
+    live.consumers.push({ channel, tag: consumerTag, owner: method });
+  }
+
+  /** Named apart from the durable `rpc.<method>` queues of earlier versions, which cannot be redeclared auto-deleted. */
+  private requestQueue(method: RpcMethod): string {
+    return this.name(`requests.${method}`);
   }
 
   request<M extends RpcMethod>(method: M, request: RpcRequest<M>, timeoutMs = DEFAULT_RPC_TIMEOUT_MS): Promise<RpcReply<M>> {
+    return requestUntilServed(method, timeoutMs, (remainingMs) => this.requestOnce(method, request, remainingMs));
+  }
+
+  private requestOnce<M extends RpcMethod>(method: M, request: RpcRequest<M>, timeoutMs: number): Promise<RpcReply<M>> {
     const live = this.live;
     if (!live) return Promise.reject(new BusUnavailableError());
     const correlationId = randomUUID();
@@ -368,8 +429,9 @@ export class RabbitMqBus implements Bus {
         },
       });
       try {
-        live.rpcClient.sendToQueue(this.name(`rpc.${method}`), Buffer.from(JSON.stringify(request)), {
+        live.rpcClient.sendToQueue(this.requestQueue(method), Buffer.from(JSON.stringify(request)), {
           correlationId,
+          mandatory: true,
           replyTo: DIRECT_REPLY_TO,
           // A request nobody took in time is dropped rather than answered to a caller that gave up.
           expiration: String(timeoutMs),
@@ -391,6 +453,14 @@ export class RabbitMqBus implements Bus {
     pending.resolve(reply.content.toString('utf8'));
   }
 
+  private onReturned(returned: ConsumeMessage): void {
+    const correlationId = returned.properties.correlationId as string | undefined;
+    const pending = correlationId === undefined ? undefined : this.pending.get(correlationId);
+    if (!pending || correlationId === undefined) return;
+    this.pending.delete(correlationId);
+    pending.reject(new RpcUnservedError(`nobody serves ${returned.fields.routingKey} yet`));
+  }
+
   checkReady(): void {
     if (!this.live) throw new BusUnavailableError();
   }
@@ -407,15 +477,7 @@ export class RabbitMqBus implements Bus {
       await Promise.all(live.consumers.map(({ channel, tag }) => channel.cancel(tag).catch(() => undefined)));
     }
     for (const cancel of [...this.delays]) cancel();
-    const deadline = Date.now() + drainMs;
-    while (this.inFlight.size > 0 && Date.now() < deadline) {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise((resolve) => {
-        timer = setTimeout(resolve, deadline - Date.now());
-      });
-      await Promise.race([Promise.allSettled([...this.inFlight]), timeout]);
-      clearTimeout(timer);
-    }
+    await this.waitForInFlight(Date.now() + drainMs);
     for (const request of this.pending.values()) request.reject(new BusUnavailableError('the bus closed'));
     this.pending.clear();
     // amqplib's close() never settles when the socket drops during the closing handshake (a broker
@@ -433,6 +495,7 @@ class Batcher<T> {
   private buffer: T[] = [];
   private busy = false;
   private scheduled = false;
+  private stopped = false;
 
   constructor(
     private readonly size: number,
@@ -440,6 +503,7 @@ class Batcher<T> {
   ) {}
 
   add(item: T): void {
+    if (this.stopped) return;
     this.buffer.push(item);
     if (!this.scheduled) {
       this.scheduled = true;
@@ -450,8 +514,14 @@ class Batcher<T> {
     }
   }
 
+  /** Drops what is buffered and takes nothing more (its consumer was cancelled; the broker redelivers). */
+  stop(): void {
+    this.stopped = true;
+    this.buffer = [];
+  }
+
   private next(): void {
-    if (this.busy || this.buffer.length === 0) return;
+    if (this.stopped || this.busy || this.buffer.length === 0) return;
     const batch = this.buffer.splice(0, this.size);
     this.busy = true;
     void this.handle(batch)

@@ -9,15 +9,22 @@ const id = z.string().min(1).max(128);
  */
 export const rpcSchemas = {
   /**
-   * Every revocation still able to matter (younger than the longest token lifetime), so a service
-   * that starts, or reconnects after missing broadcasts, knows what its peers already know.
+   * Every revocation still able to matter (younger than the longest lifetime of a token other
+   * services accept), so a service that starts, or reconnects after missing broadcasts, knows what
+   * its peers already know. Paged, oldest first: `limit` revocations at most per reply (the
+   * server's default when omitted), `next` the cursor of the following page, null or absent on the
+   * last. A page is folded (one entry per key, the highest version per user). `latestAt` is when
+   * the page's newest revocation was made: the receiver forgets the page's entries as if all were
+   * made then (absent: as if made now), which keeps none of them too short.
    */
   'revocations.snapshot': {
-    request: z.object({}),
+    request: z.object({ after: id.optional(), limit: z.number().int().min(1).max(5000).optional() }),
     reply: z.object({
       clientKeys: z.array(z.object({ userId: id, clientId: id })),
       credentials: z.array(z.object({ userId: id, credentialsVersion: z.number().int().nonnegative() })),
       users: z.array(id),
+      latestAt: z.iso.datetime({ offset: true }).optional(),
+      next: id.nullable().optional(),
     }),
   },
   /**
@@ -53,6 +60,37 @@ export type RpcHandler<M extends RpcMethod> = (request: RpcRequest<M>) => Promis
 export type RpcResult = { ok: true; reply: unknown } | { ok: false; error: string };
 
 export class RpcError extends Error {}
+
+/**
+ * Nobody serves the method: no replica of the serving service has started answering it (yet).
+ * The bus learns it at once (RabbitMQ returns the unroutable request), so `request` retries with a
+ * short backoff until its timeout rather than wait the whole timeout for an answer that cannot come.
+ */
+export class RpcUnservedError extends RpcError {}
+
+/** Backoff between two tries of a request nobody serves: 50 ms doubling to 500 ms. */
+const UNSERVED_RETRY_MS = { first: 50, max: 500 };
+
+/**
+ * Sends a request with `send` (which gets the time left) and tries again, after a short backoff,
+ * for as long as nobody serves it, until `timeoutMs` have passed. So services started together
+ * find each other within half a second of the server starting, in any start order.
+ */
+export async function requestUntilServed<T>(method: RpcMethod, timeoutMs: number, send: (remainingMs: number) => Promise<T>): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (let delay = UNSERVED_RETRY_MS.first; ; delay = Math.min(delay * 2, UNSERVED_RETRY_MS.max)) {
+    try {
+      return await send(Math.max(1, deadline - Date.now()));
+    } catch (error) {
+      if (!(error instanceof RpcUnservedError)) throw error;
+      const remaining = deadline - Date.now();
+      // Too little time left for another try to come back: wait out the timeout and say why.
+      const giveUp = remaining < delay + UNSERVED_RETRY_MS.first;
+      await new Promise((resolve) => setTimeout(resolve, giveUp ? Math.max(0, remaining) : delay));
+      if (giveUp) throw new RpcUnservedError(`nobody served ${method} within ${timeoutMs} ms`);
+    }
+  }
+}
 
 /** Parses and checks a reply against the method's schema. */
 export function decodeRpcResult<M extends RpcMethod>(method: M, body: string): RpcReply<M> {

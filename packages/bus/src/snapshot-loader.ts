@@ -1,4 +1,5 @@
 import type { Logger } from '@cloud/logging';
+import { RpcUnservedError } from './rpc';
 
 export interface SnapshotLoaderOptions {
   logger: Logger;
@@ -10,7 +11,8 @@ export interface SnapshotLoaderOptions {
 
 /**
  * Loads a snapshot from a peer service (over a bus request) until it succeeds, backing off from
- * 250 ms up to 10 s between attempts. A `trigger` while a load runs loads once more after it, so
+ * 250 ms up to 10 s between attempts. A request nobody serves yet (the peer has not started) is
+ * asked again at once: the bus already paced its tries, and the peer is used as soon as it serves. A `trigger` while a load runs loads once more after it, so
  * a reconnection during a load is never missed. Used by every broadcast consumer that must catch
  * up on what it missed while it was away.
  */
@@ -50,6 +52,11 @@ export class SnapshotLoader {
         await this.options.load();
         return;
       } catch (error) {
+        if (error instanceof RpcUnservedError) {
+          this.options.logger.info(`${this.options.what}: waiting for the service that serves them`, { error });
+          attempt = -1;
+          continue;
+        }
         this.options.logger.warn(`could not load ${this.options.what}; retrying`, { attempt, error });
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, Math.min(250 * 2 ** attempt, 10_000));

@@ -35,8 +35,9 @@ export async function deleteTopologyOf(url: string, buses: readonly Bus[]): Prom
 }
 
 /**
- * A TCP relay between a client and the broker that a test can cut and restore, as a network
- * failure or a broker restart would: `cut` drops every open connection and refuses new ones.
+ * A TCP relay between a client and the broker (or any TCP server: PostgreSQL) that a test can cut
+ * and restore, as a network failure or a server restart would: `cut` drops every open connection
+ * and refuses new ones. The machine's shared servers are never stopped by a test.
  */
 export class BrokerLink {
   private readonly sockets = new Set<net.Socket>();

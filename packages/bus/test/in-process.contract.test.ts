@@ -4,7 +4,6 @@ import { silentLogger } from './helpers';
 
 busContract({
   transport: 'in-process',
-  unservedRequest: 'at-once',
   open: async (retry) => {
     // In one process every "instance" is the same bus, as every service of `npm start` shares it.
     const bus = new InProcessBus(silentLogger(), retry);

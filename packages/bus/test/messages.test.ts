@@ -1,4 +1,4 @@
-import { CALL_EVENTS_PER_MESSAGE, callEventsOf, decodeMessage, encodeMessage, MalformedMessageError, message, packCallEvents } from '../src';
+import { CALL_EVENTS_PER_MESSAGE, CREDENTIALS_COUNTED_PER_NODE, callEventsOf, decodeMessage, encodeMessage, MalformedMessageError, message, packCallEvents } from '../src';
 import { patternMatches } from '../src/messages';
 import { callRecorded } from './helpers';
 
@@ -109,5 +109,32 @@ describe('packCallEvents', () => {
     expect(packCallEvents([])).toEqual([]);
     expect(packCallEvents([revocation])).toEqual([revocation]);
     expect(callEventsOf(revocation)).toEqual([]);
+  });
+});
+
+describe('node.usage', () => {
+  const node = { nodeId: 'node-1', userId: 'user-1', requests: 2, blocked: 1, bytesIn: 10, bytesOut: 20 };
+  const envelope = (nodes: unknown[]) =>
+    JSON.stringify({ id: 'msg-1', kind: 'node.usage', occurredAt: '2026-11-25T10:01:00.000Z', payload: { proxyId: 'proxy-1', from: '2026-11-25T10:00:00.000Z', to: '2026-11-25T10:01:00.000Z', nodes } });
+
+  it('takes a message from a proxy that counts no methods or credentials yet, as none', () => {
+    const decoded = decodeMessage(envelope([node]));
+    expect(decoded.kind === 'node.usage' && decoded.payload.nodes).toEqual([{ ...node, calls: [], credentials: [] }]);
+  });
+
+  it('takes calls per credential and outcome, within the bound', () => {
+    const credentials = [{ credentialId: 'cred-1', outcome: 'ok', calls: 2 }];
+    const decoded = decodeMessage(envelope([{ ...node, credentials }]));
+    expect(decoded.kind === 'node.usage' && decoded.payload.nodes[0]!.credentials).toEqual(credentials);
+    const tooMany = Array.from({ length: CREDENTIALS_COUNTED_PER_NODE * 5 + 1 }, (_, index) => ({ credentialId: `cred-${index}`, outcome: 'ok', calls: 1 }));
+    expect(() => decodeMessage(envelope([{ ...node, credentials: tooMany }]))).toThrow(MalformedMessageError);
+  });
+
+  it('takes calls per method and outcome, and refuses an unknown outcome or a count of zero', () => {
+    const calls = [{ method: 'getblockcount', outcome: 'node_error', calls: 3 }];
+    const decoded = decodeMessage(envelope([{ ...node, calls }]));
+    expect(decoded.kind === 'node.usage' && decoded.payload.nodes[0]!.calls).toEqual(calls);
+    expect(() => decodeMessage(envelope([{ ...node, calls: [{ method: 'x', outcome: 'lost', calls: 1 }] }]))).toThrow(MalformedMessageError);
+    expect(() => decodeMessage(envelope([{ ...node, calls: [{ method: 'x', outcome: 'ok', calls: 0 }] }]))).toThrow(MalformedMessageError);
   });
 });

@@ -26,6 +26,19 @@ async function storeEvents(db: Database, messages: readonly AnyBusMessage[]): Pr
   if (rows.length > 0) await db('stored_events').insert(rows).onConflict('id').ignore();
 }
 
+/** 'closed' once `bus.close()` resolves, or what it was still doing after `ms`. */
+async function closeWithin(bus: RabbitMqBus, ms: number): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`still closing after ${ms} ms`), ms);
+  });
+  try {
+    return await Promise.race([bus.close().then(() => 'closed'), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const notReady = (bus: RabbitMqBus) => {
   try {
     bus.checkReady();
@@ -190,16 +203,19 @@ describe(`RabbitMQ bus through network failures (${process.env.DATABASE_URL ? 'P
     const bus = await connectBus(link.url, 'cloud-producer');
     // Nothing to cancel first, so close() starts the closing handshake on the dead socket at once.
     await link.cut();
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<string>((resolve) => {
-      timer = setTimeout(() => resolve('still closing after 5 s'), 5000);
-    });
-    try {
-      await expect(Promise.race([bus.close().then(() => 'closed'), deadline])).resolves.toBe('closed');
-    } finally {
-      clearTimeout(timer);
-    }
+    expect(await closeWithin(bus, 5000)).toBe('closed');
     expect(() => bus.checkReady()).toThrow(BusUnavailableError);
+  });
+
+  it('closes while the broker has been away a while, reconnecting in vain, with a consumer and a server', async () => {
+    const link = await openLink();
+    const bus = await connectBus(link.url, 'cloud-consumer');
+    await bus.subscribe({ queue: 'accounts.call-events', handle: async () => undefined });
+    await bus.serve('revocations.snapshot', async () => ({ clientKeys: [], credentials: [], users: [] }));
+    await link.cut();
+    await waitUntil('the bus to notice', () => notReady(bus));
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // several reconnections refused
+    expect(await closeWithin(bus, 5000)).toBe('closed');
   });
 
   it('keeps outbox rows while the broker is unreachable and publishes them once it is back', async () => {

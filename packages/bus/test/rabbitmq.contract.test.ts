@@ -6,7 +6,6 @@ import { silentLogger } from './helpers';
 
 busContract({
   transport: 'rabbitmq',
-  unservedRequest: 'after-timeout',
   open: async (retry) => {
     const prefix = uniqueBusPrefix('contract');
     const buses: RabbitMqBus[] = [];

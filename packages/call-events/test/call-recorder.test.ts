@@ -186,3 +186,54 @@ describe('CallRecorder clock', () => {
     });
   });
 });
+
+describe('CallRecorder while the database is unreachable', () => {
+  const unreachable = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+
+  function recorderWith(record: (event: CallEvent) => Promise<void>, retryForMs?: number) {
+    const recorder = new CallRecorder({ service: 'cloud-test', logger: createLogger({ service: 'cloud-test', level: 'silent' }), sink: { record }, ...(retryForMs === undefined ? {} : { retryForMs }) });
+    const app = express();
+    app.use(recorder.middleware);
+    app.get('/things/:id', (req, res) => {
+      attributeCallTo(res, 'user-1');
+      res.json({});
+    });
+    return { recorder, app };
+  }
+
+  it('keeps the events of calls answered before the outage, in order, and writes them once it is back', async () => {
+    const stored: string[] = [];
+    let down = 3;
+    const { recorder, app } = recorderWith(async (event) => {
+      if (down > 0) {
+        down -= 1;
+        throw unreachable();
+      }
+      stored.push(event.input.resourceId!);
+    });
+    for (const id of ['a', 'b']) expect((await request(app).get(`/things/${id}`)).status).toBe(200);
+    await recorder.drain();
+    expect({ stored, triesLeft: down }).toEqual({ stored: ['a', 'b'], triesLeft: 0 });
+  });
+
+  it('does not try again an event the database refused for what it holds, nor past the retry window', async () => {
+    let tries = 0;
+    const refused = recorderWith(async () => {
+      tries += 1;
+      throw Object.assign(new Error('value too long for type character varying(128)'), { code: '22001' });
+    });
+    await request(refused.app).get('/things/a');
+    await refused.recorder.drain();
+    expect(tries).toBe(1);
+
+    tries = 0;
+    const outage = recorderWith(async () => {
+      tries += 1;
+      throw unreachable();
+    }, 250);
+    await request(outage.app).get('/things/a');
+    await outage.recorder.drain();
+    // 100 ms, then 200 ms would pass the 250 ms window: two tries, then the event is dropped and logged.
+    expect(tries).toBe(2);
+  });
+});

@@ -29,6 +29,7 @@ import {
   ProvisioningFailedError,
   ServerError,
   TooManyRequestsError,
+  TwoFactorRequiredError,
   UnauthorizedError,
   UnreachableError,
   WaitTimeoutError,
@@ -90,6 +91,7 @@ const RULES: Rule[] = [
   rule(CancelledError, 130, (e) => ({ code: 'Cancelled', message: e.message })),
   rule(InvalidInputError, 2, (e) => ({ code: e.code, message: `invalid input: ${e.message}` })),
   rule(NotLoggedInError, 3, (e) => ({ code: 'NotLoggedIn', message: `${e.message || 'not logged in'}; ${LOG_IN}` })),
+  rule(TwoFactorRequiredError, 3, (e) => ({ code: e.code, message: `this account has two-factor login: ${LOG_IN} at a terminal, or give --code` })),
   rule(UnauthorizedError, 3, (e) => ({ code: e.code, message: `not authorized (${e.message}); ${LOG_IN}` })),
   rule(LimitExceededError, 4, (e) => ({ code: e.code, message: `limit reached: ${e.message}` })),
   rule(ForbiddenError, 4, (e) => ({ code: e.code, message: `forbidden: ${e.message}` })),
@@ -101,7 +103,8 @@ const RULES: Rule[] = [
   })),
   rule(ServerError, 1, (e) => ({
     code: e.code,
-    message: `the ${e.service} service failed (${e.status}): ${e.message}${e.requestId ? ` [request id ${e.requestId}]` : ''}`,
+    // 503 is a state, not a failure: a stopped or provisioning node, a service starting up.
+    message: `the ${e.service} service ${e.status === 503 ? 'is unavailable' : 'failed'} (${e.status}): ${e.message}${e.requestId ? ` [request id ${e.requestId}]` : ''}`,
   })),
   rule(CloudApiError, 1, (e) => ({ code: e.code, message: `the ${e.service} service answered ${e.status}: ${e.message}` })),
   rule(UnreachableError, 8, (e) => ({

@@ -27,15 +27,34 @@ export async function readPassword(options: ReadPasswordOptions): Promise<string
     if (!password) throw new UsageError('standard input held no password');
     return password;
   }
-  if (!(input as { isTTY?: boolean }).isTTY) {
-    throw new UsageError('there is no terminal to prompt for the password on; pass it on standard input with --password-stdin');
-  }
+  requireTerminal(input, 'there is no terminal to prompt for the password on; pass it on standard input with --password-stdin');
   const password = await promptWithoutEcho(input, output, prompt);
   if (!password) throw new UsageError('no password given');
   if (confirm && (await promptWithoutEcho(input, output, 'Repeat password:')) !== password) {
     throw new UsageError('the passwords do not match');
   }
   return password;
+}
+
+/**
+ * Asks for a two-factor code (the authenticator app's, or a recovery code) at the terminal,
+ * without echo like a password. Without a terminal, `noTerminal` says which option to use instead.
+ */
+export async function readCode(options: { prompt: string; noTerminal: string; input?: NodeJS.ReadableStream; output?: NodeJS.WritableStream }): Promise<string> {
+  const { prompt, noTerminal, input = process.stdin, output = process.stderr } = options;
+  requireTerminal(input, noTerminal);
+  const code = (await promptWithoutEcho(input, output, prompt)).trim();
+  if (!code) throw new UsageError('no code given');
+  return code;
+}
+
+/** Whether there is a terminal to prompt on (`input` is one). */
+export function isTerminal(input: NodeJS.ReadableStream): boolean {
+  return (input as { isTTY?: boolean }).isTTY === true;
+}
+
+function requireTerminal(input: NodeJS.ReadableStream, noTerminal: string): void {
+  if (!isTerminal(input)) throw new UsageError(noTerminal);
 }
 
 async function promptWithoutEcho(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, prompt: string): Promise<string> {

@@ -4,6 +4,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { registerAccountCommands } from './commands/account';
 import { registerNodeCommands } from './commands/nodes';
 import { registerRpcCommand } from './commands/rpc';
+import { registerTwoFactorCommands } from './commands/two-factor';
 import { registerValidatorCommands } from './commands/validators';
 import { Context, type CliIo, type GlobalOptions } from './context';
 import { reportFailure } from './exit-codes';
@@ -26,6 +27,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   let context: Context | undefined;
   const contextOf = (command: Command) => (context ??= new Context(io, command.optsWithGlobals<GlobalOptions>()));
   registerAccountCommands(program, contextOf);
+  registerTwoFactorCommands(program, contextOf);
   registerNodeCommands(program, contextOf);
   registerValidatorCommands(program, contextOf);
   registerRpcCommand(program, contextOf);

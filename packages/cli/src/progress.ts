@@ -3,6 +3,7 @@
  * pipe or CI, plain lines on stderr, one per change of text so a poll loop does not repeat
  * itself; with --json, nothing. Never on stdout, which is for results.
  */
+import type { SyncProgress } from '@cloud/sdk';
 import type { Output } from './output';
 
 export interface Progress {
@@ -34,4 +35,18 @@ export async function startProgress(o: Output, text: string, env: NodeJS.Process
   };
   line(text);
   return { update: line, succeed: line, fail: line };
+}
+
+const BAR_WIDTH = 20;
+
+/**
+ * How far a syncing node is, in one line: `[#####---------------] 25.0% height 75/300, 1 peer`.
+ * Heights and peers are left out when the node does not say them.
+ */
+export function syncLine(sync: SyncProgress): string {
+  const filled = Math.round(Math.min(Math.max(sync.progress, 0), 1) * BAR_WIDTH);
+  const parts = [`[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${(sync.progress * 100).toFixed(1)}%`];
+  if (sync.height !== null) parts.push(`height ${sync.height}${sync.bestKnownHeight !== null ? `/${sync.bestKnownHeight}` : ''}`);
+  const detail = sync.peers === null ? '' : `, ${sync.peers} ${sync.peers === 1 ? 'peer' : 'peers'}`;
+  return `${parts.join(' ')}${detail}`;
 }

@@ -1,11 +1,8 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { CancelledError, UsageError } from '../src/exit-codes';
 import { readPassword } from '../src/password';
 import { TextSink } from './support/capture';
+import { fixtureCommand, terminals } from './support/terminal';
 
 describe('--password-stdin', () => {
   const fromStdin = async (text: string): Promise<string> => {
@@ -35,36 +32,13 @@ test('without a terminal to prompt on, a usage error that points to --password-s
   expect(output.text).toBe('');
 });
 
-// At a real terminal: test/fixtures/read-password.js runs readPassword under util-linux `script`,
-// which gives it a pseudo-terminal; what the terminal would show comes out of script's stdout.
-// Typed characters echoed by the terminal would show there too.
+// At a real terminal: test/fixtures/read-password.js runs readPassword under util-linux `script`
+// (support/terminal.ts), which gives it a pseudo-terminal. Typed characters echoed by the terminal
+// would show on its screen.
 describe('at a terminal', () => {
-  const packageDir = path.join(__dirname, '..');
-  const running: ChildProcess[] = [];
-  afterEach(() => {
-    for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-  });
-
-  function atTerminal(fixtureArguments = '') {
-    const command = `'${process.execPath}' --conditions=@cloud/source test/fixtures/read-password.js ${fixtureArguments}`;
-    const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: packageDir, stdio: ['pipe', 'pipe', 'inherit'] });
-    running.push(child);
-    let screen = '';
-    child.stdout?.on('data', (chunk: Buffer) => (screen += chunk.toString()));
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    return {
-      type: (keys: string) => child.stdin?.write(keys),
-      async waitFor(text: string): Promise<void> {
-        for (const deadline = Date.now() + 30_000; !screen.includes(text); await sleep(20)) {
-          if (Date.now() > deadline) throw new Error(`no "${text}" on the terminal: ${JSON.stringify(screen)}`);
-        }
-      },
-      async screen(): Promise<string> {
-        await exited;
-        return screen;
-      },
-    };
-  }
+  const { start, stopAll } = terminals();
+  afterEach(stopAll);
+  const atTerminal = (fixtureArguments = '') => start(fixtureCommand('read-password.js', fixtureArguments));
 
   const onLinux = process.platform === 'linux' ? test : test.skip;
 

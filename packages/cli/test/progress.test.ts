@@ -1,4 +1,4 @@
-import { startProgress } from '../src/progress';
+import { startProgress, syncLine } from '../src/progress';
 import { captureOutput, TextSink } from './support/capture';
 
 test('in a pipe: one plain line on err per change of text, nothing on out', async () => {
@@ -67,4 +67,10 @@ test('on a terminal: a spinner on err that ends with the final text, nothing on 
   expect(err.text).toContain('creating node-1');
   expect(err.text).toMatch(/node-1 is running\n$/);
   expect(out.text).toBe('');
+});
+
+test('a syncing node as a bar with its percentage, height and peers; what it does not say is left out', () => {
+  expect(syncLine({ height: 75, bestKnownHeight: 300, progress: 0.25, peers: 1, syncing: true })).toBe('[#####---------------] 25.0% height 75/300, 1 peer');
+  expect(syncLine({ height: 300, bestKnownHeight: 300, progress: 1, peers: 8, syncing: false })).toBe('[####################] 100.0% height 300/300, 8 peers');
+  expect(syncLine({ height: null, bestKnownHeight: null, progress: 0, peers: null, syncing: true })).toBe('[--------------------] 0.0%');
 });

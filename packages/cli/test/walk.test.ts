@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { rootCertificates } from 'node:tls';
@@ -43,6 +43,19 @@ describe('cloud against the platform', () => {
     expect((await user.cli(['login', email, '--password-stdin'], `${PASSWORD}\n`)).code).toBe(0);
     return user;
   };
+
+  it('lists the chains without a session, and stores none', async () => {
+    const { cli, configFile, cleanUp } = cliFor(platform);
+    try {
+      const chains = await cli(['--json', 'chains']);
+      expect(chains.code).toBe(0);
+      expect(chains.json<Array<{ image: string }>>().map((option) => option.image)).toEqual(expect.arrayContaining(['btc', 'ltc', 'eth']));
+      const stored = existsSync(configFile) ? (JSON.parse(readFileSync(configFile, 'utf8')) as { session?: unknown }) : {};
+      expect(stored.session).toBeUndefined();
+    } finally {
+      cleanUp();
+    }
+  });
 
   it('walks from signup to getblockcount through the proxy and nodes remove, as the README does', async () => {
     const { cli, configFile, home, cleanUp } = cliFor(platform);
@@ -100,9 +113,12 @@ describe('cloud against the platform', () => {
       const list = await cli(['--json', 'nodes', 'list']);
       expect(list.json<NodeJson[]>().map((listed) => [listed.id, listed.state])).toEqual([[node.id, 'running']]);
       const table = await cli(['nodes', 'list']);
-      expect(table.stdout).toMatch(new RegExp(`^ID\\s+IMAGE\\s+STATE\\s+ADDRESS\\s+PORT\\s+CREATED\\n${node.id}\\s+btc\\s+running\\s+${node.address.replace(/\./g, '\\.')}\\s+8332\\s`));
+      expect(table.stdout).toMatch(new RegExp(`^ID\\s+IMAGE\\s+STATE\\s+DEV CHAIN\\s+ADDRESS\\s+PORT\\s+CREATED\\n${node.id}\\s+btc\\s+running\\s+yes\\s+${node.address.replace(/\./g, '\\.')}\\s+8332\\s`));
       const info = await cli(['--json', 'nodes', 'info', node.id]);
-      expect(info.json<NodeJson>()).toMatchObject({ id: node.id, state: 'running' });
+      expect(info.json<NodeJson>()).toMatchObject({ id: node.id, state: 'running', dev: true, txindex: false, sync: { syncing: false, progress: 1 } });
+      const human = await cli(['nodes', 'info', node.id]);
+      expect(human.stdout).toMatch(/^Network:\s+a private dev chain, not btc mainnet$/m);
+      expect(human.stdout).toMatch(/^Sync:\s+synced \[#{20}\] 100\.0% height \d+\/\d+, 0 peers$/m);
       expect(info.json<NodeJson>().nodePass).toBeUndefined();
       const logs = await cli(['--json', 'nodes', 'logs', node.id, '--lines', '2']);
       expect(logs.json<string[]>().length).toBeGreaterThan(0);
@@ -148,8 +164,10 @@ describe('cloud against the platform', () => {
       const none = await cli(['nodes', 'list']);
       expect(none).toMatchObject({ code: 0, stdout: '', stderr: expect.stringContaining('No nodes.') });
       const chains = await cli(['chains']);
-      expect(chains.stdout).toMatch(/^IMAGE\s+CHAIN\s+NETWORK\s+SOFTWARE\n/);
-      expect(chains.stdout).toMatch(/^btc\s+btc\s+mainnet\s+\S+$/m);
+      expect(chains.stdout).toMatch(/^IMAGE\s+CHAIN\s+NETWORK\s+SOFTWARE\s+RUNS ON\n/);
+      // The walk's platform runs LOCAL_NETWORKS=dev: every chain says plainly that it is a dev chain.
+      expect(chains.stdout).toMatch(/^btc\s+btc\s+mainnet\s+\S+\s+a private dev chain$/m);
+      expect(chains.stdout.trim().split('\n').slice(1).every((line) => line.endsWith('a private dev chain'))).toBe(true);
     } finally {
       cleanUp();
     }
@@ -179,6 +197,34 @@ describe('cloud against the platform', () => {
       expect(await cli(['password', '--password-stdin'], `${PASSWORD}\nwhatever else 12\n`)).toMatchObject({ code: 4, stderr: expect.stringContaining('old password is wrong') });
 
       expect(await cli(['verify', 'account@example.com', '--resend'])).toMatchObject({ code: 6, stderr: expect.stringContaining('verified already') });
+    } finally {
+      cleanUp();
+    }
+  });
+
+  it('resets a forgotten password with the e-mailed link, which works once and ends every session', async () => {
+    const email = 'forgetful@example.com';
+    const NEW = 'a fresh passphrase 10';
+    const { cli, cleanUp } = await loggedIn(email);
+    try {
+      const asked = await cli(['password', 'reset', email]);
+      expect(asked).toMatchObject({ code: 0, stderr: expect.stringContaining('cloud password reset --link') });
+      const { link, userId, token } = await platform.passwordResetFor(email);
+      expect(new URL(link).pathname).toBe(`/users/${userId}/password-reset/${token}`);
+
+      const reset = await cli(['--json', 'password', 'reset', '--link', link, '--password-stdin'], `${NEW}\n`);
+      expect(reset).toMatchObject({ code: 0 });
+      expect(reset.json()).toEqual({ reset: true, user: userId });
+      // The saved session's tokens were revoked with the old password.
+      expect(await cli(['profile'])).toMatchObject({ code: 3 });
+      expect(await cli(['password', 'reset', '--link', link, '--password-stdin'], 'another passphrase 11\n')).toMatchObject({ code: 2, stderr: expect.stringContaining('wrong, used or expired') });
+      expect(await cli(['login', email, '--password-stdin'], `${PASSWORD}\n`)).toMatchObject({ code: 3 });
+      expect((await cli(['login', email, '--password-stdin'], `${NEW}\n`)).code).toBe(0);
+
+      expect(await cli(['password', 'reset'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--link') });
+      expect(await cli(['password', 'reset', '--link', 'not-a-link', '--password-stdin'], `${NEW}\n`)).toMatchObject({ code: 2, stderr: expect.stringContaining('password-reset e-mail') });
+      // Unknown addresses get the same answer.
+      expect(await cli(['--json', 'password', 'reset', 'nobody@example.com'])).toMatchObject({ code: 0, stdout: expect.stringContaining('if the address has an account') });
     } finally {
       cleanUp();
     }

@@ -46,4 +46,35 @@ export const apiServiceEnvironment = commonEnvironment.extend({
   DATABASE_POOL_MAX: positiveInt(10),
   /** Express "trust proxy": set when an ingress or gateway sits in front, so client addresses are right. */
   TRUST_PROXY: booleanFlag(false),
+  /** Web origins whose pages may call the API (CORS), comma-separated; empty: none. */
+  CORS_ORIGINS: originList(),
 });
+
+/**
+ * A comma-separated list of web origins (`https://console.example.com`, `http://127.0.0.1:3000`):
+ * scheme, host and port only, as a browser sends them in `Origin`, so they are compared exactly.
+ */
+export function originList() {
+  return z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const origins = value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+      for (const origin of origins) {
+        if (originOf(origin) !== origin) {
+          context.addIssue({ code: 'custom', message: `${JSON.stringify(origin)} is not an origin: scheme://host[:port], lower case, no path or trailing slash` });
+          return z.NEVER;
+        }
+      }
+      return origins;
+    });
+}
+
+function originOf(value: string): string | undefined {
+  try {
+    const url = new URL(value);
+    return ['http:', 'https:'].includes(url.protocol) ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}

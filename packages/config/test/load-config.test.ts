@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { booleanFlag, commonEnvironment, ConfigError, loadConfig, port, readOrCreateSecretFile } from '../src';
+import { apiServiceEnvironment, booleanFlag, commonEnvironment, ConfigError, loadConfig, port, readOrCreateSecretFile } from '../src';
 
 const schema = commonEnvironment.extend({ ACCOUNTS_PORT: port(3001), FEATURE: booleanFlag(false) });
 
@@ -35,6 +35,23 @@ describe('loadConfig', () => {
     const strict = z.object({ SECRET: z.string().min(8, 'must be at least 8 characters') });
     expect(() => loadConfig(strict, { SECRET: 'short' })).toThrow('SECRET: must be at least 8 characters');
   });
+});
+
+describe('CORS_ORIGINS', () => {
+  it('is a list of exact origins, none by default', () => {
+    expect(loadConfig(apiServiceEnvironment, {}).CORS_ORIGINS).toEqual([]);
+    expect(loadConfig(apiServiceEnvironment, { CORS_ORIGINS: ' http://127.0.0.1:3000, https://console.example.com ' }).CORS_ORIGINS).toEqual([
+      'http://127.0.0.1:3000',
+      'https://console.example.com',
+    ]);
+  });
+
+  it.each(['https://console.example.com/', 'https://Console.example.com', 'console.example.com', 'https://console.example.com/app', 'ftp://x.example'])(
+    'refuses %s, which a browser never sends as an Origin',
+    (value) => {
+      expect(() => loadConfig(apiServiceEnvironment, { CORS_ORIGINS: value })).toThrow(/^[\s\S]*CORS_ORIGINS: .* is not an origin/);
+    },
+  );
 });
 
 describe('readOrCreateSecretFile', () => {

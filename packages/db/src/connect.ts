@@ -16,6 +16,18 @@ export interface DatabaseOptions {
   /** Where PGlite keeps its files; unset (with no databaseUrl) means in memory, for tests. */
   pgliteDirectory?: string;
   poolMax?: number;
+  /**
+   * Where knex's own messages go (a connection lost, a pool that cannot connect): the service's
+   * logger. Without one they are dropped, never printed to the console.
+   */
+  logger?: DatabaseLogger;
+}
+
+/** The part of a logger the database writes to (a winston logger of @cloud/logging fits). */
+export interface DatabaseLogger {
+  warn(message: string): unknown;
+  error(message: string): unknown;
+  debug(message: string): unknown;
 }
 
 /**
@@ -24,10 +36,11 @@ export interface DatabaseOptions {
  * own schema, so repositories never name it.
  */
 export async function connectDatabase(options: DatabaseOptions): Promise<Database> {
-  const { schema, databaseUrl, pgliteDirectory, poolMax = 10 } = options;
+  const { schema, databaseUrl, pgliteDirectory, poolMax = 10, logger } = options;
+  const log = knexLog(logger);
   let db: Knex;
   if (databaseUrl) {
-    db = knex({ client: 'pg', connection: databaseUrl, searchPath: [schema], pool: { min: 0, max: poolMax } });
+    db = knex({ client: 'pg', connection: databaseUrl, searchPath: [schema], pool: { min: 0, max: poolMax }, log });
   } else {
     if (pgliteDirectory) mkdirSync(path.dirname(pgliteDirectory), { recursive: true });
     db = knex({
@@ -35,6 +48,7 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Databas
       dialect: 'postgres',
       connection: pgliteDirectory ? { filename: pgliteDirectory } : {},
       searchPath: [schema],
+      log,
     });
   }
   try {
@@ -44,6 +58,19 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Databas
     throw error;
   }
   return db;
+}
+
+/** knex's logger, writing to `logger` (as the database's own messages) or nowhere. */
+function knexLog(logger: DatabaseLogger | undefined): Knex.Config['log'] {
+  const text = (message: unknown) => (typeof message === 'string' ? message : message instanceof Error ? message.message : JSON.stringify(message));
+  const drop = () => undefined;
+  if (!logger) return { warn: drop, error: drop, debug: drop, deprecate: drop };
+  return {
+    warn: (message: unknown) => void logger.warn(`database: ${text(message)}`),
+    error: (message: unknown) => void logger.error(`database: ${text(message)}`),
+    debug: (message: unknown) => void logger.debug(`database: ${text(message)}`),
+    deprecate: (method: string, alternative: string) => void logger.warn(`database: ${method} is deprecated; use ${alternative}`),
+  };
 }
 
 /** A readiness probe for the database. */
@@ -59,9 +86,10 @@ export interface ServiceDatabaseSettings {
 }
 
 /** A service's database as configured: PostgreSQL at DATABASE_URL, or PGlite under $DATA_DIR/db/<schema>. */
-export function openServiceDatabase(settings: ServiceDatabaseSettings, schema: string): Promise<Database> {
+export function openServiceDatabase(settings: ServiceDatabaseSettings, schema: string, logger?: DatabaseLogger): Promise<Database> {
   return connectDatabase({
     schema,
+    ...(logger ? { logger } : {}),
     databaseUrl: settings.DATABASE_URL,
     pgliteDirectory: path.join(settings.DATA_DIR, 'db', schema),
     poolMax: settings.DATABASE_POOL_MAX,

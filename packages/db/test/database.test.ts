@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,5 +53,25 @@ describe('embedded PGlite on disk', () => {
     const second = await connectDatabase({ schema: 'widgets', pgliteDirectory: directory });
     expect(await second('widgets').pluck('id')).toEqual(['kept']);
     await second.destroy();
+  });
+});
+
+describe('the database’s own messages', () => {
+  it('go to the service’s logger, never to the console', async () => {
+    // A port nothing listens on: what knex says when PostgreSQL is down.
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const warned: string[] = [];
+    const logger = { warn: (m: string) => warned.push(m), error: (m: string) => warned.push(m), debug: () => undefined };
+    const console$ = jest.spyOn(console, 'log');
+    try {
+      await expect(connectDatabase({ schema: 'widgets', databaseUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, logger })).rejects.toThrow('ECONNREFUSED');
+      expect(warned.some((message) => /^database: Acquire connection error: .*ECONNREFUSED/.test(message))).toBe(true);
+      expect(console$).not.toHaveBeenCalled();
+    } finally {
+      console$.mockRestore();
+    }
   });
 });

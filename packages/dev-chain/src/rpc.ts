@@ -16,6 +16,8 @@
  * notifications left out; an all-notification batch gets 204, an empty one `[]`.
  */
 
+import { asNumbers, isObject, parseRequest, stringifyReply } from './lossless-json';
+
 export const RPC_MISC_ERROR = -1;
 export const RPC_INVALID_ADDRESS_OR_KEY = -5;
 export const RPC_INVALID_PARAMETER = -8;
@@ -55,14 +57,11 @@ interface Call {
   params: Params;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Core's JSONRPCRequest::parse; fills `info` as far as it gets, so an error reply has the id. */
 function parseCall(value: unknown, info: RequestInfo): Call {
   if (!isObject(value)) throw new RpcError(RPC_INVALID_REQUEST, 'Invalid Request object');
   info.hasId = 'id' in value;
+  // Kept as written (a number JSON.parse would change, like 12345678901234567890): Core echoes the id it read.
   info.id = value.id ?? null;
   const version = value.jsonrpc;
   if (version !== undefined && version !== null) {
@@ -75,7 +74,7 @@ function parseCall(value: unknown, info: RequestInfo): Call {
   if (typeof method !== 'string') throw new RpcError(RPC_INVALID_REQUEST, 'Method must be a string');
   if (params === undefined || params === null) return { method, params: [] };
   if (!Array.isArray(params) && !isObject(params)) throw new RpcError(RPC_INVALID_REQUEST, 'Params must be an array or object');
-  return { method, params };
+  return { method, params: asNumbers(params) as Params };
 }
 
 function toRpcError(error: unknown): RpcError {
@@ -89,7 +88,7 @@ function replyObject(info: RequestInfo, result: unknown, error?: RpcError): Reco
 }
 
 function json(status: number, value: unknown): HttpReply {
-  return { status, body: `${JSON.stringify(value)}\n`, contentType: 'application/json' };
+  return { status, body: `${stringifyReply(value)}\n`, contentType: 'application/json' };
 }
 
 function errorReply(error: RpcError, info: RequestInfo): HttpReply {
@@ -126,7 +125,7 @@ function answerInBatch(value: unknown, execute: Execute): Record<string, unknown
 export function handleRpc(body: string, execute: Execute): HttpReply {
   let request: unknown;
   try {
-    request = JSON.parse(body);
+    request = parseRequest(body);
   } catch {
     return errorReply(new RpcError(RPC_PARSE_ERROR, 'Parse error'), freshInfo());
   }

@@ -205,6 +205,11 @@ describe('the HTTP and JSON-RPC layer', () => {
     expect((await rpc(url, '/ext/bc/P', 'platform.getCurrentValidators', { nodeIDs: ['bad'] })).error).toMatchObject({ code: -32602 });
     const notification = await postTo(url, '/ext/info', { jsonrpc: '2.0', method: 'info.getNodeID' });
     expect([notification.status, notification.text]).toEqual([200, '']);
+    // gorilla keeps the id as raw JSON: echoed as written, even where JSON.parse would change it.
+    for (const id of ['12345678901234567890', '1e400', '-0']) {
+      const echoed = await postTo(url, '/ext/info', `{"jsonrpc":"2.0","id":${id},"method":"info.getNodeID"}`);
+      expect([id, /"id":([^}]*)\}\s*$/.exec(echoed.text)?.[1]]).toEqual([id, id]);
+    }
   });
 
   it('answers 404 for an unknown path, 405 for a wrong HTTP method, 415 for a body that is not JSON', async () => {

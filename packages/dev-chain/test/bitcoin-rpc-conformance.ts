@@ -256,6 +256,15 @@ export function describeBitcoinRpc(name: string, start: () => Promise<RpcTarget>
         expect([empty.status, empty.body]).toEqual([200, []]);
       });
 
+      it('echoes ids as written, numbers JSON.parse would change included, in single and batch replies', async () => {
+        for (const id of ['12345678901234567890', '9007199254740993', '1e400', '-0', '1.50', `1${'0'.repeat(400)}`]) {
+          const single = await post(node, `{"jsonrpc":"1.0","id":${id},"method":"getblockcount","params":[]}`);
+          expect([id, single.status, /"id":([^}]*)\}/.exec(single.text)?.[1]]).toEqual([id, 200, id]);
+          const batch = await post(node, `[{"id":${id},"method":"getblockcount"},{"id":${id},"method":"nosuchmethod"}]`);
+          expect([id, [...batch.text.matchAll(/"id":([^}]*)\}/g)].map((match) => match[1])]).toEqual([id, [id, id]]);
+        }
+      });
+
       it('demands HTTP Basic credentials with an empty 401', async () => {
         for (const authorization of [null, basicAuth(node.user, `${node.password}x`), basicAuth(`${node.user}x`, node.password), 'Bearer x']) {
           const reply = await post(node, { method: 'getblockcount' }, { authorization });

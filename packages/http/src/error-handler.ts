@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '@cloud/logging';
+import { DEPENDENCY_RETRY_AFTER_SECONDS, isDependencyUnavailable } from './dependency-errors';
 import { AppError, NotFoundError } from './errors';
 
 /** The body of every error response: `{code, message}`. */
@@ -42,15 +43,26 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
     const generic = CLIENT_ERRORS[status] ?? { code: 'InvalidInput', message: 'the request was refused' };
     return { status, body: { ...generic }, headers: {} };
   }
+  if (isDependencyUnavailable(error)) {
+    return {
+      status: 503,
+      body: { code: 'ServiceUnavailable', message: 'a service this one depends on is unavailable; try again shortly' },
+      headers: { 'Retry-After': String(DEPENDENCY_RETRY_AFTER_SECONDS) },
+    };
+  }
   return { status: 500, body: { code: 'InternalError', message: 'internal error' }, headers: {} };
 }
 
-/** The one place errors become responses. Unknown errors are logged once and answered 500 without details. */
+/**
+ * The one place errors become responses. Unknown errors are logged once and answered 500 without
+ * details; a dependency outage (503) is logged as a warning, since it is expected and not a bug.
+ */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error);
     const { status, body, headers } = toErrorResponse(error);
-    if (status >= 500) logger.error('request failed', { error, method: req.method, route: req.route?.path as unknown });
+    if (status === 503) logger.warn('request failed: a dependency is unavailable', { error, method: req.method, route: req.route?.path as unknown });
+    else if (status >= 500) logger.error('request failed', { error, method: req.method, route: req.route?.path as unknown });
     res.status(status).set(headers).json(body);
   };
 }

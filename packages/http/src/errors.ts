@@ -53,7 +53,7 @@ export class TooManyRequestsError extends AppError {
 }
 
 export class ServiceUnavailableError extends AppError {
-  constructor(message: string, code = 'ServiceUnavailable') {
-    super(503, code, message);
+  constructor(message: string, code = 'ServiceUnavailable', retryAfterSeconds = 5) {
+    super(503, code, message, { 'Retry-After': String(retryAfterSeconds) });
   }
 }

@@ -1,5 +1,6 @@
-export { createHttpApp } from './create-http-app';
-export type { HttpAppOptions, ReadinessCheck } from './create-http-app';
+export { createHttpApp, probeDependencies } from './create-http-app';
+export type { DependencyReport, HttpAppOptions, ReadinessCheck } from './create-http-app';
+export { DEPENDENCY_RETRY_AFTER_SECONDS, isDependencyUnavailable } from './dependency-errors';
 export {
   AppError,
   ConflictError,
@@ -12,7 +13,7 @@ export {
 } from './errors';
 export { errorHandler, toErrorResponse } from './error-handler';
 export type { ErrorBody } from './error-handler';
-export { listMountedRoutes } from './mounted-routes';
+export { INFRASTRUCTURE_PATHS, listApiRoutes, listMountedRoutes } from './mounted-routes';
 export type { MountedRoute } from './mounted-routes';
 export {
   buildOpenApiDocument,
@@ -26,5 +27,6 @@ export {
 } from './openapi';
 export type { DocumentInfo, OpenApiDocument } from './openapi';
 export { parseInput } from './validate';
+export { idOf, timestamp, unstorableTextProblem } from './input-rules';
 export { exitOnShutdownSignal, listenServer, serveHttp } from './serve';
 export type { RunningServer, ServeOptions } from './serve';

@@ -31,3 +31,11 @@ export function listMountedRoutes(app: Express): MountedRoute[] {
   walk((app as unknown as { router: { stack: Layer[] } }).router.stack);
   return routes;
 }
+
+/** Routes every service gets from `createHttpApp`: they describe or watch the service, not its API. */
+export const INFRASTRUCTURE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics', '/openapi.json']);
+
+/** The routes of the service's own API: what its OpenAPI document must describe. */
+export function listApiRoutes(app: Express): MountedRoute[] {
+  return listMountedRoutes(app).filter((route) => !INFRASTRUCTURE_PATHS.has(route.path));
+}

@@ -1,6 +1,8 @@
+import net from 'node:net';
 import { PassThrough } from 'node:stream';
 import express from 'express';
 import request from 'supertest';
+import { Counter, Registry } from 'prom-client';
 import { z } from 'zod';
 import { createLogger } from '@cloud/logging';
 import {
@@ -8,14 +10,15 @@ import {
   ConflictError,
   createHttpApp,
   jsonResponse,
-  listMountedRoutes,
+  listApiRoutes,
   OpenAPIRegistry,
   parseInput,
   toOpenApiPath,
   UnauthorizedError,
+  type HttpAppOptions,
 } from '../src';
 
-function buildApp({ ready = true } = {}) {
+function buildApp({ ready = true, brokerUp = true, metrics = undefined as HttpAppOptions['metrics'] } = {}) {
   const logStream = new PassThrough();
   const logged: string[] = [];
   logStream.on('data', (chunk: Buffer) => logged.push(chunk.toString()));
@@ -44,11 +47,19 @@ function buildApp({ ready = true } = {}) {
     openapi: buildOpenApiDocument(registry, { title: 'test', version: '1' }),
     routers: [router],
     bodyLimit: '1kb',
+    ...(metrics ? { metrics } : {}),
     readiness: [
       {
         name: 'database',
         check: async () => {
           if (!ready) throw new Error('connection refused');
+        },
+      },
+      {
+        name: 'message bus',
+        degradable: true,
+        check: () => {
+          if (!brokerUp) throw new Error('the message bus is not connected');
         },
       },
     ],
@@ -69,7 +80,7 @@ describe('createHttpApp', () => {
     const { app } = buildApp();
     const res = await request(app).get('/healthz').set('x-request-id', 'bad id with spaces');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok' });
+    expect(res.body).toEqual({ status: 'ok', dependencies: { database: 'up', 'message bus': 'up' } });
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -148,7 +159,75 @@ describe('createHttpApp', () => {
     expect((await request(buildApp().app).get('/readyz')).status).toBe(200);
     const notReady = await request(buildApp({ ready: false }).app).get('/readyz');
     expect(notReady.status).toBe(503);
+    expect(notReady.headers['retry-after']).toBe('5');
     expect(notReady.body).toEqual({ code: 'NotReady', message: 'database is not available' });
+    const health = await request(buildApp({ ready: false }).app).get('/healthz');
+    expect(health.status).toBe(200);
+    expect(health.body).toEqual({ status: 'degraded', dependencies: { database: 'down', 'message bus': 'up' } });
+  });
+
+  it('stays ready without a degradable dependency, and says so in /healthz', async () => {
+    const { app } = buildApp({ brokerUp: false });
+    const ready = await request(app).get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'degraded' });
+    const health = await request(app).get('/healthz');
+    expect(health.status).toBe(200);
+    expect(health.body).toEqual({ status: 'degraded', dependencies: { database: 'up', 'message bus': 'down' } });
+    const both = await request(buildApp({ ready: false, brokerUp: false }).app).get('/readyz');
+    expect(both.status).toBe(503);
+    expect(both.body).toEqual({ code: 'NotReady', message: 'database is not available' });
+  });
+
+  it('serves /metrics when asked: each dependency up or down, the service label, and the registries given', async () => {
+    const extra = new Registry();
+    new Counter({ name: 'bus_messages_dead_lettered_total', help: 'dead letters', labelNames: ['queue'], registers: [extra] }).inc({ queue: 'nodes.usage.dead' });
+    const { app } = buildApp({ brokerUp: false, metrics: { service: 'cloud-test', registries: [extra] } });
+    const res = await request(app).get('/metrics');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toContain('text/plain');
+    expect(res.text).toContain('api_dependency_up{dependency="database",service="cloud-test"} 1');
+    expect(res.text).toContain('api_dependency_up{dependency="message bus",service="cloud-test"} 0');
+    expect(res.text).toContain('bus_messages_dead_lettered_total{queue="nodes.usage.dead"} 1');
+    expect(res.text).toMatch(/^process_cpu_seconds_total \d/m); // the process's, once per process: no service label
+    // Not asked for: no such route.
+    expect((await request(buildApp().app).get('/metrics')).status).toBe(404);
+  });
+
+  it('answers a request that failed on an unreachable dependency 503 ServiceUnavailable with Retry-After, not 500', async () => {
+    // A real refused connection: what pg reports when the database server is down.
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as net.AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const refused = await new Promise<Error>((resolve) => net.connect(port, '127.0.0.1').on('error', resolve));
+    expect((refused as NodeJS.ErrnoException).code).toBe('ECONNREFUSED');
+
+    const unavailable = [
+      refused,
+      new Error('select 1 - Connection terminated unexpectedly'),
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' }),
+      new Error('query failed', { cause: refused }),
+    ];
+    for (const error of unavailable) {
+      const app = createHttpApp({
+        logger: createLogger({ service: 'cloud-test', level: 'silent' }),
+        openapi: buildOpenApiDocument(new OpenAPIRegistry(), { title: 'test', version: '1' }),
+        routers: [
+          express.Router().get('/fail', () => {
+            throw error;
+          }),
+        ],
+      });
+      const res = await request(app).get('/fail');
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.body).toEqual({ code: 'ServiceUnavailable', message: 'a service this one depends on is unavailable; try again shortly' });
+    }
+    // A bug is still a 500.
+    const { app } = buildApp();
+    expect((await request(app).get('/explode')).status).toBe(500);
   });
 
   it('serves the OpenAPI document and Swagger UI', async () => {
@@ -164,7 +243,7 @@ describe('createHttpApp', () => {
 
   it('lists the routes it mounts', () => {
     const { app } = buildApp();
-    const mine = listMountedRoutes(app).filter((route) => !['/healthz', '/readyz', '/openapi.json'].includes(route.path));
+    const mine = listApiRoutes(app);
     expect(mine).toEqual([
       { method: 'post', path: '/things' },
       { method: 'get', path: '/things/:id' },

@@ -1,6 +1,18 @@
 import type { ApiClient } from './http';
 import type { SessionManager } from './session';
-import type { ClientKey, ClientKeySummary, CloudEvent, EventsQuery, SignUpRequest, UpdateProfileRequest, UserProfile } from './types';
+import type {
+  ClientKey,
+  ClientKeySummary,
+  CloudEvent,
+  EventsQuery,
+  PasswordReset,
+  PasswordResetRequest,
+  SignUpRequest,
+  TwoFactorEnrolment,
+  TwoFactorStatus,
+  UpdateProfileRequest,
+  UserProfile,
+} from './types';
 
 /** The accounts API: sign-up and verification without a session, the rest with the account token. */
 export class AccountsApi {
@@ -22,6 +34,24 @@ export class AccountsApi {
   /** Sends a new verification e-mail to the user (id or e-mail address). */
   resendVerification(user: string): Promise<{ message: string }> {
     return this.api.request({ method: 'POST', path: `/users/${encodeURIComponent(user)}/verification` });
+  }
+
+  /**
+   * Asks for a password-reset e-mail. The answer is the same whether or not the address has an
+   * account; the e-mail's link (or its user id and token) goes to `resetPassword`.
+   */
+  requestPasswordReset(email: string): Promise<{ message: string }> {
+    const body: PasswordResetRequest = { email };
+    return this.api.request({ method: 'POST', path: '/users/password-reset', body });
+  }
+
+  /**
+   * Sets a new password with the user id and token of a password-reset e-mail. Every token issued
+   * before stops working, so log in again afterwards.
+   */
+  async resetPassword(userId: string, token: string, password: string): Promise<void> {
+    const body: PasswordReset = { password };
+    await this.api.request({ method: 'PUT', path: `/users/${encodeURIComponent(userId)}/password-reset/${encodeURIComponent(token)}`, body });
   }
 
   async profile(): Promise<UserProfile> {
@@ -51,6 +81,35 @@ export class AccountsApi {
   async deleteAccount(password: string): Promise<void> {
     await this.api.request({ method: 'DELETE', path: '/users/me', body: { password }, auth: this.asAccount() });
     await this.session.logout();
+  }
+
+  /** Whether two-factor login is on (or enrolled, waiting for its first code), and how many recovery codes are left. */
+  async twoFactorStatus(): Promise<TwoFactorStatus> {
+    return this.api.request({ method: 'GET', path: '/users/me/two-factor', auth: this.asAccount() });
+  }
+
+  /**
+   * Starts two-factor login (confirmed with the password): a new TOTP secret and its
+   * `otpauth://` URI for an authenticator app. It is pending until `confirmTwoFactor`.
+   */
+  async enrolTwoFactor(password: string): Promise<TwoFactorEnrolment> {
+    return this.api.request({ method: 'POST', path: '/users/me/two-factor', body: { password }, auth: this.asAccount() });
+  }
+
+  /** Turns two-factor login on with a first code of the enrolled secret; returns the recovery codes, shown this once. */
+  async confirmTwoFactor(code: string): Promise<string[]> {
+    const { recoveryCodes } = await this.api.request<{ recoveryCodes: string[] }>({
+      method: 'POST',
+      path: '/users/me/two-factor/confirm',
+      body: { code },
+      auth: this.asAccount(),
+    });
+    return recoveryCodes;
+  }
+
+  /** Turns two-factor login off, confirmed with the password and a code (or a recovery code). */
+  async disableTwoFactor(password: string, code: string): Promise<void> {
+    await this.api.request({ method: 'DELETE', path: '/users/me/two-factor', body: { password, code }, auth: this.asAccount() });
   }
 
   /** A new client key pair; the secret is in this answer only. */

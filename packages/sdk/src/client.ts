@@ -3,7 +3,7 @@ import { withClientToken } from './client-token';
 import { ApiClient, type Credentials, type HttpOptions } from './http';
 import { callNodeRpc, getNodeManagement, type NodeCallOptions } from './node-rpc';
 import { NodesApi } from './nodes';
-import { SessionManager, type Session } from './session';
+import { SessionManager, type LoginOptions, type Session } from './session';
 import { StakingApi } from './staking';
 import type { Node, UserProfile, Validator } from './types';
 
@@ -57,9 +57,12 @@ export class CloudClient {
     this.proxy = { ...options.proxy, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) };
   }
 
-  /** Logs in (user id or e-mail, and password) and makes the session's client key. */
-  login(user: string, password: string): Promise<UserProfile> {
-    return this.session.login(user, password);
+  /**
+   * Logs in (user id or e-mail, and password, and `code` when the account has two-factor login
+   * on) and makes the session's client key. Without a needed code it throws TwoFactorRequiredError.
+   */
+  login(user: string, password: string, options: LoginOptions = {}): Promise<UserProfile> {
+    return this.session.login(user, password, options);
   }
 
   /** Uses a client key pair for client tokens (scripts and services that hold one), without a login. */

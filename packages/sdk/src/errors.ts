@@ -34,6 +34,11 @@ export class CloudApiError extends CloudError {
 export class InvalidInputError extends CloudApiError {}
 /** 401: no token, or a wrong, expired or revoked one; or wrong login credentials. */
 export class UnauthorizedError extends CloudApiError {}
+/**
+ * 401 `TwoFactorRequired`: the password was right, and the account has two-factor login on; log
+ * in again with `{ code }` (the authenticator app's code, or a recovery code).
+ */
+export class TwoFactorRequiredError extends UnauthorizedError {}
 /** 403: not allowed (`Forbidden`, `UserNotVerified`, ...). */
 export class ForbiddenError extends CloudApiError {}
 /** 403 `LimitExceeded`: the account has as many of something as it may. */
@@ -50,7 +55,7 @@ export class ServerError extends CloudApiError {}
 /** The class for an error answer. */
 export function apiErrorClass(status: number, code: string): typeof CloudApiError {
   if (status === 400) return InvalidInputError;
-  if (status === 401) return UnauthorizedError;
+  if (status === 401) return code === 'TwoFactorRequired' ? TwoFactorRequiredError : UnauthorizedError;
   if (status === 403) return code === 'LimitExceeded' ? LimitExceededError : ForbiddenError;
   if (status === 404) return NotFoundError;
   if (status === 409) return ConflictError;

@@ -1,8 +1,8 @@
 import { requestWithClientToken } from './client-token';
 import type { ApiClient, ApiRequest } from './http';
 import type { SessionManager } from './session';
-import type { ChainOption, CreateNodeRequest, Node } from './types';
-import { waitUntilRunning, type WaitOptions } from './wait';
+import type { ChainOption, CreateNodeRequest, NewNodeCredential, Node, NodeAccess, NodeAccessRequest, NodeCredential, NodeUsage, UsageQuery, UserUsage } from './types';
+import { waitUntilRunning, waitUntilStopped, type WaitOptions } from './wait';
 
 /** The nodes API, called with the session's client access token. */
 export class NodesApi {
@@ -11,9 +11,9 @@ export class NodesApi {
     private readonly session: SessionManager,
   ) {}
 
-  /** The images this installation runs, with the software of each. */
+  /** The images this installation runs, with the software of each: a public catalogue, so no login is needed. */
   chains(): Promise<ChainOption[]> {
-    return this.call({ method: 'GET', path: '/chains' });
+    return this.api.request({ method: 'GET', path: '/chains' });
   }
 
   /** Creates a node; it answers in state provisioning, with its Basic credentials (shown once) unless `jwt`. */
@@ -34,9 +34,49 @@ export class NodesApi {
     return this.call({ method: 'DELETE', path: nodePath(id) });
   }
 
-  /** New Basic credentials for the node (shown once); the old ones stop working. */
-  rotateCredentials(id: string): Promise<Node> {
-    return this.call({ method: 'POST', path: `${nodePath(id)}/credentials` });
+  /** Stops the node, keeping its data, credentials and address; it answers with the node stopping (409 Conflict when it is stopped already). */
+  stop(id: string): Promise<Node> {
+    return this.call({ method: 'POST', path: `${nodePath(id)}/stop` });
+  }
+
+  /** Starts a stopped (or failed) node on its kept data; it answers with the node provisioning. */
+  start(id: string): Promise<Node> {
+    return this.call({ method: 'POST', path: `${nodePath(id)}/start` });
+  }
+
+  /** Stops the node and starts it again on its kept data; it answers with the node stopping. */
+  restart(id: string): Promise<Node> {
+    return this.call({ method: 'POST', path: `${nodePath(id)}/restart` });
+  }
+
+  /** Sets the node's resource class: a running node restarts with it, a stopped one takes it when started. */
+  resize(id: string, large: boolean): Promise<Node> {
+    return this.call({ method: 'PATCH', path: nodePath(id), body: { large } });
+  }
+
+  /** The node's access rules (empty lists and a null rate when none are set). */
+  access(id: string): Promise<NodeAccess> {
+    return this.call({ method: 'GET', path: `${nodePath(id)}/access` });
+  }
+
+  /** Sets the node's access rules, whole (what is left out is emptied); every proxy applies them within a second. */
+  setAccess(id: string, rules: NodeAccessRequest): Promise<Node> {
+    return this.call({ method: 'PUT', path: `${nodePath(id)}/access`, body: rules });
+  }
+
+  /** The node's Basic credentials, oldest first, without passwords (409 Conflict for a jwt node). */
+  credentials(id: string): Promise<NodeCredential[]> {
+    return this.call({ method: 'GET', path: `${nodePath(id)}/credentials` });
+  }
+
+  /** Adds a named Basic credential; its password is in this answer only. */
+  createCredential(id: string, name: string): Promise<NewNodeCredential> {
+    return this.call({ method: 'POST', path: `${nodePath(id)}/credentials`, body: { name } });
+  }
+
+  /** Revokes one credential (the others keep working); answers the credentials left. */
+  removeCredential(id: string, credentialId: string): Promise<NodeCredential[]> {
+    return this.call({ method: 'DELETE', path: `${nodePath(id)}/credentials/${encodeURIComponent(credentialId)}` });
   }
 
   /** The last `lines` lines of the node software's log, oldest first. */
@@ -44,9 +84,24 @@ export class NodesApi {
     return this.call({ method: 'GET', path: `${nodePath(id)}/logs`, query: { lines } });
   }
 
+  /** Calls to the node by outcome and bytes per bucket, and totals per method. */
+  usage(id: string, query: UsageQuery = {}): Promise<NodeUsage> {
+    return this.call({ method: 'GET', path: `${nodePath(id)}/usage`, query: { ...query } });
+  }
+
+  /** Usage across all your nodes, with totals per node. */
+  allUsage(query: UsageQuery = {}): Promise<UserUsage> {
+    return this.call({ method: 'GET', path: '/users/me/usage', query: { ...query } });
+  }
+
   /** Polls the node until it runs (see waitUntilRunning). */
   waitUntilRunning(id: string, options?: WaitOptions): Promise<Node> {
     return waitUntilRunning(id, () => this.get(id), options);
+  }
+
+  /** Polls the node until it is stopped (see waitUntilStopped). */
+  waitUntilStopped(id: string, options?: WaitOptions): Promise<Node> {
+    return waitUntilStopped(id, () => this.get(id), options);
   }
 
   private call<T>(request: Omit<ApiRequest, 'auth'>): Promise<T> {

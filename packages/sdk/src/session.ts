@@ -18,6 +18,14 @@ export interface Session {
   clientAccessToken?: string;
 }
 
+export interface LoginOptions {
+  /**
+   * The second factor, for an account with two-factor login on: the authenticator app's code, or
+   * a recovery code. Without it such a login throws TwoFactorRequiredError.
+   */
+  code?: string;
+}
+
 /** Tokens this close to their expiry are renewed before use rather than sent and refused. */
 const EXPIRY_MARGIN_SECONDS = 30;
 
@@ -66,8 +74,13 @@ export class SessionManager {
    * and trades it for client tokens. A session of the same user keeps its client key; another
    * user's session is logged out first.
    */
-  async login(user: string, password: string): Promise<UserProfile> {
-    const { accessToken } = await this.accounts.request<{ accessToken: string }>({ method: 'POST', path: '/auth', auth: { basic: { user, password } } });
+  async login(user: string, password: string, options: LoginOptions = {}): Promise<UserProfile> {
+    const { accessToken } = await this.accounts.request<{ accessToken: string }>({
+      method: 'POST',
+      path: '/auth',
+      auth: { basic: { user, password } },
+      ...(options.code === undefined ? {} : { body: { code: options.code } }),
+    });
     const profile = await this.accounts.request<UserProfile>({ method: 'GET', path: '/users/me', auth: { bearer: accessToken } });
     const previous = this.session;
     if (previous && previous.userId !== profile.id) await this.logout();

@@ -9,18 +9,39 @@ export type UserProfile = AccountsSchemas['schemas']['UserProfile'];
 export type BillingAddress = AccountsSchemas['schemas']['BillingAddress'];
 export type SignUpRequest = AccountsSchemas['schemas']['SignUpRequest'];
 export type UpdateProfileRequest = AccountsSchemas['schemas']['UpdateProfileRequest'];
+export type PasswordResetRequest = AccountsSchemas['schemas']['PasswordResetRequest'];
+export type PasswordReset = AccountsSchemas['schemas']['PasswordReset'];
 export type ClientKey = AccountsSchemas['schemas']['ClientKey'];
 export type ClientKeySummary = AccountsSchemas['schemas']['ClientKeySummary'];
 export type ClientTokens = AccountsSchemas['schemas']['ClientTokens'];
 export type CloudEvent = AccountsSchemas['schemas']['Event'];
+export type TwoFactorStatus = AccountsSchemas['schemas']['TwoFactorStatus'];
+export type TwoFactorEnrolment = AccountsSchemas['schemas']['TwoFactorEnrolment'];
 export type EventsQuery = NonNullable<AccountsPaths['/users/me/events']['get']['parameters']['query']>;
 
 export type ChainOption = NodesSchemas['schemas']['ChainOption'];
 export type Node = NodesSchemas['schemas']['Node'];
+export type NodeUsage = NodesSchemas['schemas']['NodeUsage'];
+export type UserUsage = NodesSchemas['schemas']['UserUsage'];
+/** Which usage buckets to read: defaults are the last hour by minute, or the last day by hour. */
+export interface UsageQuery {
+  from?: string;
+  to?: string;
+  granularity?: 'minute' | 'hour';
+}
 export type NodeState = Node['state'];
+/** What a node last reported of its sync with its network: height, best known height, progress (0-1), peers, syncing. */
+export type NodeSync = NonNullable<NodesSchemas['schemas']['NodeSync']>;
 export type UserImage = ChainOption['image'];
-/** What creating a node takes; `large` and `jwt` default to false. */
-export type CreateNodeRequest = { image: UserImage; large?: boolean; jwt?: boolean };
+/** What creating a node takes; `large`, `jwt` and `txindex` (Bitcoin family, not on a pruned chain option) default to false. */
+export type CreateNodeRequest = { image: UserImage; large?: boolean; jwt?: boolean; txindex?: boolean };
+/** A node's access rules, as the API answers them (normalised). */
+export type NodeAccess = NodesSchemas['schemas']['NodeAccess'];
+/** The rules to set, whole: a field left out is emptied (no list, the platform's rate). */
+export type NodeAccessRequest = Partial<NodesSchemas['schemas']['NodeAccessRequest']>;
+export type NodeCredential = NodesSchemas['schemas']['NodeCredential'];
+/** A credential as created: with its password, shown only then. */
+export type NewNodeCredential = NodesSchemas['schemas']['NewNodeCredential'];
 
 export type Validator = StakingSchemas['schemas']['Validator'];
 export type Registration = StakingSchemas['schemas']['Registration'];

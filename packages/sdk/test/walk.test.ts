@@ -1,3 +1,4 @@
+import { Secret, TOTP } from 'otpauth';
 import { startTestPlatform, unusedPortUrl, type TestPlatform } from '@cloud/all-in-one/testing';
 import {
   CloudClient,
@@ -7,6 +8,7 @@ import {
   NodeRpcError,
   NotFoundError,
   NotLoggedInError,
+  TwoFactorRequiredError,
   UnauthorizedError,
   type Session,
 } from '../src';
@@ -86,10 +88,22 @@ describe('CloudClient against the platform', () => {
     await expect(cloud.rpc(running, 'getblockcount', [], { user: node.nodeUser!, password: 'wrong' })).rejects.toMatchObject({ status: 401, service: 'node-proxy' });
 
     expect((await cloud.nodes.logs(node.id, 3)).length).toBeLessThanOrEqual(3);
-    const rotated = await cloud.nodes.rotateCredentials(node.id);
-    expect(rotated.nodePass).not.toBe(node.nodePass);
-    await expect(cloud.rpc(running, 'getblockcount', [], basic)).rejects.toBeInstanceOf(UnauthorizedError);
-    expect(await cloud.rpc(running, 'getblockcount', [], { user: rotated.nodeUser!, password: rotated.nodePass! })).toEqual(expect.any(Number));
+    // Rotation: a new named credential, then the first revoked; the new one goes on working.
+    const added = await cloud.nodes.createCredential(node.id, 'ci');
+    expect(added).toMatchObject({ name: 'ci', nodeUser: expect.any(String), nodePass: expect.any(String) });
+    const fresh = { user: added.nodeUser, password: added.nodePass };
+    expect(await cloud.rpc(running, 'getblockcount', [], fresh)).toEqual(expect.any(Number));
+    const [first] = await cloud.nodes.credentials(node.id);
+    expect(first).toMatchObject({ name: 'default', nodeUser: node.nodeUser });
+    expect((await cloud.nodes.removeCredential(node.id, first!.id)).map((each) => each.name)).toEqual(['ci']);
+    const deadline0 = Date.now() + 5_000;
+    let refused: unknown;
+    while (!refused && Date.now() < deadline0) refused = await cloud.rpc(running, 'getblockcount', [], basic).then(() => undefined, (error: unknown) => error);
+    expect(refused).toBeInstanceOf(UnauthorizedError);
+    expect(await cloud.rpc(running, 'getblockcount', [], fresh)).toEqual(expect.any(Number));
+    const access = await cloud.nodes.setAccess(node.id, { refusedMethods: ['getBlockHash'], ratePerSecond: 10 });
+    expect(access.access).toEqual({ ipAllowlist: [], originAllowlist: [], refusedMethods: ['getblockhash'], ratePerSecond: 10 });
+    expect(await cloud.nodes.access(node.id)).toEqual(access.access);
 
     expect((await cloud.nodes.list()).map((listed) => listed.id)).toEqual([node.id]);
     expect((await cloud.nodes.remove(node.id)).state).toBe('deleting');
@@ -118,6 +132,13 @@ describe('CloudClient against the platform', () => {
     await cloud.nodes.remove(node.id);
   });
 
+  it('lists the chains without a session', async () => {
+    const { cloud, sessions } = client();
+    expect((await cloud.nodes.chains()).map((option) => option.image)).toEqual(expect.arrayContaining(['btc', 'ltc', 'eth']));
+    expect(cloud.currentSession()).toBeUndefined();
+    expect(sessions).toEqual([]);
+  });
+
   it('refreshes an expired client token before use, and a refused one after a 401', async () => {
     const { cloud, sessions } = await loggedIn('tokens@example.com');
     const session = cloud.currentSession()!;
@@ -128,7 +149,7 @@ describe('CloudClient against the platform', () => {
     expect(later.currentSession()!.clientAccessToken).not.toBe(expired);
     // A token the server refuses (here: not even signed) is replaced once, and the call succeeds.
     const { cloud: refused } = client({ ...session, clientAccessToken: 'a.b.c' });
-    expect(await refused.nodes.chains()).not.toHaveLength(0);
+    expect(await refused.nodes.list()).toEqual([]);
     expect(refused.currentSession()!.clientAccessToken).not.toBe('a.b.c');
     expect(sessions.at(-1)).toEqual(session);
   });
@@ -145,6 +166,19 @@ describe('CloudClient against the platform', () => {
     // The old session's refresh token was revoked with the password change.
     const { cloud: stale } = client({ ...before, accountToken: undefined, clientAccessToken: undefined });
     await expect(stale.nodes.list()).rejects.toBeInstanceOf(NotLoggedInError);
+  });
+
+  it('resets a forgotten password by e-mail; the old session stops working', async () => {
+    const { cloud } = await loggedIn('forgot@example.com');
+    const { cloud: anonymous } = client();
+    expect(await anonymous.accounts.requestPasswordReset('forgot@example.com')).toEqual({ message: 'if the address has an account, a password-reset e-mail is on its way' });
+    const { userId, token } = await platform.passwordResetFor('forgot@example.com');
+    await expect(anonymous.accounts.resetPassword(userId, token, 'short')).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(anonymous.accounts.resetPassword(userId, token, 'a remembered passphrase 3')).resolves.toBeUndefined();
+    await expect(anonymous.accounts.resetPassword(userId, token, 'a remembered passphrase 3')).rejects.toMatchObject({ status: 400, code: 'InvalidResetToken' });
+    await expect(cloud.accounts.profile()).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(anonymous.login('forgot@example.com', PASSWORD)).rejects.toBeInstanceOf(UnauthorizedError);
+    expect((await anonymous.login('forgot@example.com', 'a remembered passphrase 3')).id).toBe(userId);
   });
 
   it('logs out by deleting the session\'s client key, which revokes its tokens', async () => {
@@ -175,6 +209,39 @@ describe('CloudClient against the platform', () => {
     const { cloud: user } = await loggedIn('errors@example.com');
     await expect(user.nodes.get('node-00000000-0000-4000-8000-000000000000')).rejects.toBeInstanceOf(NotFoundError);
     await expect(user.accounts.verify('errors@example.com', 'whatever')).rejects.toMatchObject({ status: 409, code: 'UserVerified', constructor: ConflictError });
+  });
+
+  it('enrols two-factor login, then logs in only with a code (TwoFactorRequiredError without), and turns it off', async () => {
+    const { cloud } = await loggedIn('two-factor@example.com');
+    const { secret, uri } = await cloud.accounts.enrolTwoFactor(PASSWORD);
+    expect(uri).toBe(new TOTP({ issuer: 'Cloud Nodes', label: 'two-factor@example.com', secret: Secret.fromBase32(secret) }).toString());
+    expect(await cloud.accounts.twoFactorStatus()).toEqual({ enabled: false, pending: true, recoveryCodesLeft: 0 });
+    // The authenticator app's code, computed here from the secret; the next step's code is also
+    // taken (clocks drift), and is not the one used up by the confirmation.
+    const codeAt = (ms: number) => new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: ms });
+    const recoveryCodes = await cloud.accounts.confirmTwoFactor(codeAt(Date.now()));
+    expect(recoveryCodes).toHaveLength(10);
+    expect((await cloud.accounts.profile()).twoFactor).toBe(true);
+
+    const { cloud: other } = client();
+    await expect(other.login('two-factor@example.com', PASSWORD)).rejects.toMatchObject({
+      constructor: TwoFactorRequiredError,
+      status: 401,
+      code: 'TwoFactorRequired',
+    });
+    await expect(other.login('two-factor@example.com', PASSWORD, { code: 'wrong-code' })).rejects.toMatchObject({
+      constructor: UnauthorizedError,
+      code: 'InvalidTwoFactorCode',
+    });
+    expect(other.currentSession()).toBeUndefined();
+    const me = await other.login('two-factor@example.com', PASSWORD, { code: codeAt(Date.now() + 30_000) });
+    expect(me).toMatchObject({ email: 'two-factor@example.com', twoFactor: true });
+    expect(other.currentSession()).toMatchObject({ userId: me.id, clientId: expect.any(String) });
+
+    await expect(other.accounts.disableTwoFactor(PASSWORD, 'wrong-code')).rejects.toMatchObject({ status: 403, code: 'InvalidTwoFactorCode' });
+    await other.accounts.disableTwoFactor(PASSWORD, recoveryCodes[0]!);
+    expect(await other.accounts.twoFactorStatus()).toEqual({ enabled: false, pending: false, recoveryCodesLeft: 0 });
+    expect((await client().cloud.login('two-factor@example.com', PASSWORD)).twoFactor).toBe(false);
   });
 
   it('reports a service it cannot reach as UnreachableError, naming the address', async () => {

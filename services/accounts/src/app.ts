@@ -1,27 +1,35 @@
 import type { Express } from 'express';
 import { bearerGuard, staticKeys, TokenSigner, TokenVerifier, type Clock, type SigningKey } from '@cloud/auth';
-import type { Bus, Outbox } from '@cloud/bus';
+import { busMetrics, type Bus, type Outbox } from '@cloud/bus';
 import { CallRecorder } from '@cloud/call-events';
 import { pingDatabase, type Database } from '@cloud/db';
 import { createHttpApp } from '@cloud/http';
 import type { Logger } from '@cloud/logging';
 import type { AccountsConfig } from './config';
 import { ClientKeysRepository } from './data-access/client-keys.repository';
+import { PasswordResetsRepository } from './data-access/password-resets.repository';
 import { EventsRepository } from './data-access/events.repository';
 import type { Mailer } from './data-access/mailer';
 import { RevocationsRepository } from './data-access/revocations.repository';
+import { TwoFactorRepository } from './data-access/two-factor.repository';
 import { UsersRepository } from './data-access/users.repository';
 import { ClientKeysService } from './domain/client-keys';
+import { AttemptLimit, type LimitStore } from './domain/attempt-limit';
 import { LoginThrottle } from './domain/login-throttle';
+import { PasswordResets } from './domain/password-resets';
 import { PasswordHasher } from './domain/passwords';
 import { Revocations } from './domain/revocations';
 import { databaseRevocationCheck } from './domain/token-revocation';
+import { TwoFactorService } from './domain/two-factor';
+import { TwoFactorCodes } from './domain/two-factor-codes';
+import { TwoFactorCrypto } from './domain/two-factor-crypto';
 import { UsersService } from './domain/users';
 import { authRouter } from './entry-points/http/auth.router';
 import { clientKeysRouter } from './entry-points/http/client-keys.router';
 import { eventsRouter } from './entry-points/http/events.router';
 import { accountsOpenApiDocument } from './entry-points/http/openapi';
 import { ACCOUNTS_SCHEMA } from './migrations';
+import { twoFactorRouter } from './entry-points/http/two-factor.router';
 import { usersRouter } from './entry-points/http/users.router';
 
 export const ACCOUNTS_SERVICE_NAME = 'cloud-accounts';
@@ -33,6 +41,7 @@ export interface AccountsAppDependencies {
   mailer: Mailer;
   signingKey: SigningKey;
   clientSecretHashKey: Buffer;
+  twoFactorKey: Buffer;
   clock: Clock;
   bus: Bus;
   outbox: Outbox;
@@ -45,6 +54,8 @@ export interface AccountsApp {
   /** Where every service's call events are stored. */
   events: EventsRepository;
   revocations: Revocations;
+  /** Waits for password-reset e-mails being sent. */
+  passwordResets: PasswordResets;
 }
 
 /** Wires repositories, domain services and routers by hand; no module connects on import. */
@@ -60,24 +71,61 @@ export function createAccountsApp(deps: AccountsAppDependencies): AccountsApp {
   const isRevoked = databaseRevocationCheck(users, clientKeys);
   const requireAccount = bearerGuard({ verifier, kind: 'account', isRevoked });
 
+  // Attempt counts: in PostgreSQL when there is one (shared by replicas), else in this process.
+  const limitStore: LimitStore = config.DATABASE_URL ? { postgres: { db, schema: ACCOUNTS_SCHEMA } } : {};
+  const passwords = new PasswordHasher(config.BCRYPT_ROUNDS);
+  const accountsUrl = config.PUBLIC_ACCOUNTS_URL ?? `http://${config.ACCOUNTS_HOST}:${config.ACCOUNTS_PORT}`;
+  const twoFactorRepo = new TwoFactorRepository(db);
+  const twoFactorCrypto = new TwoFactorCrypto(deps.twoFactorKey);
   const usersService = new UsersService({
     users,
-    passwords: new PasswordHasher(config.BCRYPT_ROUNDS),
+    secondFactor: new TwoFactorCodes({ repo: twoFactorRepo, crypto: twoFactorCrypto, clock }),
+    passwords,
     revocations,
     throttle: new LoginThrottle({
-      maxFailuresPerAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      ...limitStore,
+      maxFailuresPerAccountAndAddress: config.LOGIN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS,
       maxFailuresPerAddress: config.LOGIN_MAX_FAILURES_PER_ADDRESS,
+      maxFailuresPerAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
       blockSeconds: config.LOGIN_BLOCK_SECONDS,
-      ...(config.DATABASE_URL ? { postgres: { db, schema: ACCOUNTS_SCHEMA } } : {}),
+      knownAddressSeconds: config.LOGIN_KNOWN_ADDRESS_DAYS * 86_400,
+    }),
+    signUpLimit: new AttemptLimit(limitStore, {
+      name: 'signup',
+      points: config.SIGNUP_MAX_PER_ADDRESS,
+      windowSeconds: config.SIGNUP_WINDOW_SECONDS,
+      refusal: 'too many sign-ups from this address; try again later',
     }),
     signer,
     mailer: deps.mailer,
     logger,
     clock,
-    accountsUrl: config.PUBLIC_ACCOUNTS_URL ?? `http://${config.ACCOUNTS_HOST}:${config.ACCOUNTS_PORT}`,
+    accountsUrl,
     verificationTtlHours: config.VERIFICATION_TOKEN_TTL_HOURS,
     verificationResendSeconds: config.VERIFICATION_RESEND_INTERVAL_SECONDS,
+  });
+  const twoFactorService = new TwoFactorService({
+    users: usersService,
+    repo: twoFactorRepo,
+    crypto: twoFactorCrypto,
+    clock,
+    issuer: config.TWO_FACTOR_ISSUER,
+  });
+  const resetLimit = (name: string, points: number) =>
+    new AttemptLimit(limitStore, { name, points, windowSeconds: config.PASSWORD_RESET_WINDOW_SECONDS, refusal: 'too many password-reset requests; try again later' });
+  const passwordResets = new PasswordResets({
+    users,
+    passwords,
+    revocations,
+    resets: new PasswordResetsRepository(db),
+    mailer: deps.mailer,
+    logger,
+    clock,
+    accountsUrl,
+    tokenTtlMinutes: config.PASSWORD_RESET_TOKEN_TTL_MINUTES,
+    perEmail: resetLimit('reset-email', config.PASSWORD_RESET_MAX_PER_EMAIL),
+    perAddress: resetLimit('reset-address', config.PASSWORD_RESET_MAX_PER_ADDRESS),
   });
   const clientKeysService = new ClientKeysService({
     keys: clientKeys,
@@ -98,17 +146,21 @@ export function createAccountsApp(deps: AccountsAppDependencies): AccountsApp {
     openapi: accountsOpenApiDocument(),
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
+    corsOrigins: config.CORS_ORIGINS,
+    metrics: { service: ACCOUNTS_SERVICE_NAME, registries: [busMetrics] },
     readiness: [
       { name: 'database', check: () => pingDatabase(db) },
-      { name: 'message bus', check: () => deps.bus.checkReady() },
+      // The outbox keeps what is published meanwhile: serving goes on without the broker (decision 020).
+      { name: 'message bus', degradable: true, check: () => deps.bus.checkReady() },
     ],
     middleware: [recorder.middleware],
     routers: [
-      usersRouter(usersService, requireAccount),
+      usersRouter(usersService, passwordResets, requireAccount),
+      twoFactorRouter(twoFactorService, requireAccount),
       authRouter(usersService, clientKeysService, deps.signingKey),
       clientKeysRouter(clientKeysService, requireAccount),
       eventsRouter(events, requireAccount),
     ],
   });
-  return { app, recorder, events, revocations };
+  return { app, recorder, events, revocations, passwordResets };
 }

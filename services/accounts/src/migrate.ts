@@ -8,7 +8,7 @@ import { accountsMigrations, ACCOUNTS_SCHEMA } from './migrations';
 async function main() {
   const config = loadAccountsConfig();
   const logger = createLogger({ service: 'cloud-accounts', level: config.LOG_LEVEL });
-  const db = await openServiceDatabase(config, ACCOUNTS_SCHEMA);
+  const db = await openServiceDatabase(config, ACCOUNTS_SCHEMA, logger);
   try {
     logger.info('migrations applied', { applied: await migrateToLatest(db, ACCOUNTS_SCHEMA, accountsMigrations) });
   } finally {

@@ -6,17 +6,21 @@ import { createLogger, type Logger } from '@cloud/logging';
 import { ACCOUNTS_SERVICE_NAME, createAccountsApp, type AccountsApp } from './app';
 import type { AccountsConfig } from './config';
 import { outboxMailer, smtpMailer, type Mailer } from './data-access/mailer';
+import { RevocationRetentionJob } from './domain/revocation-retention';
 import { consumeCallEvents } from './entry-points/messages/call-events.consumer';
 import { serveRevocationSnapshots } from './entry-points/messages/revocations.server';
 import { loadAccountsKeys } from './keys';
 import { accountsMigrations, ACCOUNTS_SCHEMA } from './migrations';
+
+/** How often expired token revocations are deleted: a few minutes late costs a few minutes of rows. */
+const REVOCATION_PRUNE_INTERVAL_MS = 10 * 60_000;
 
 export interface AccountsService extends AccountsApp {
   db: Database;
   logger: Logger;
   bus: Bus;
   outbox: Outbox;
-  /** Drains pending event writes, stops the outbox relay and closes the bus (if its own), the database and the mailer. */
+  /** Drains pending event writes and e-mails, stops the outbox relay and closes its bus (of a shared one, only its own consumers), the database and the mailer. */
   close(): Promise<void>;
 }
 
@@ -32,9 +36,9 @@ export async function createAccountsService(config: AccountsConfig, options: Acc
   const logger = options.logger ?? createLogger({ service: ACCOUNTS_SERVICE_NAME, level: config.LOG_LEVEL });
   const keys = loadAccountsKeys(config);
   if (keys.generated && config.DATABASE_URL) {
-    logger.warn('using keys generated under DATA_DIR; with more than one replica set AUTH_SIGNING_KEY_FILE and CLIENT_SECRET_HASH_KEY_FILE to shared files');
+    logger.warn('using keys generated under DATA_DIR; with more than one replica set AUTH_SIGNING_KEY_FILE, CLIENT_SECRET_HASH_KEY_FILE and TWO_FACTOR_KEY_FILE to shared files');
   }
-  const db = await openServiceDatabase(config, ACCOUNTS_SCHEMA);
+  const db = await openServiceDatabase(config, ACCOUNTS_SCHEMA, logger);
   if (config.RUN_MIGRATIONS) {
     const applied = await migrateToLatest(db, ACCOUNTS_SCHEMA, accountsMigrations);
     if (applied.length > 0) logger.info('migrations applied', { applied });
@@ -43,7 +47,7 @@ export async function createAccountsService(config: AccountsConfig, options: Acc
     ? smtpMailer(config.SMTP_URL, config.MAIL_FROM)
     : outboxMailer(path.join(config.DATA_DIR, 'mail'), config.MAIL_FROM, logger);
 
-  const bus = options.bus ?? (await openBus(config, ACCOUNTS_SERVICE_NAME, logger));
+  const bus = await openBus(config, ACCOUNTS_SERVICE_NAME, logger, options.bus);
   const outbox = new Outbox({ db, bus, logger });
   const parts = createAccountsApp({
     config,
@@ -52,6 +56,7 @@ export async function createAccountsService(config: AccountsConfig, options: Acc
     mailer,
     signingKey: keys.signingKey,
     clientSecretHashKey: keys.clientSecretHashKey,
+    twoFactorKey: keys.twoFactorKey,
     clock: options.clock ?? systemClock,
     bus,
     outbox,
@@ -59,6 +64,8 @@ export async function createAccountsService(config: AccountsConfig, options: Acc
   await consumeCallEvents(bus, parts.events);
   await serveRevocationSnapshots(bus, parts.revocations);
   outbox.start();
+  const retention = new RevocationRetentionJob({ revocations: parts.revocations, logger, intervalMs: REVOCATION_PRUNE_INTERVAL_MS });
+  retention.start();
   return {
     ...parts,
     db,
@@ -67,8 +74,10 @@ export async function createAccountsService(config: AccountsConfig, options: Acc
     outbox,
     async close() {
       await parts.recorder.drain();
+      await parts.passwordResets.settle();
+      await retention.stop();
       await outbox.stop();
-      if (!options.bus) await bus.close();
+      await bus.close();
       mailer.close();
       await db.destroy();
     },

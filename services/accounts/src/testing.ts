@@ -38,7 +38,7 @@ export interface TestAccounts {
   verificationTokensFor(to: string): Promise<string[]>;
   /** The verification token of the newest e-mail sent to `to`. */
   verificationTokenFor(to: string): Promise<string>;
-  /** Waits until the call events of finished requests are stored. */
+  /** Waits until the call events of finished requests are stored and their e-mails sent. */
   settle(): Promise<void>;
   close(): Promise<void>;
 }
@@ -63,6 +63,9 @@ export async function startTestAccounts(env: Record<string, string> = {}, clock 
     DATA_DIR: dataDir,
     BCRYPT_ROUNDS: '4',
     LOG_LEVEL: 'silent',
+    // Every test request comes from 127.0.0.1: tests of the per-address limits set them lower.
+    SIGNUP_MAX_PER_ADDRESS: '1000',
+    PASSWORD_RESET_MAX_PER_ADDRESS: '1000',
     ...(database?.url ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
@@ -95,7 +98,10 @@ export async function startTestAccounts(env: Record<string, string> = {}, clock 
       if (!newest) throw new Error(`no verification e-mail to ${to}`);
       return newest;
     },
-    settle: () => service.recorder.drain(),
+    async settle() {
+      await service.passwordResets.settle();
+      await service.recorder.drain();
+    },
     async close() {
       await service.close();
       await database?.destroy();

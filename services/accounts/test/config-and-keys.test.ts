@@ -35,6 +35,8 @@ describe('accounts keys', () => {
     expect(first.generated).toBe(true);
     expect(second.signingKey.kid).toBe(first.signingKey.kid);
     expect(second.clientSecretHashKey.equals(first.clientSecretHashKey)).toBe(true);
+    expect(second.twoFactorKey.equals(first.twoFactorKey)).toBe(true);
+    expect(first.twoFactorKey.equals(first.clientSecretHashKey)).toBe(false);
   });
 
   it('are read from the configured files', () => {
@@ -42,12 +44,19 @@ describe('accounts keys', () => {
     const pem = generateSigningKeyPem();
     writeFileSync(path.join(dir, 'signing.pem'), pem);
     writeFileSync(path.join(dir, 'hash.key'), 'h'.repeat(40));
+    writeFileSync(path.join(dir, 'two-factor.key'), `${'t'.repeat(44)}\n`);
     const keys = loadAccountsKeys(
-      loadAccountsConfig({ DATA_DIR: dir, AUTH_SIGNING_KEY_FILE: path.join(dir, 'signing.pem'), CLIENT_SECRET_HASH_KEY_FILE: path.join(dir, 'hash.key') }),
+      loadAccountsConfig({
+        DATA_DIR: dir,
+        AUTH_SIGNING_KEY_FILE: path.join(dir, 'signing.pem'),
+        CLIENT_SECRET_HASH_KEY_FILE: path.join(dir, 'hash.key'),
+        TWO_FACTOR_KEY_FILE: path.join(dir, 'two-factor.key'),
+      }),
     );
     expect(keys.generated).toBe(false);
     expect(keys.signingKey.kid).toBe(loadSigningKey(pem).kid);
     expect(keys.clientSecretHashKey.toString()).toBe('h'.repeat(40));
+    expect(keys.twoFactorKey.toString()).toBe('t'.repeat(44));
   });
 
   it('refuse a short hash key or a signing key of the wrong type, naming the variable', () => {
@@ -55,6 +64,9 @@ describe('accounts keys', () => {
     writeFileSync(path.join(dir, 'short.key'), 'too short');
     expect(() => loadAccountsKeys(loadAccountsConfig({ DATA_DIR: dir, CLIENT_SECRET_HASH_KEY_FILE: path.join(dir, 'short.key') }))).toThrow(
       'CLIENT_SECRET_HASH_KEY_FILE: the key must be at least 32 bytes',
+    );
+    expect(() => loadAccountsKeys(loadAccountsConfig({ DATA_DIR: dir, TWO_FACTOR_KEY_FILE: path.join(dir, 'short.key') }))).toThrow(
+      'TWO_FACTOR_KEY_FILE: the key must be at least 32 bytes',
     );
     const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'pem', type: 'pkcs8' });
     writeFileSync(path.join(dir, 'rsa.pem'), rsa);

@@ -1,4 +1,4 @@
-import { TOKEN_LIFETIME_SECONDS } from '@cloud/auth';
+import { REVOCATION_RELEVANT_MS, TOKEN_LIFETIME_SECONDS } from '@cloud/auth';
 import type { AnyBusMessage } from '@cloud/bus';
 import { bearer, clientTokens, PASSWORD, startTestAccounts, verifiedUser, waitUntil, type TestAccounts } from '../src/testing';
 
@@ -264,7 +264,7 @@ describe('revocations at the accounts service (in-process bus)', () => {
   });
 
   describe('revocations.snapshot (served on the bus)', () => {
-    it('folds every revocation still able to matter, and forgets those older than the longest token lifetime', async () => {
+    it('folds every revocation still able to matter, and forgets those older than a client token lives', async () => {
       const lou = await verifiedUser(t);
       const key = await clientTokens(t, lou.accountToken);
       await t.http.delete(`/users/me/client-keys/${key.clientId}`).set(bearer(lou.accountToken)).expect(204);
@@ -283,14 +283,39 @@ describe('revocations at the accounts service (in-process bus)', () => {
       expect(snapshot.credentials.filter((entry) => entry.userId === lou.id)).toEqual([{ userId: lou.id, credentialsVersion: 2 }]);
       expect(snapshot.users).toContain(max.id);
       expect(new Set(snapshot.users).size).toBe(snapshot.users.length);
+      expect(snapshot.latestAt).toBe(new Date(t.clock()).toISOString());
+      expect(snapshot.next).toBeNull();
 
-      // Every revocation row so far carries this clock's time; the longest token lives a year.
-      const relevantMs = (Math.max(...Object.values(TOKEN_LIFETIME_SECONDS)) + 60) * 1000;
-      t.clock.advance(relevantMs - 1000);
+      // Every revocation row so far carries this clock's time; other services accept only client tokens, which live an hour.
+      expect(REVOCATION_RELEVANT_MS).toBe((TOKEN_LIFETIME_SECONDS.client + 60) * 1000);
+      t.clock.advance(REVOCATION_RELEVANT_MS - 1000);
       const late = await t.service.bus.request('revocations.snapshot', {});
       expect(late.users).toContain(max.id);
+      await expect(t.service.revocations.prune()).resolves.toBe(0);
       t.clock.advance(2000);
-      expect(await t.service.bus.request('revocations.snapshot', {})).toEqual({ clientKeys: [], credentials: [], users: [] });
+      expect(await t.service.bus.request('revocations.snapshot', {})).toEqual({ clientKeys: [], credentials: [], users: [], next: null });
+      // And the rows are deleted, not only left out.
+      await expect(t.service.revocations.prune()).resolves.toBeGreaterThanOrEqual(4);
+      expect(Number((await t.service.db('revocations').count({ n: '*' }).first())?.n)).toBe(0);
+    });
+
+    it('answers in pages that name where the next one starts, until the last', async () => {
+      const users: Awaited<ReturnType<typeof verifiedUser>>[] = [];
+      for (let i = 0; i < 5; i += 1) users.push(await verifiedUser(t));
+      for (const user of users) await deleteMe(user, { password: PASSWORD }).expect(204);
+      const seen: string[] = [];
+      const cursors: (string | undefined)[] = [];
+      let after: string | undefined;
+      do {
+        cursors.push(after);
+        const page = await t.service.bus.request('revocations.snapshot', { ...(after === undefined ? {} : { after }), limit: 2 });
+        expect(page.users.length).toBeLessThanOrEqual(2);
+        seen.push(...page.users);
+        after = page.next ?? undefined;
+      } while (after !== undefined);
+      expect(cursors.length).toBeGreaterThanOrEqual(3);
+      for (const user of users) expect(seen).toContain(user.id);
+      await expect(t.service.bus.request('revocations.snapshot', { after: 'seq-1' })).rejects.toThrow(/bad snapshot cursor/);
     });
   });
 });

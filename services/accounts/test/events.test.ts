@@ -186,7 +186,7 @@ describe('GET /users/me/events', () => {
       for (const before of ['xyz', 'event-1', nth(await storedIds(carol), 0).replace('event-', 'evt-')]) {
         const res = await list(carol, `?before=${before}`);
         expect(res.status).toBe(400);
-        expect(res.body).toEqual({ code: 'InvalidInput', message: 'query.before: must be an event id' });
+        expect(res.body).toEqual({ code: 'InvalidInput', message: 'query.before: must be an id of the form event-<uuid>' });
       }
     });
   });

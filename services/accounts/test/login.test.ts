@@ -102,14 +102,14 @@ describe('POST /auth (HTTP Basic login)', () => {
   });
 });
 
-describe('login throttling per account', () => {
+describe('login throttling per account and address', () => {
   let t: TestAccounts;
   beforeAll(async () => {
-    t = await startTestAccounts({ LOGIN_MAX_FAILURES_PER_ACCOUNT: '3', LOGIN_BLOCK_SECONDS: '600' });
+    t = await startTestAccounts({ LOGIN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS: '3', LOGIN_BLOCK_SECONDS: '600' });
   });
   afterAll(() => t.close());
 
-  it('blocks an account after 3 wrong passwords, even the right one, while others still log in', async () => {
+  it('blocks an account at an address after 3 wrong passwords from it, even the right one, while others still log in', async () => {
     const victim = await verifiedUser(t, uniqueEmail('victim'));
     const bystander = await verifiedUser(t, uniqueEmail('bystander'));
     // id, e-mail and upper-case e-mail all name the same account, so they count together.
@@ -174,28 +174,29 @@ describe('LoginThrottle (fake timers)', () => {
   });
   afterEach(() => jest.useRealTimers());
 
-  const throttle = (windowSeconds: number, blockSeconds: number) =>
-    new LoginThrottle({ maxFailuresPerAccount: 3, maxFailuresPerAddress: 100, windowSeconds, blockSeconds });
+  const options = { maxFailuresPerAccountAndAddress: 3, maxFailuresPerAddress: 100, maxFailuresPerAccount: 100, knownAddressSeconds: 86_400 };
+  const throttle = (windowSeconds: number, blockSeconds: number) => new LoginThrottle({ ...options, windowSeconds, blockSeconds });
   // Attempts whose password turned out wrong: counted, never followed by succeeded().
-  const fail = async (th: LoginThrottle, times: number) => {
-    for (let i = 0; i < times; i += 1) await th.attempt('User-A', '10.0.0.1');
+  const fail = async (th: LoginThrottle, times: number, address: string | undefined) => {
+    for (let i = 0; i < times; i += 1) await th.attempt('User-A', address);
   };
 
-  it('refuses attempts past the limit for blockSeconds, then allows again', async () => {
+  it('refuses the (account, address) pair past the limit for blockSeconds, then allows again; other pairs go on', async () => {
     const th = throttle(900, 600);
-    await fail(th, 3);
-    await expect(th.attempt('user-a', '10.0.0.2')).rejects.toMatchObject({ status: 429, headers: { 'Retry-After': '600' } });
+    await fail(th, 3, '10.0.0.1');
+    await expect(th.attempt('user-a', '10.0.0.1')).rejects.toMatchObject({ status: 429, headers: { 'Retry-After': '600' } });
+    await expect(th.attempt('user-a', '10.0.0.2')).resolves.toBeUndefined();
     await expect(th.attempt('user-b', '10.0.0.1')).resolves.toBeUndefined();
 
     jest.advanceTimersByTime(599_000);
-    await expect(th.attempt('user-a', undefined)).rejects.toMatchObject({ status: 429, headers: { 'Retry-After': '1' } });
+    await expect(th.attempt('user-a', '10.0.0.1')).rejects.toMatchObject({ status: 429, headers: { 'Retry-After': '1' } });
     jest.advanceTimersByTime(2_000);
-    await expect(th.attempt('user-a', undefined)).resolves.toBeUndefined();
+    await expect(th.attempt('user-a', '10.0.0.1')).resolves.toBeUndefined();
   });
 
   it('keeps the block for blockSeconds even when the failure window is shorter', async () => {
     const th = throttle(60, 600);
-    await fail(th, 3);
+    await fail(th, 3, undefined);
     await expect(th.attempt('user-a', undefined)).rejects.toMatchObject({ status: 429 });
     jest.advanceTimersByTime(61_000);
     await expect(th.attempt('user-a', undefined)).rejects.toMatchObject({ status: 429 });
@@ -203,15 +204,15 @@ describe('LoginThrottle (fake timers)', () => {
     await expect(th.attempt('user-a', undefined)).resolves.toBeUndefined();
   });
 
-  it('forgets attempts older than the window, and a success clears the count', async () => {
+  it('forgets attempts older than the window, and a success clears the pair', async () => {
     const th = throttle(900, 600);
-    await fail(th, 2);
+    await fail(th, 2, '10.0.0.1');
     jest.advanceTimersByTime(901_000);
-    await fail(th, 2);
-    await expect(th.attempt('user-a', undefined)).resolves.toBeUndefined(); // the third in the window
-    await th.succeeded('USER-A', undefined);
-    await fail(th, 3);
-    await expect(th.attempt('user-a', undefined)).rejects.toMatchObject({ status: 429 });
+    await fail(th, 2, '10.0.0.1');
+    await expect(th.attempt('user-a', '10.0.0.1')).resolves.toBeUndefined(); // the third in the window
+    await th.succeeded('USER-A', '10.0.0.1');
+    await fail(th, 3, '10.0.0.1');
+    await expect(th.attempt('user-a', '10.0.0.1')).rejects.toMatchObject({ status: 429 });
   });
 
   it('lets no more than the limit through when attempts arrive all at once', async () => {
@@ -221,14 +222,30 @@ describe('LoginThrottle (fake timers)', () => {
   });
 
   it('blocks an address past its own limit, whatever account is named, and gives back successful attempts', async () => {
-    const th = new LoginThrottle({ maxFailuresPerAccount: 100, maxFailuresPerAddress: 2, windowSeconds: 900, blockSeconds: 300 });
+    const th = new LoginThrottle({ ...options, maxFailuresPerAddress: 2, windowSeconds: 900, blockSeconds: 300 });
     await th.attempt('a@example.com', '10.0.0.9');
     await th.succeeded('a@example.com', '10.0.0.9');
     await th.attempt('b@example.com', '10.0.0.9');
-    await th.attempt('c@example.com', '10.0.0.9');
+    await th.countFailure(undefined, '10.0.0.9'); // a malformed login
     await expect(th.attempt('d@example.com', '10.0.0.9')).rejects.toMatchObject({ status: 429 });
     await expect(th.attempt('d@example.com', '10.0.0.10')).resolves.toBeUndefined();
     jest.advanceTimersByTime(301_000);
     await expect(th.attempt('d@example.com', '10.0.0.9')).resolves.toBeUndefined();
+  });
+
+  it('past the account ceiling refuses addresses without a recent success, until knownAddressSeconds after it', async () => {
+    const th = new LoginThrottle({ ...options, maxFailuresPerAccount: 2, windowSeconds: 900, blockSeconds: 300 });
+    await th.attempt('user-a', '10.0.0.1');
+    await th.succeeded('user-a', '10.0.0.1');
+    await th.countFailure('user-a', '10.0.1.1'); // a wrong second factor counts like a wrong password
+    await th.attempt('user-a', '10.0.1.2');
+    await expect(th.attempt('user-a', '10.0.1.3')).rejects.toMatchObject({ status: 429 });
+    await expect(th.attempt('user-a', '10.0.0.1')).resolves.toBeUndefined();
+    await expect(th.attempt('user-b', '10.0.1.3')).resolves.toBeUndefined();
+
+    jest.advanceTimersByTime(86_401_000); // the block is over, and so is the address's standing
+    await th.attempt('user-a', '10.0.1.4');
+    await th.attempt('user-a', '10.0.1.5');
+    await expect(th.attempt('user-a', '10.0.0.1')).rejects.toMatchObject({ status: 429 });
   });
 });

@@ -68,8 +68,8 @@ export interface TestNodes {
  * bus, a revocation set fed by it, bearer guards verifying tokens with the accounts service's
  * public keys, and (optionally) call recording through its own outbox.
  *
- * - `GET /nodes/:nodeId` (client token): `{nodeId, user}`; the node `missing` is 404.
- * - `GET /account` (account token): `{user}`.
+ * - `GET /nodes/:nodeId` (client token, the only kind services other than accounts take):
+ *   `{nodeId, user}`; the node `missing` is 404.
  */
 export async function startTestNodes(options: TestNodesOptions): Promise<TestNodes> {
   const logger = options.logger ?? createLogger({ service: NODES_SERVICE_NAME, level: 'silent' });
@@ -93,15 +93,12 @@ export async function startTestNodes(options: TestNodesOptions): Promise<TestNod
     if (req.params.nodeId === 'missing') throw new NotFoundError('no such node');
     res.json({ nodeId: req.params.nodeId, user: authOf(res).sub });
   });
-  router.get('/account', bearerGuard({ verifier, kind: 'account', isRevoked: revocations.isRevoked }), (_req, res) => {
-    res.json({ user: authOf(res).sub });
-  });
   const app = createHttpApp({
     logger,
     openapi: buildOpenApiDocument(new OpenAPIRegistry(), { title: 'nodes (test)', version: '0.0.0' }),
     middleware: recorder ? [recorder.middleware] : [],
     readiness: [
-      { name: 'message bus', check: () => bus.checkReady() },
+      { name: 'message bus', degradable: true, check: () => bus.checkReady() },
       { name: 'token revocations', check: () => revocations.checkReady() },
     ],
     routers: [router],

@@ -1,8 +1,6 @@
-import { listMountedRoutes, toOpenApiPath } from '@cloud/http';
+import { listApiRoutes, toOpenApiPath } from '@cloud/http';
 import { startTestAccounts, type TestAccounts } from '../src/testing';
 
-// Routes every service gets from the shared app factory; they describe the service, not its API.
-const INFRASTRUCTURE = new Set(['/healthz', '/readyz', '/openapi.json']);
 
 describe('the OpenAPI document', () => {
   let t: TestAccounts;
@@ -25,8 +23,7 @@ describe('the OpenAPI document', () => {
     const documentedRoutes = Object.entries(documented)
       .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`))
       .sort();
-    const mountedRoutes = listMountedRoutes(t.service.app)
-      .filter((route) => !INFRASTRUCTURE.has(route.path))
+    const mountedRoutes = listApiRoutes(t.service.app)
       .map((route) => `${route.method} ${toOpenApiPath(route.path)}`)
       .sort();
     expect(mountedRoutes.length).toBeGreaterThanOrEqual(13);

@@ -22,13 +22,13 @@ describe('GET /users/me', () => {
   });
   afterAll(() => t.close());
 
-  it('returns exactly the profile fields, with ISO 8601 UTC millisecond timestamps', async () => {
+  it('returns exactly the profile fields (and whether two-factor login is on), with ISO 8601 UTC millisecond timestamps', async () => {
     const res = await t.http.get('/users/me').set(bearer(user.accountToken));
     expect(res.status).toBe(200);
     expect(Object.keys(res.body as object).sort()).toEqual(
-      ['billingAddress', 'createdAt', 'displayName', 'email', 'entityType', 'id', 'updatedAt', 'verifiedAt'],
+      ['billingAddress', 'createdAt', 'displayName', 'email', 'entityType', 'id', 'twoFactor', 'updatedAt', 'verifiedAt'],
     );
-    expect(res.body).toMatchObject({ id: user.id, email: user.email, displayName: 'Test User', entityType: 'individual' });
+    expect(res.body).toMatchObject({ id: user.id, email: user.email, displayName: 'Test User', entityType: 'individual', twoFactor: false });
     expect(res.body.billingAddress).toEqual({ country: '', zipCode: '', address: '', state: '' });
     for (const field of ['createdAt', 'updatedAt', 'verifiedAt']) expect(res.body[field]).toMatch(ISO_MS_UTC);
     expect(res.body.createdAt).toBe(new Date(t.clock()).toISOString());
@@ -200,11 +200,11 @@ describe('PUT /users/me/password', () => {
 describe('PUT /users/me/password throttling', () => {
   let t: TestAccounts;
   beforeAll(async () => {
-    t = await startTestAccounts({ LOGIN_MAX_FAILURES_PER_ACCOUNT: '3' });
+    t = await startTestAccounts({ LOGIN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS: '3' });
   });
   afterAll(() => t.close());
 
-  it('answers 429 after 3 wrong old passwords, even for the right one, and blocks logins of that account too', async () => {
+  it('answers 429 after 3 wrong old passwords, even for the right one, and blocks logins of that account from that address too', async () => {
     const user = await verifiedUser(t, uniqueEmail('guesser'));
     for (let i = 0; i < 3; i += 1) {
       const res = await t.http.put('/users/me/password').set(bearer(user.accountToken)).send({ oldPassword: `guess number ${i}!`, newPassword: NEW_PASSWORD });

@@ -39,6 +39,7 @@ describe('sign-up and e-mail verification', () => {
         createdAt: nowIso(),
         updatedAt: nowIso(),
         billingAddress: { country: '', zipCode: '', address: '', state: '' },
+        twoFactor: false,
       });
       expect(res.body.createdAt).toMatch(ISO_MS);
       expect(JSON.stringify(res.body)).not.toContain(PASSWORD);
@@ -142,10 +143,16 @@ describe('sign-up and e-mail verification', () => {
       expect((await userRow(id))!.verified_at).toBeNull();
     });
 
-    it.each(['user-00000000-0000-4000-8000-000000000000', 'nobody@example.com', 'neither-id-nor-address'])('answers 404 NotFound for an unknown user %s', async (userId) => {
+    it.each(['user-00000000-0000-4000-8000-000000000000', 'nobody@example.com'])('answers 404 NotFound for an unknown user %s', async (userId) => {
       const res = await t.http.put(`/users/${userId}/token/some-token`);
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ code: 'NotFound', message: 'no such user' });
+    });
+
+    it.each(['neither-id-nor-address', 'user-42', 'a%00@example.com'])('answers 400 InvalidInput for a user reference %s that is neither an id nor an address', async (userId) => {
+      const res = await t.http.put(`/users/${userId}/token/some-token`);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ code: 'InvalidInput', message: expect.stringMatching(/^params\.userId: /) });
     });
 
     it('accepts a token until VERIFICATION_TOKEN_TTL_HOURS (48) have passed, then answers 404', async () => {

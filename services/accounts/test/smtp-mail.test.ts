@@ -1,52 +1,16 @@
-import type { AddressInfo } from 'node:net';
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { PASSWORD, startTestAccounts, uniqueEmail, type TestAccounts } from '../src/testing';
-
-interface Received {
-  envelopeFrom: string | false;
-  envelopeTo: string[];
-  mail: ParsedMail;
-}
-
-/** A real SMTP server on a free local port that keeps every message it accepts. */
-async function startSmtpServer(): Promise<{ server: SMTPServer; port: number; received: Received[] }> {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          const { mailFrom, rcptTo } = session.envelope;
-          received.push({ envelopeFrom: mailFrom && mailFrom.address, envelopeTo: rcptTo.map((r) => r.address), mail });
-          callback();
-        })
-        .catch((error: Error) => callback(error));
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, port: (server.server.address() as AddressInfo).port, received };
-}
-
-const closeSmtpServer = (server: SMTPServer) => new Promise<void>((resolve) => server.close(() => resolve()));
-const addresses = (field: AddressObject | AddressObject[] | undefined) => [field ?? []].flat().flatMap((a) => a.value);
+import { addresses, downSmtpUrl, sendingTo, startSmtpServer, type TestSmtpServer } from './smtp-server';
 
 describe('the verification e-mail over SMTP', () => {
-  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  let smtp: TestSmtpServer;
   let t: TestAccounts;
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    t = await startTestAccounts({
-      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-      MAIL_FROM: 'Cloud Test <no-reply@cloud.example.test>',
-      PUBLIC_ACCOUNTS_URL: 'https://accounts.example.test/',
-    });
+    t = await startTestAccounts({ ...sendingTo(smtp) });
   });
   afterAll(async () => {
     await t.close();
-    await closeSmtpServer(smtp.server);
+    await smtp.close();
   });
 
   it('is delivered to the SMTP server from MAIL_FROM to the new user, and its token and link verify the user', async () => {
@@ -98,10 +62,7 @@ describe('the verification e-mail over SMTP', () => {
 describe('sign-up while the SMTP server is down', () => {
   let t: TestAccounts;
   beforeAll(async () => {
-    // A port that just had an SMTP server on it and now refuses connections.
-    const gone = await startSmtpServer();
-    await closeSmtpServer(gone.server);
-    t = await startTestAccounts({ SMTP_URL: `smtp://127.0.0.1:${gone.port}` });
+    t = await startTestAccounts({ SMTP_URL: await downSmtpUrl() });
   });
   afterAll(() => t.close());
 

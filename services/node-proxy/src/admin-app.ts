@@ -2,10 +2,15 @@ import { Router, type Express } from 'express';
 import { z } from 'zod';
 import { buildOpenApiDocument, createHttpApp, OpenAPIRegistry, type ReadinessCheck } from '@cloud/http';
 import type { Logger } from '@cloud/logging';
-import type { ProxyMetrics } from './metrics';
 
-/** The operators' port: Prometheus `/metrics`, `/healthz`, `/readyz` (routes loaded, bus and revocations ready). */
-export function createAdminApp(options: { logger: Logger; metrics: ProxyMetrics; readiness: ReadinessCheck[] }): Express {
+/** What `/metrics` serves: the Prometheus text and its content type. */
+export type MetricsSource = () => Promise<{ contentType: string; text: string }>;
+
+/**
+ * The operators' port: Prometheus `/metrics`, `/healthz`, `/readyz` (routes loaded, bus and
+ * revocations ready). Served by the single proxy process, or by the primary of several workers.
+ */
+export function createAdminApp(options: { logger: Logger; metrics: MetricsSource; readiness: ReadinessCheck[] }): Express {
   const registry = new OpenAPIRegistry();
   registry.registerPath({
     method: 'get',
@@ -15,7 +20,8 @@ export function createAdminApp(options: { logger: Logger; metrics: ProxyMetrics;
   });
   const router = Router();
   router.get('/metrics', async (_req, res) => {
-    res.type(options.metrics.registry.contentType).send(await options.metrics.registry.metrics());
+    const { contentType, text } = await options.metrics();
+    res.type(contentType).send(text);
   });
   return createHttpApp({
     logger: options.logger,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { booleanFlag, commonEnvironment, loadConfig, port, positiveInt } from '@cloud/config';
 import { nodeRpcKeyEnvironment } from '@cloud/node-rpc-auth';
+import { DEFAULT_MAX_DEPTH } from './json-rpc/json-text';
 
 /** The rule files shipped with the service (`filters/<family>.json`). */
 export const DEFAULT_FILTER_DIR = path.resolve(__dirname, '..', 'filters');
@@ -43,10 +44,38 @@ export const proxyEnvironment = commonEnvironment.extend(nodeRpcKeyEnvironment.s
   /** Per node: requests per second sustained, and the burst above it (token bucket); over it, 429. */
   PROXY_RATE_PER_SECOND: positiveInt(100),
   PROXY_RATE_BURST: positiveInt(200),
+  /** Most levels of `[`/`{` nesting in a JSON-RPC body; deeper ones get -32600 (400) before any parsing. */
+  PROXY_MAX_JSON_DEPTH: positiveInt(DEFAULT_MAX_DEPTH),
+  /**
+   * Per WebSocket: the most bytes the proxy holds for it (answers the client has not read, calls
+   * the node has not taken). Over a 16 KiB high-water mark both sides are paused; past this bound
+   * the socket is closed with 1008.
+   */
+  PROXY_WS_MAX_BUFFERED_BYTES: positiveInt(4 * 1024 * 1024),
+  /** Open WebSockets per node (per replica); one more gets 429 on upgrade. */
+  PROXY_WS_PER_NODE: positiveInt(50),
+  /** Wrong credentials for a node from one client address: this many per window, then 429 until the window ends. */
+  PROXY_AUTH_FAILURES: positiveInt(10),
+  PROXY_AUTH_FAILURE_WINDOW_MS: positiveInt(60_000),
+  /** (node, address) pairs whose failures are remembered; past it the oldest is forgotten, so guessing cannot grow memory. */
+  PROXY_AUTH_FAILURE_ENTRIES: positiveInt(10_000),
+  /** The client address is the last `X-Forwarded-For` entry (the one the ingress in front added), not the peer's. */
+  TRUST_PROXY: booleanFlag(false),
   /** A node that has not answered in this long gets the caller a 504. */
   PROXY_UPSTREAM_TIMEOUT_MS: positiveInt(30_000),
-  /** Folder of the method rule files (`bitcoin.json`, `ethereum.json`, `avalanche.json`); unset: the shipped ones. */
-  PROXY_FILTER_DIR: z.string().min(1).default(DEFAULT_FILTER_DIR),
+  /**
+   * Folder of the operator's own method rule files (every `*.json` in it, each naming its family),
+   * read on top of the shipped ones: what they allow is allowed, what they refuse is refused.
+   * Unset: the shipped rules alone.
+   */
+  PROXY_FILTER_DIR: z.string().min(1).optional(),
+
+  // --- processes ---
+  /**
+   * Proxy worker processes sharing the listening ports (main.ts only; the all-in-one `npm start`
+   * always runs one, in-process). Unset: the cores this process may use (os.availableParallelism).
+   */
+  PROXY_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
 
   // --- routing and usage ---
   /** Names this replica in usage messages; unset: a random id per process. */

@@ -1,4 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { DependencyReport } from '@cloud/http';
+import { busMetrics } from '@cloud/bus';
 import type { ListenerName } from './routing/interfaces';
 
 /**
@@ -8,11 +10,16 @@ import type { ListenerName } from './routing/interfaces';
 export type Outcome =
   | 'forwarded'
   | 'refused_method'
+  | 'unknown_method'
   | 'bad_request'
   | 'unauthorized'
+  | 'forbidden'
+  | 'preflight'
   | 'not_found'
   | 'not_ready'
   | 'rate_limited'
+  | 'login_throttled'
+  | 'too_many_websockets'
   | 'too_large'
   | 'upstream_unreachable'
   | 'upstream_timeout'
@@ -32,6 +39,12 @@ export class ProxyMetrics {
     labelNames: ['listener'] as const,
     registers: [this.registry],
   });
+  readonly unknownMethodCalls = new Counter({
+    name: 'node_proxy_unknown_method_calls_total',
+    help: 'JSON-RPC calls refused because their method is in neither the allowed nor the refused list (each batch element counts; also in node_proxy_refused_calls_total)',
+    labelNames: ['listener'] as const,
+    registers: [this.registry],
+  });
   readonly upstreamSeconds = new Histogram({
     name: 'node_proxy_upstream_duration_seconds',
     help: 'Time from forwarding a request to the node until its answer is passed on',
@@ -39,8 +52,51 @@ export class ProxyMetrics {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [this.registry],
   });
-  readonly routes = new Gauge({ name: 'node_proxy_routes', help: 'Nodes in the routing table', registers: [this.registry] });
+  // Every worker holds the whole table: summing their gauges would count each node once per worker.
+  readonly routes = new Gauge({ name: 'node_proxy_routes', help: 'Nodes in the routing table', aggregator: 'max', registers: [this.registry] });
   readonly webSockets = new Gauge({ name: 'node_proxy_websockets', help: 'Open WebSocket connections to nodes', registers: [this.registry] });
+  private heldBytesOf: () => number = () => 0;
+  readonly webSocketHeldBytes: Gauge = new Gauge({
+    name: 'node_proxy_websocket_held_bytes',
+    help: 'Bytes the WebSocket bridge holds for its connections (unread answers, calls not yet taken by the node)',
+    registers: [this.registry],
+    // Summed when scraped, so the bridge's hot path updates nothing.
+    collect: () => this.webSocketHeldBytes.set(this.heldBytesOf()),
+  });
+  readonly webSocketOverflows = new Counter({
+    name: 'node_proxy_websocket_overflows_total',
+    help: 'WebSockets closed (1008) for holding more than PROXY_WS_MAX_BUFFERED_BYTES: a client that does not read its answers',
+    registers: [this.registry],
+  });
+
+  /** 1 while a dependency answers its check, 0 while it is down: the broker may be down with the proxy still ready (decision 020). */
+  readonly dependencyUp: Gauge<'dependency'> = new Gauge({
+    name: 'node_proxy_dependency_up',
+    help: 'Whether a dependency of the proxy answers (1) or not (0): the routing table, the token revocations, the message bus',
+    labelNames: ['dependency'],
+    // With several workers the primary reports the worst: down if any worker has lost it.
+    aggregator: 'min',
+    registers: [this.registry],
+    collect: async () => {
+      for (const [dependency, report] of Object.entries(await this.probeDependencies())) this.dependencyUp.set({ dependency }, report.up ? 1 : 0);
+    },
+  });
+  private probeDependencies: () => Promise<DependencyReport> = () => Promise.resolve({});
+
+  /** Where the dependency gauge reads from (the readiness checks). */
+  measureDependencies(probe: () => Promise<DependencyReport>): void {
+    this.probeDependencies = probe;
+  }
+
+  /** What one proxy process reports: its own metrics and its bus's (dead letters). */
+  get registries(): Registry[] {
+    return [this.registry, busMetrics];
+  }
+
+  /** Where the held-bytes gauge reads from (the WebSocket bridge). */
+  measureWebSocketHeld(read: () => number): void {
+    this.heldBytesOf = read;
+  }
 
   private readonly counters = new Map<string, Counter.Internal>();
   private readonly timers = new Map<ListenerName, Histogram.Internal<'listener'>>();

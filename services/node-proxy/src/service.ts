@@ -2,16 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { remoteJwks, systemClock, TokenVerifier, type Clock, type PublicKeyResolver } from '@cloud/auth';
+import { Registry } from 'prom-client';
 import { openBus, type Bus } from '@cloud/bus';
-import { listenServer, serveHttp, type RunningServer } from '@cloud/http';
+import { listenServer, probeDependencies, serveHttp, type ReadinessCheck, type RunningServer } from '@cloud/http';
 import { createLogger, type Logger } from '@cloud/logging';
 import { loadNodeRpcKey } from '@cloud/node-rpc-auth';
 import { RevocationSet } from '@cloud/revocations';
 import { createAdminApp } from './admin-app';
 import { Authenticator } from './auth/authenticator';
-import type { ProxyConfig } from './config';
+import { LoginThrottle } from './auth/login-throttle';
+import { DEFAULT_FILTER_DIR, type ProxyConfig } from './config';
 import { Upstreams } from './forwarding/upstreams';
-import { loadMethodFilters } from './json-rpc/method-filter';
+import { loadMethodPolicies } from './json-rpc/method-policy';
 import { ProxyMetrics } from './metrics';
 import type { ListenerName } from './routing/interfaces';
 import { RouteSync } from './routing/route-sync';
@@ -32,13 +34,22 @@ export interface NodeProxyOptions {
   bus?: Bus;
   /** The accounts service's keys; by default read from its JWKS at ACCOUNTS_URL. */
   keys?: PublicKeyResolver;
+  /**
+   * As one of several workers (main.ts with PROXY_WORKERS > 1): no admin port (the primary serves
+   * it for all), and the chain ports listen only once the routing table and the revocations are
+   * loaded, so a replacement worker takes no call it would have to refuse with 503.
+   */
+  worker?: boolean;
 }
 
 export interface NodeProxy {
   context: ProxyContext;
   /** The port of each listener, once listening. */
   ports: Record<ListenerName, number>;
+  /** Empty for a worker (the primary serves the admin port). */
   adminUrl: string;
+  /** Throws while the proxy cannot serve: routes or revocations not loaded, bus down (`/readyz`). */
+  checkReady(): void;
   /** `https` or `http` (PROXY_TLS=off). */
   scheme: 'https' | 'http';
   /** The certificate clients should trust, when the proxy made its own (or was given one). */
@@ -53,12 +64,12 @@ export interface NodeProxy {
 export async function startNodeProxy(config: ProxyConfig, options: NodeProxyOptions = {}): Promise<NodeProxy> {
   const logger = options.logger ?? createLogger({ service: PROXY_SERVICE_NAME, level: config.LOG_LEVEL });
   const clock = options.clock ?? systemClock;
-  const filters = loadMethodFilters(config.PROXY_FILTER_DIR);
+  const filters = loadMethodPolicies(DEFAULT_FILTER_DIR, config.PROXY_FILTER_DIR);
   const tls = config.PROXY_TLS === 'on' ? await loadProxyCertificate(config) : undefined;
-  const bus = options.bus ?? (await openBus(config, PROXY_SERVICE_NAME, logger));
+  const bus = await openBus(config, PROXY_SERVICE_NAME, logger, options.bus);
   const table = new RouteTable(clock);
   const sync = new RouteSync({ bus, table, logger, resyncIntervalMs: config.PROXY_RESYNC_INTERVAL_MS });
-  const revocations = new RevocationSet({ bus, logger, service: PROXY_SERVICE_NAME });
+  const revocations = new RevocationSet({ bus, logger, service: PROXY_SERVICE_NAME, clock });
   const keys = options.keys ?? remoteJwks(new URL('/.well-known/jwks.json', config.ACCOUNTS_URL).href);
   const metrics = new ProxyMetrics();
   const context: ProxyContext = {
@@ -68,6 +79,12 @@ export async function startNodeProxy(config: ProxyConfig, options: NodeProxyOpti
     table,
     sync,
     auth: new Authenticator({ verifier: new TokenVerifier(keys, clock), isRevoked: revocations.isRevoked }, clock),
+    throttle: new LoginThrottle({
+      maxFailures: config.PROXY_AUTH_FAILURES,
+      windowMs: config.PROXY_AUTH_FAILURE_WINDOW_MS,
+      maxEntries: config.PROXY_AUTH_FAILURE_ENTRIES,
+      now: clock,
+    }),
     limiter: new RateLimiter({ ratePerSecond: config.PROXY_RATE_PER_SECOND, burst: config.PROXY_RATE_BURST, now: clock }),
     upstreams: new Upstreams({ key: loadNodeRpcKey(config), timeoutMs: config.PROXY_UPSTREAM_TIMEOUT_MS }),
     filters,
@@ -88,6 +105,18 @@ export async function startNodeProxy(config: ProxyConfig, options: NodeProxyOpti
   await revocations.start();
   await sync.start();
   context.usage.start();
+  const readiness: ReadinessCheck[] = [
+    { name: 'routing table', check: () => sync.checkReady() },
+    { name: 'token revocations', check: () => revocations.checkReady() },
+    // The table in memory keeps serving without the broker (decision 020).
+    { name: 'message bus', degradable: true, check: () => bus.checkReady() },
+  ];
+  metrics.measureDependencies(() => probeDependencies(readiness));
+  const checkReady = () => {
+    sync.checkReady();
+    revocations.checkReady();
+  };
+  if (options.worker) await untilReady(checkReady);
 
   const wanted: Record<ListenerName, number> = {
     btc: config.PROXY_BTC_PORT,
@@ -108,33 +137,47 @@ export async function startNodeProxy(config: ProxyConfig, options: NodeProxyOpti
     ports[listener] = running.port;
   }
   Object.assign(context.ports, ports);
-  const admin: RunningServer = await serveHttp(
-    createAdminApp({
-      logger,
-      metrics,
-      readiness: [
-        { name: 'routing table', check: () => sync.checkReady() },
-        { name: 'token revocations', check: () => revocations.checkReady() },
-      ],
-    }),
-    { port: config.PROXY_ADMIN_PORT, host: config.PROXY_ADMIN_HOST, logger, name: 'node-proxy admin' },
-  );
+  const scrape = async () => {
+    const registry = Registry.merge(metrics.registries);
+    return { contentType: registry.contentType, text: await registry.metrics() };
+  };
+  const admin: RunningServer | undefined = options.worker
+    ? undefined
+    : await serveHttp(createAdminApp({ logger, metrics: scrape, readiness }), { port: config.PROXY_ADMIN_PORT, host: config.PROXY_ADMIN_HOST, logger, name: 'node-proxy admin' });
 
+  let closing: Promise<void> | undefined;
   return {
     context,
     ports,
-    adminUrl: admin.url,
+    adminUrl: admin?.url ?? '',
+    checkReady,
     scheme: tls ? 'https' : 'http',
     ...(tls ? { certificate: tls.cert } : {}),
-    async close() {
-      webSockets.close();
-      await Promise.all(servers.map((server) => server.close()));
-      await admin.close();
-      await sync.stop();
-      revocations.stop();
-      await context.usage.stop();
-      await context.upstreams.close();
-      if (!options.bus) await bus.close();
+    // Once: a test restarting a replica closes it before the platform does.
+    close() {
+      closing ??= (async () => {
+        webSockets.close();
+        await Promise.all(servers.map((server) => server.close()));
+        await admin?.close();
+        await sync.stop();
+        revocations.stop();
+        await context.usage.stop();
+        await context.upstreams.close();
+        await bus.close();
+      })();
+      return closing;
     },
   };
+}
+
+/** Resolves once `check` stops throwing; the loaders it waits on retry on their own. */
+async function untilReady(check: () => void): Promise<void> {
+  for (;;) {
+    try {
+      check();
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
 }

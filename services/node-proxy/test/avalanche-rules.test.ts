@@ -3,10 +3,10 @@ import path from 'node:path';
 import { AppError } from '@cloud/http';
 import { DEFAULT_FILTER_DIR } from '../src/config';
 import { checkRequest, mergeBatchAnswers } from '../src/json-rpc/json-rpc';
-import { loadMethodFilters } from '../src/json-rpc/method-filter';
+import { loadMethodPolicies } from '../src/json-rpc/method-policy';
 import { avalancheCallKind } from '../src/server/avalanche-api';
 
-const { avalanche } = loadMethodFilters(DEFAULT_FILTER_DIR);
+const { avalanche } = loadMethodPolicies(DEFAULT_FILTER_DIR);
 
 function refusalOf(run: () => unknown): AppError {
   try {
@@ -56,32 +56,38 @@ describe('the avalanche method rules', () => {
     ['/ext/bc/P', ['platform.exportKey', 'platform.importKey', 'platform.createAddress', 'platform.listAddresses', 'platform.addValidator', 'platform.addDelegator', 'platform.addSubnetValidator', 'platform.createSubnet', 'platform.createBlockchain', 'platform.exportAVAX', 'platform.importAVAX']],
     ['/ext/bc/X', ['avm.send', 'avm.sendMultiple', 'avm.createAddress', 'avm.exportKey', 'avm.importKey', 'avm.export', 'avm.import', 'avm.exportAVAX', 'avm.mint', 'avm.createAsset', 'avm.createFixedCapAsset', 'avm.createVariableCapAsset', 'avm.createNFTAsset', 'avm.mintNFT', 'avm.sendNFT', 'avm.listAddresses', 'wallet.send', 'wallet.issueTx']],
     ['/ext/bc/C/avax', ['avax.export', 'avax.import', 'avax.exportKey', 'avax.importKey', 'avax.exportAVAX', 'avax.importAVAX']],
-    ['/ext/bc/C/rpc', ['eth_sign', 'eth_signTypedData_v4', 'eth_sendTransaction', 'eth_accounts', 'personal_unlockAccount', 'admin_addPeer', 'miner_start', 'debug_setHead', 'debug_writeMemProfile', 'shh_post', 'performance_startCPUProfiler', 'snowman_issueBlock']],
+    ['/ext/bc/C/rpc', ['eth_sign', 'eth_signTypedData_v4', 'eth_sendTransaction', 'eth_accounts', 'personal_unlockAccount', 'admin_addPeer', 'miner_start', 'debug_setHead', 'debug_writeMemProfile', 'shh_post', 'performance_startCPUProfiler', 'snowman_issueBlock', 'debug_traceTransaction', 'eth_sendTransactionSync']],
     ['/ext/info and every other path', ['admin.lockProfile', 'admin.dbGet', 'keystore.exportUser', 'ipcs.publishBlockchain', 'auth.newToken', 'dev.addValidator']],
   ])('%s: refuses the calls that use node-held keys or act on the node', (_path, methods) => {
-    for (const method of methods) expect([method, avalanche.blocks(method)]).toEqual([method, true]);
+    for (const method of methods) expect([method, avalanche.verdict(method)]).toEqual([method, 'refused']);
   });
 
   it.each([
     ['/ext/bc/P', ['platform.getHeight', 'platform.getBalance', 'platform.getCurrentValidators', 'platform.getStake', 'platform.issueTx', 'platform.getTx']],
     ['/ext/bc/X', ['avm.getTx', 'avm.getAllBalances', 'avm.issueTx', 'avm.getUTXOs']],
     ['/ext/bc/C/avax', ['avax.getUTXOs', 'avax.issueTx', 'avax.getAtomicTxStatus']],
-    ['/ext/bc/C/rpc', ['eth_blockNumber', 'eth_call', 'eth_sendRawTransaction', 'eth_getBalance', 'debug_traceTransaction', 'txpool_content', 'net_version']],
+    ['/ext/bc/C/rpc', ['eth_blockNumber', 'eth_call', 'eth_sendRawTransaction', 'eth_getBalance', 'eth_baseFee', 'txpool_status', 'net_version']],
     ['/ext/info, /ext/health, /ext/index', ['info.getNodeID', 'info.isBootstrapped', 'info.peers', 'health.health', 'index.getLastAccepted']],
   ])('%s: lets the standard calls through', (_path, methods) => {
-    for (const method of methods) expect([method, avalanche.blocks(method)]).toEqual([method, false]);
+    for (const method of methods) expect([method, avalanche.verdict(method)]).toEqual([method, 'allowed']);
   });
 
-  it('refuses on the C-Chain every method the Ethereum rules refuse', () => {
-    const rules = JSON.parse(readFileSync(path.join(DEFAULT_FILTER_DIR, 'ethereum.json'), 'utf8')) as { groups: { methods: string[] }[] };
-    for (const entry of rules.groups.flatMap((group) => group.methods)) {
-      const method = entry.endsWith('*') ? `${entry.slice(0, -1)}anything` : entry;
-      expect([method, avalanche.blocks(method)]).toEqual([method, true]);
-    }
+  it('gives the C-Chain the Ethereum rules: every method they allow is allowed, every one they refuse refused', () => {
+    const rules = JSON.parse(readFileSync(path.join(DEFAULT_FILTER_DIR, 'ethereum.json'), 'utf8')) as Record<'allowed' | 'refused', { methods: string[] }[]>;
+    const allowed = rules.allowed.flatMap((group) => group.methods);
+    const refused = rules.refused.flatMap((group) => group.methods).map((entry) => (entry.endsWith('*') ? `${entry.slice(0, -1)}anything` : entry));
+    expect(allowed.length).toBeGreaterThan(20);
+    expect(refused.length).toBeGreaterThan(10);
+    for (const method of allowed) expect([method, avalanche.verdict(method)]).toEqual([method, 'allowed']);
+    for (const method of refused) expect([method, avalanche.verdict(method)]).toEqual([method, 'refused']);
+  });
+
+  it('refuses as unknown what no list names, on any path', () => {
+    for (const method of ['platform.getNewThing', 'avm.frobnicate', 'info.', 'eth_newMethod', 'foo']) expect([method, avalanche.verdict(method)]).toEqual([method, 'unknown']);
   });
 
   it('refuses names avalanchego upper-cases into a refused method (ı to I, ſ to S)', () => {
-    for (const method of ['avm.ſend', 'avm.ſendMultiple', 'platform.ımportKey', 'avax.ımportKey', 'PLATFORM.EXPORTKEY']) expect([method, avalanche.blocks(method)]).toEqual([method, true]);
+    for (const method of ['avm.ſend', 'avm.ſendMultiple', 'platform.ımportKey', 'avax.ımportKey', 'PLATFORM.EXPORTKEY']) expect([method, avalanche.verdict(method)]).toEqual([method, 'refused']);
   });
 
   it('answers a refused call in JSON-RPC 2.0 form, and a body that is not JSON too', () => {
@@ -91,6 +97,7 @@ describe('the avalanche method rules', () => {
       status: 200,
       answer: { jsonrpc: '2.0', id: 3, error: { code: -32601, message: 'method "platform.exportKey" is not allowed on this hosted node' } },
       refusedCount: 1,
+      unknown: [],
     });
     expect(checkRequest('{"method":', avalanche, 100)).toMatchObject({ status: 400, answer: { jsonrpc: '2.0', id: null, error: { code: -32700 } } });
   });

@@ -8,6 +8,8 @@ export interface ProxyAnswer {
   headers: IncomingHttpHeaders;
   /** The body parsed as JSON, or its text when it is not JSON. */
   body: unknown;
+  /** The body as it came. */
+  text: string;
 }
 
 export interface ProxyCall {
@@ -15,25 +17,30 @@ export interface ProxyCall {
   host: string;
   method?: string;
   path?: string;
-  /** A string is sent as it is; anything else as JSON. */
+  /** A string or bytes are sent as they are; anything else as JSON. */
   body?: unknown;
   /** `user:password` for Basic, or a full Authorization header value. */
   auth?: string;
   headers?: Record<string, string>;
   /** The TLS server name, when it should differ from `host`. */
   servername?: string;
+  /** The loopback address to call from (any of 127.0.0.0/8 on Linux): what the proxy sees as the peer. */
+  localAddress?: string;
+  /** Gives up (rejects) when the socket is idle this long. */
+  timeoutMs?: number;
 }
 
 /** One HTTP(S) call to a proxy listener on loopback, with the Host (and SNI) of `call.host`, trusting the proxy's certificate. */
-export function callProxy(proxy: NodeProxy, listener: ListenerName, call: ProxyCall): Promise<ProxyAnswer> {
+export function callProxy(proxy: Pick<NodeProxy, 'ports' | 'scheme' | 'certificate'>, listener: ListenerName, call: ProxyCall): Promise<ProxyAnswer> {
   const port = proxy.ports[listener];
-  const body = call.body === undefined ? undefined : typeof call.body === 'string' ? call.body : JSON.stringify(call.body);
+  const body = call.body === undefined ? undefined : typeof call.body === 'string' || Buffer.isBuffer(call.body) ? call.body : JSON.stringify(call.body);
   const authorization = call.auth === undefined ? undefined : /^(Basic|Bearer) /.test(call.auth) ? call.auth : basic(call.auth);
   const options = {
     host: '127.0.0.1',
     port,
     method: call.method ?? (body === undefined ? 'GET' : 'POST'),
     path: call.path ?? '/',
+    ...(call.localAddress ? { localAddress: call.localAddress } : {}),
     headers: {
       host: `${call.host}:${port}`,
       ...(authorization ? { authorization } : {}),
@@ -55,10 +62,11 @@ export function callProxy(proxy: NodeProxy, listener: ListenerName, call: ProxyC
         } catch {
           // not JSON: the text it is
         }
-        resolve({ status: res.statusCode!, headers: res.headers, body: parsed });
+        resolve({ status: res.statusCode!, headers: res.headers, body: parsed, text });
       });
     });
     req.on('error', reject);
+    if (call.timeoutMs) req.setTimeout(call.timeoutMs, () => req.destroy(new Error(`no answer within ${call.timeoutMs} ms`)));
     req.end(body);
   });
 }

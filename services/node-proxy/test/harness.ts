@@ -27,6 +27,8 @@ export interface ProxyPlatform extends TestPlatform {
    * until every proxy started so far has heard of it (the outbox relays the news with a delay).
    */
   createNode(user: TestUser, body: { image: string; jwt?: boolean }, wait?: boolean): Promise<CreatedNode>;
+  /** Rotates a node's Basic credentials as an owner does: a new credential, then the others revoked; the new one. */
+  rotateCredentials(user: TestUser, nodeId: string): Promise<{ nodeUser: string; nodePass: string }>;
 }
 
 /**
@@ -46,6 +48,12 @@ export async function startProxyPlatform(options: TestPlatformOptions & { nodesE
       const config = loadProxyConfig({ DATA_DIR: platform.dataDir, LOG_LEVEL: 'silent', PROXY_TLS: 'off', ...FREE_PORTS, ...platform.busEnv, ...env });
       const proxy = await startNodeProxy(config, { logger, keys: platform.keys, clock: platform.clock, ...(platform.sharedBus ? { bus: platform.sharedBus } : {}) });
       proxies.push(proxy);
+      // A closed replica hears of nothing more: later nodes are not waited for on it.
+      const close = proxy.close.bind(proxy);
+      proxy.close = async () => {
+        proxies.splice(proxies.indexOf(proxy), 1);
+        await close();
+      };
       platform.ownBus(proxy.context.bus);
       await waitUntil('the routing table to load', () => proxy.context.sync.loaded, 20_000);
       return proxy;
@@ -64,8 +72,15 @@ export async function startProxyPlatform(options: TestPlatformOptions & { nodesE
       }
       return node;
     },
+    async rotateCredentials(user, nodeId) {
+      const api = (method: 'get' | 'post' | 'delete', path = '') => nodes.http[method](`/users/me/nodes/${nodeId}/credentials${path}`).set('authorization', `Bearer ${user.clientToken}`);
+      const before = (await api('get').expect(200)).body as Array<{ id: string }>;
+      const created = (await api('post').send({ name: `rotated-${Date.now()}` }).expect(200)).body as { nodeUser: string; nodePass: string };
+      for (const { id } of before) await api('delete', `/${id}`).expect(200);
+      return created;
+    },
     async close() {
-      for (const proxy of proxies) await proxy.close();
+      for (const proxy of [...proxies]) await proxy.close();
       await platform.close();
     },
   };

@@ -1,13 +1,13 @@
 import { checkRequest, mergeBatchAnswers, parseNodeBatchAnswer } from '../src/json-rpc/json-rpc';
 import { DEFAULT_FILTER_DIR } from '../src/config';
-import { loadMethodFilters } from '../src/json-rpc/method-filter';
+import { loadMethodPolicies } from '../src/json-rpc/method-policy';
 
-const { bitcoin, ethereum } = loadMethodFilters(DEFAULT_FILTER_DIR);
+const { bitcoin, ethereum } = loadMethodPolicies(DEFAULT_FILTER_DIR);
 
 describe('checking a JSON-RPC request', () => {
   it('forwards an allowed call re-serialised from what was parsed', () => {
     const checked = checkRequest('  {"jsonrpc":"1.0", "id":"x",\n "method":"getblockcount","params":[]}  ', bitcoin, 100);
-    expect(checked).toEqual({ outcome: 'forward', body: '{"jsonrpc":"1.0","id":"x","method":"getblockcount","params":[]}', batch: false, refusedCount: 0 });
+    expect(checked).toEqual({ outcome: 'forward', body: '{"jsonrpc":"1.0","id":"x","method":"getblockcount","params":[]}', batch: false, refusedCount: 0, call: { jsonrpc: '1.0', id: 'x', method: 'getblockcount', params: [] }, method: 'getblockcount', unknown: [] });
   });
 
   it('refuses a blocked method in any case, in the dialect of the call', () => {
@@ -18,6 +18,7 @@ describe('checking a JSON-RPC request', () => {
         status: 200,
         answer: { result: null, error: { code: -32601, message: `method "${method}" is not allowed on this hosted node` }, id: 7 },
         refusedCount: 1,
+        unknown: [],
       });
     }
     const eth = checkRequest('{"jsonrpc":"2.0","id":1,"method":"personal_unlockAccount","params":[]}', ethereum, 100);
@@ -28,7 +29,7 @@ describe('checking a JSON-RPC request', () => {
     const checked = checkRequest('{"id":1,"method":"getblockcount","method":"stop","params":[]}', bitcoin, 100);
     expect(checked).toMatchObject({ outcome: 'refused', answer: { error: { code: -32601, message: 'method "stop" is not allowed on this hosted node' } } });
     const allowed = checkRequest('{"id":1,"method":"stop","method":"getblockcount"}', bitcoin, 100);
-    expect(allowed).toEqual({ outcome: 'forward', body: '{"id":1,"method":"getblockcount"}', batch: false, refusedCount: 0 });
+    expect(allowed).toEqual({ outcome: 'forward', body: '{"id":1,"method":"getblockcount"}', batch: false, refusedCount: 0, call: { id: 1, method: 'getblockcount' }, method: 'getblockcount', unknown: [] });
   });
 
   it('refuses a call naming its method again in another case, which Go nodes (geth, avalanchego) would read last', () => {
@@ -42,6 +43,7 @@ describe('checking a JSON-RPC request', () => {
       status: 400,
       answer: { result: null, id: null, error: { code: -32700, message: 'parse error: the body is not JSON' } },
       refusedCount: 1,
+      unknown: [],
     });
     expect(checkRequest('{"method":"stop"', ethereum, 100)).toMatchObject({ answer: { jsonrpc: '2.0', id: null, error: { code: -32700 } } });
     expect(checkRequest('/* hi */ {"method":"getblockcount"}', bitcoin, 100)).toMatchObject({ status: 400, answer: { error: { code: -32700 } } });
@@ -82,10 +84,10 @@ describe('checking a JSON-RPC request', () => {
   it('merges no answer at all from the node when every forwarded call was a notification', () => {
     const checked = checkRequest('[{"jsonrpc":"2.0","method":"eth_chainId"},{"jsonrpc":"2.0","id":7,"method":"eth_accounts"}]', ethereum, 100);
     if (checked.outcome !== 'forward' || !checked.batch) throw new Error(`expected a forwarded batch, got ${JSON.stringify(checked)}`);
-    expect(mergeBatchAnswers(checked.answers, checked.forwarded, parseNodeBatchAnswer(''))).toEqual([
+    expect(mergeBatchAnswers(checked.answers, checked.forwarded, parseNodeBatchAnswer('').value)).toEqual([
       { jsonrpc: '2.0', id: 7, error: { code: -32601, message: 'method "eth_accounts" is not allowed on this hosted node' } },
     ]);
-    expect(parseNodeBatchAnswer('<html>')).toEqual({ result: null, error: { code: -32603, message: 'the node answered with something other than JSON' }, id: null });
+    expect(parseNodeBatchAnswer('<html>').value).toEqual({ result: null, error: { code: -32603, message: 'the node answered with something other than JSON' }, id: null });
   });
 
   it('answers a batch of refused calls without the node', () => {
@@ -97,16 +99,35 @@ describe('checking a JSON-RPC request', () => {
 
 describe('the shipped method rules', () => {
   it.each([
-    ['bitcoin', bitcoin, ['stop', 'generate', 'generatetoaddress', 'getbalance', 'sendtoaddress', 'dumpwallet', 'importprivkey', 'fundrawtransaction', 'getaccount', 'setban', 'invalidateblock', 'setmocktime', 'logging', 'dumptxoutset']],
-    ['ethereum', ethereum, ['eth_accounts', 'shh_newIdentity', 'eth_sign', 'eth_signTypedData_v4', 'eth_sendTransaction', 'personal_sign', 'admin_addPeer', 'miner_start', 'debug_setHead', 'anvil_setBalance', 'evm_revert', 'hardhat_mine', 'shh_post']],
-  ] as const)('%s refuses the issue’s methods', (_family, filter, methods) => {
-    for (const method of methods) expect([method, filter.blocks(method)]).toEqual([method, true]);
+    ['bitcoin', bitcoin, ['stop', 'generate', 'generatetoaddress', 'getbalance', 'sendtoaddress', 'dumpwallet', 'importprivkey', 'fundrawtransaction', 'getaccount', 'setban', 'invalidateblock', 'setmocktime', 'logging', 'dumptxoutset', 'submitblock', 'submitheader', 'getpeerinfo', 'gettxoutsetinfo']],
+    ['ethereum', ethereum, ['eth_accounts', 'shh_newIdentity', 'eth_sign', 'eth_signTypedData_v4', 'eth_sendTransaction', 'eth_sendTransactionSync', 'personal_sign', 'admin_addPeer', 'miner_start', 'debug_setHead', 'debug_traceTransaction', 'trace_block', 'anvil_setBalance', 'tenderly_setBalance', 'tenderly_addBalance', 'evm_revert', 'hardhat_mine', 'shh_post']],
+  ] as const)('%s refuses the issue’s methods on purpose', (_family, policy, methods) => {
+    for (const method of methods) expect([method, policy.verdict(method)]).toEqual([method, 'refused']);
   });
 
   it.each([
-    ['bitcoin', bitcoin, ['getblock', 'getblockcount', 'getdifficulty', 'getblockchaininfo', 'sendrawtransaction', 'signrawtransactionwithkey', 'estimatesmartfee', 'getrawtransaction']],
-    ['ethereum', ethereum, ['eth_blockNumber', 'eth_call', 'eth_getBalance', 'eth_sendRawTransaction', 'eth_subscribe', 'debug_traceTransaction', 'net_version']],
-  ] as const)('%s lets standard calls through', (_family, filter, methods) => {
-    for (const method of methods) expect([method, filter.blocks(method)]).toEqual([method, false]);
+    ['bitcoin', bitcoin, ['getblock', 'getblockcount', 'getdifficulty', 'getblockchaininfo', 'sendrawtransaction', 'signrawtransactionwithkey', 'estimatesmartfee', 'getrawtransaction', 'GetBlockCount']],
+    ['ethereum', ethereum, ['eth_blockNumber', 'eth_call', 'eth_getBalance', 'eth_sendRawTransaction', 'eth_subscribe', 'eth_estimateGas', 'eth_getLogs', 'net_version', 'ETH_CHAINID']],
+  ] as const)('%s lets standard calls through', (_family, policy, methods) => {
+    for (const method of methods) expect([method, policy.verdict(method)]).toEqual([method, 'allowed']);
+  });
+
+  it.each([
+    ['bitcoin', bitcoin, ['foo', 'getblockcountx', 'getblockcoun', 'getnewblockthing', '']],
+    ['ethereum', ethereum, ['foo_bar', 'eth_getBalancex', 'eth_newMethod', 'eth_', 'net_']],
+  ] as const)('%s refuses a method in neither list as unknown', (_family, policy, methods) => {
+    for (const method of methods) expect([method, policy.verdict(method)]).toEqual([method, 'unknown']);
+  });
+
+  it('answers an unknown method -32601 as not offered, names it for the metrics, and forwards the allowed calls beside it', () => {
+    expect(checkRequest('{"jsonrpc":"2.0","id":4,"method":"foo_bar","params":[]}', ethereum, 100)).toEqual({
+      outcome: 'refused',
+      status: 200,
+      answer: { jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'method "foo_bar" is not allowed on this hosted node (not offered)' } },
+      refusedCount: 1,
+      unknown: ['foo_bar'],
+    });
+    const batch = checkRequest('[{"id":1,"method":"getblockcount"},{"id":2,"method":"stop"},{"id":3,"method":"futurecall"}]', bitcoin, 100);
+    expect(batch).toMatchObject({ outcome: 'forward', batch: true, refusedCount: 2, unknown: ['futurecall'], body: '[{"id":1,"method":"getblockcount"}]' });
   });
 });

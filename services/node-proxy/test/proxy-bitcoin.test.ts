@@ -10,7 +10,7 @@ import { callProxy, type ProxyCall } from './client';
 import { startProxyPlatform, waitUntil, type CreatedNode, type ProxyPlatform, type TestUser } from './harness';
 
 const run = promisify(execFile);
-const blockedMethods = (JSON.parse(readFileSync(path.join(DEFAULT_FILTER_DIR, 'bitcoin.json'), 'utf8')) as { groups: { methods: string[] }[] }).groups
+const blockedMethods = (JSON.parse(readFileSync(path.join(DEFAULT_FILTER_DIR, 'bitcoin.json'), 'utf8')) as { refused: { methods: string[] }[] }).refused
   .flatMap((group) => group.methods)
   .map((method) => method.replace(/\*$/, 'x'));
 
@@ -87,11 +87,28 @@ describe('the proxy in front of a Litecoin Core node', () => {
     expect(huge).toMatchObject({ status: 413, body: { code: 'PayloadTooLarge' } });
   });
 
+  it('keeps numbers as written: Litecoin Core echoes the id it read, and the proxy’s own answers carry it too', async () => {
+    const refusedStop = '{"code":-32601,"message":"method \\"stop\\" is not allowed on this hosted node"}';
+    for (const id of ['12345678901234567890', '9007199254740993', '1e400', '-0', '1.50']) {
+      const straight = await rpc(`{"jsonrpc":"1.0","id":${id},"method":"getblockcount","params":[]}`);
+      expect([id, straight.status, /^\{"result":\d+,"error":null,"id":(.*)\}$/.exec(straight.text.trim())?.[1]]).toEqual([id, 200, id]);
+      expect((await rpc(`{"id":${id},"method":"stop"}`)).text).toBe(`{"result":null,"error":${refusedStop},"id":${id}}`);
+      const merged = await rpc(`[{"id":${id},"method":"getblockcount"},{"id":"${id}","method":"stop"}]`);
+      expect([id, /^\[\{"result":\d+,"error":null,"id":([^}]*)\},(.*)\]$/.exec(merged.text)?.slice(1)]).toEqual([id, [id, `{"result":null,"error":${refusedStop},"id":"${id}"}`]]);
+    }
+    const deep = await rpc(`{"id":1,"method":"getblockcount","params":${'['.repeat(4_000)}${']'.repeat(4_000)}}`);
+    expect(deep).toMatchObject({ status: 400, body: { result: null, id: null, error: { code: -32600, message: 'invalid request: the body is nested deeper than 64 levels' } } });
+  });
+
   it('serves litecoin-cli through the proxy, and refuses its stop', async () => {
     const cli = (...args: string[]) =>
       run('litecoin-cli', ['-rpcconnect=127.0.0.1', `-rpcport=${proxy.ports.ltc}`, `-rpcuser=${node.nodeUser}`, `-rpcpassword=${node.nodePass}`, ...args]);
     const { stdout } = await cli('getblockcount');
     expect(Number(stdout.trim())).toBeGreaterThanOrEqual(2);
+    // -getinfo batches getnetworkinfo and getblockchaininfo with wallet calls it may go without.
+    const info = JSON.parse((await cli('-getinfo')).stdout) as { version: number; blocks: number; chain: string };
+    expect(info).toMatchObject({ version: expect.any(Number), blocks: expect.any(Number), chain: 'regtest' });
+    expect(info.blocks).toBeGreaterThanOrEqual(2);
     const refused = await cli('stop').then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,

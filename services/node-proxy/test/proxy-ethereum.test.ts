@@ -1,78 +1,15 @@
 import { once } from 'node:events';
-import type { IncomingMessage } from 'node:http';
 import { Agent } from 'node:https';
-import { connect, type LookupFunction } from 'node:net';
+import { connect } from 'node:net';
 import { FetchRequest, JsonRpcProvider, Wallet, WebSocketProvider } from 'ethers';
-import WebSocket, { type ClientOptions, type RawData } from 'ws';
 import { clientTokens, HOUR } from '@cloud/accounts/testing';
 import type { NodeProxy } from '../src';
 import { basic, callProxy } from './client';
 import { startProxyPlatform, waitUntil, type CreatedNode, type ProxyPlatform, type TestUser } from './harness';
-
-/** Node addresses (`<nodeId>.nodes.localhost`) are this machine, whatever the system resolver thinks. */
-const lookup: LookupFunction = (_hostname, options, callback) => {
-  if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
-  else callback(null, '127.0.0.1', 4);
-};
-
-/** A JSON-RPC message as a test reads it. */
-interface Message {
-  id?: unknown;
-  method?: string;
-  params?: { subscription?: unknown; result?: { number?: unknown } };
-  result?: unknown;
-  error?: { code: number; message: string };
-}
+import { lookup, openSocket, refusal, socketTo, type Message } from './websocket-client';
 
 const refusedMessage = (method: string) => `method "${method}" is not allowed on this hosted node`;
 const call = (id: unknown, method: string, params: unknown[] = []) => ({ jsonrpc: '2.0', id, method, params });
-
-/** A `ws` client to a node's eth port, resolving every name to loopback and trusting the proxy's certificate. */
-function socketTo(proxy: NodeProxy, address: string, authorization?: string, port = proxy.ports.eth, path = '/'): WebSocket {
-  const options: ClientOptions & { lookup: LookupFunction } = { lookup, headers: authorization ? { authorization } : {}, ...(proxy.certificate ? { ca: proxy.certificate } : {}) };
-  return new WebSocket(`${proxy.scheme === 'https' ? 'wss' : 'ws'}://${address}:${port}${path}`, options);
-}
-
-/** Every message a socket receives, and a way to wait for one. */
-function inbox(ws: WebSocket) {
-  const messages: (Message | Message[])[] = [];
-  ws.on('message', (data: RawData) => messages.push(JSON.parse(String(data)) as Message | Message[]));
-  return {
-    messages,
-    async next<T extends Message | Message[]>(what: string, match: (message: Message | Message[]) => boolean): Promise<T> {
-      let found: Message | Message[] | undefined;
-      await waitUntil(what, () => (found = messages.find(match)), 15_000, 20);
-      return found as T;
-    },
-  };
-}
-
-/** A socket once open, with its inbox and the close code it will end with. */
-async function openSocket(proxy: NodeProxy, address: string, authorization: string) {
-  const ws = socketTo(proxy, address, authorization);
-  const box = inbox(ws);
-  const closed = once(ws, 'close').then(([code]) => code as number);
-  await once(ws, 'open');
-  return { ws, box, closed };
-}
-
-/** How an upgrade was refused: the HTTP status, headers and body the `ws` client saw. */
-function refusal(ws: WebSocket): Promise<{ status: number; headers: IncomingMessage['headers']; body: unknown }> {
-  return new Promise((resolve, reject) => {
-    ws.on('open', () => reject(new Error('the upgrade was accepted')));
-    ws.on('error', (error) => reject(error));
-    ws.on('unexpected-response', (_req, res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown });
-        ws.removeAllListeners('error');
-        ws.on('error', () => undefined);
-        ws.terminate();
-      });
-    });
-  });
-}
 
 describe('the proxy in front of an Ethereum (anvil) node', () => {
   let platform: ProxyPlatform;
@@ -214,8 +151,8 @@ describe('the proxy in front of an Ethereum (anvil) node', () => {
     const old = await openSocket(plain, doomed.address, basic(`${doomed.nodeUser}:${doomed.nodePass}`));
     old.ws.send(JSON.stringify(call(1, 'eth_chainId')));
     expect(await old.box.next('an answer', (m) => !Array.isArray(m) && m.id === 1)).toMatchObject({ result: '0x7a69' });
-    const rotated = await platform.nodes.http.post(`/users/me/nodes/${doomed.id}/credentials`).set('authorization', `Bearer ${user.clientToken}`).expect(200);
-    const auth = basic(`${rotated.body.nodeUser}:${rotated.body.nodePass}`);
+    const rotated = await platform.rotateCredentials(user, doomed.id);
+    const auth = basic(`${rotated.nodeUser}:${rotated.nodePass}`);
     let started = Date.now();
     expect(await old.closed).toBe(1008);
     expect(Date.now() - started).toBeLessThan(2_000);

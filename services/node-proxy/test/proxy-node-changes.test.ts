@@ -35,7 +35,8 @@ describe('the proxy following node changes, with the management interface, limit
   it('tells the node health on the management port, and serves its log', async () => {
     const management = (request: { path: string; body?: unknown; method?: string }) =>
       callProxy(proxy, 'management', { host: node.address, auth: `${node.nodeUser}:${node.nodePass}`, ...request });
-    expect(await management({ path: '/status' })).toMatchObject({ status: 200, body: 'healthy' });
+    // The platform runs LOCAL_NETWORKS=dev: the node is on a private dev chain, and /status says so.
+    expect(await management({ path: '/status' })).toMatchObject({ status: 200, body: 'healthy', headers: { 'x-node-dev-chain': 'true' } });
     const lines = await management({ path: '/logs?lines=3' });
     expect(lines.status).toBe(200);
     expect(lines.body).toEqual([expect.any(String), expect.any(String), expect.any(String)]);
@@ -70,12 +71,12 @@ describe('the proxy following node changes, with the management interface, limit
   it('stops taking rotated credentials within a second, and takes the new ones', async () => {
     const old = `${node.nodeUser}:${node.nodePass}`;
     expect(await getBlockCount(old)).toMatchObject({ status: 200 });
-    const rotated = await platform.nodes.http.post(`/users/me/nodes/${node.id}/credentials`).set('authorization', `Bearer ${user.clientToken}`).expect(200);
-    const fresh = `${rotated.body.nodeUser}:${rotated.body.nodePass}`;
+    const rotated = await platform.rotateCredentials(user, node.id);
+    const fresh = `${rotated.nodeUser}:${rotated.nodePass}`;
     const took = await waitUntil('the old credentials to stop working', async () => (await getBlockCount(old)).status === 401, 1000);
     expect(took).toBeLessThan(1000);
     expect(await getBlockCount(fresh)).toMatchObject({ status: 200 });
-    node = { ...node, nodeUser: rotated.body.nodeUser, nodePass: rotated.body.nodePass };
+    node = { ...node, nodeUser: rotated.nodeUser, nodePass: rotated.nodePass };
   });
 
   it('limits each node to its rate with 429 and Retry-After', async () => {

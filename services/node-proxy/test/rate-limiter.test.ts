@@ -16,3 +16,17 @@ describe('the per-node rate limit', () => {
     expect(takes('node-a', 3)).toEqual([true, true, true]);
   });
 });
+
+describe('a batch against the rate', () => {
+  it('takes one token per call, all at once or none, and tells a batch over the burst it never fits', () => {
+    let now = 1_000_000;
+    const limiter = new RateLimiter({ ratePerSecond: 10, burst: 50, now: () => now });
+    expect(limiter.take('node-a', 30)).toEqual({ allowed: true });
+    expect(limiter.take('node-a', 30)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    // Refused whole: the 20 tokens left are still there.
+    expect(limiter.take('node-a', 20)).toEqual({ allowed: true });
+    expect(limiter.take('node-a', 100)).toEqual({ allowed: false, retryAfterSeconds: undefined });
+    now += 5_000;
+    expect(limiter.take('node-a', 50)).toEqual({ allowed: true });
+  });
+});

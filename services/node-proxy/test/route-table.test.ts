@@ -20,7 +20,24 @@ describe('the routing table', () => {
     expect(table.apply(route('node-a', 1, { state: 'provisioning' }))).toBe(false);
     expect(table.apply(route('node-a', 2, { state: 'failed' }))).toBe(false);
     expect(table.get('node-a')).toMatchObject({ state: 'running', revision: 2, jwt: false, interfaces: { family: 'bitcoin', listener: 'ltc' } });
-    expect(table.get('node-a')!.passwordSha256!.equals(Buffer.alloc(32, 0xaa))).toBe(true);
+    // A route from before several credentials: its one credential, as `default`.
+    expect(table.get('node-a')!.basicCredentials).toEqual([{ id: 'default', user: 'u-node-a', passwordSha256: Buffer.alloc(32, 0xaa) }]);
+  });
+
+  it('indexes every credential a route lists, forgets a revoked one, and compiles the access rules', () => {
+    const table = new RouteTable();
+    const credentials = [
+      { id: 'cred-1', user: 'u-one', passwordSha256: 'a'.repeat(64) },
+      { id: 'cred-2', user: 'u-two', passwordSha256: 'b'.repeat(64) },
+    ];
+    const access = { ipAllowlist: ['10.0.0.0/8'], originAllowlist: ['https://app.example'], refusedMethods: ['getblockcount'], ratePerSecond: 3 };
+    table.apply(route('node-a', 1, { basic: { user: 'u-one', passwordSha256: 'a'.repeat(64) }, credentials, access }));
+    expect([table.byNodeUser('u-one')?.nodeId, table.byNodeUser('u-two')?.nodeId]).toEqual(['node-a', 'node-a']);
+    expect(table.get('node-a')!.basicCredentials.map((each) => each.id)).toEqual(['cred-1', 'cred-2']);
+    expect(table.get('node-a')!.rules).toMatchObject({ origins: new Set(['https://app.example']), refused: new Set(['getblockcount']), ratePerSecond: 3 });
+    table.apply(route('node-a', 2, { basic: { user: 'u-one', passwordSha256: 'a'.repeat(64) }, credentials: credentials.slice(0, 1) }));
+    expect(table.byNodeUser('u-two')).toBeUndefined();
+    expect(table.get('node-a')!.rules).toBeUndefined();
   });
 
   it('finds a node by its Basic user, and forgets the old user when the credentials rotate', () => {
@@ -51,7 +68,7 @@ describe('the routing table', () => {
     const table = new RouteTable();
     table.apply(route('node-j', 1, { image: 'eth', chain: 'eth', basic: null }));
     table.apply(route('node-x', 1, { image: 'dogecoin' }));
-    expect(table.get('node-j')).toMatchObject({ jwt: true, passwordSha256: null, interfaces: { family: 'ethereum', webSocket: true } });
+    expect(table.get('node-j')).toMatchObject({ jwt: true, basicCredentials: [], interfaces: { family: 'ethereum', webSocket: true } });
     expect(table.get('node-x')).toBeUndefined();
   });
 
@@ -59,7 +76,8 @@ describe('the routing table', () => {
     const table = new RouteTable();
     table.apply(route('node-old', 1));
     table.apply(route('node-new', 1)); // arrived while the snapshot was read, after it was taken
-    table.replaceAll([route('node-b', 4)]);
+    table.apply(route('node-b', 4)); // the snapshot's one page
+    table.removeAllBut(new Set(['node-b']));
     expect(table.get('node-old')).toBeUndefined();
     expect(table.get('node-new')).toBeUndefined();
     expect(table.apply(route('node-new', 1))).toBe(true); // the replay

@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import { bearerGuard, TokenVerifier, type Clock, type PublicKeyResolver } from '@cloud/auth';
-import type { Bus, Outbox } from '@cloud/bus';
+import { busMetrics, type Bus, type Outbox } from '@cloud/bus';
 import { CallRecorder, outboxSink } from '@cloud/call-events';
 import { pingDatabase, type Database } from '@cloud/db';
 import { createHttpApp } from '@cloud/http';
@@ -8,11 +8,20 @@ import type { Logger } from '@cloud/logging';
 import type { RevocationSet } from '@cloud/revocations';
 import type { NodesConfig } from './config';
 import { NodesRepository } from './data-access/nodes.repository';
+import { UsageRepository } from './data-access/usage.repository';
+import { NodeAccessRules } from './domain/node-access';
+import { NodeCredentials } from './domain/node-credentials';
+import { NodeOperations } from './domain/node-operations';
 import { NodesService } from './domain/nodes';
 import { Reconciler } from './domain/reconciler';
+import { UsageIngest } from './domain/usage-ingest';
+import { UsageReports } from './domain/usage-report';
+import { UsageRetentionJob } from './domain/usage-retention';
 import type { NodeDriver } from './drivers/driver';
+import { accessRouter } from './entry-points/http/access.router';
 import { nodesRouter } from './entry-points/http/nodes.router';
 import { nodesOpenApiDocument } from './entry-points/http/openapi';
+import { usageRouter } from './entry-points/http/usage.router';
 
 export const NODES_SERVICE_NAME = 'cloud-nodes';
 
@@ -36,6 +45,8 @@ export interface NodesApp {
   nodes: NodesService;
   reconciler: Reconciler;
   repository: NodesRepository;
+  usageIngest: UsageIngest;
+  usageRetention: UsageRetentionJob;
 }
 
 /** Wires the repository, the use cases, the reconciler and the routes by hand; nothing starts here. */
@@ -55,7 +66,7 @@ export function createNodesApp(deps: NodesAppDependencies): NodesApp {
     intervalMs: config.RECONCILE_INTERVAL_MS,
     stakingTls: (nodeId) => deps.bus.request('staking.validator-tls', { nodeId }),
   });
-  const nodes = new NodesService({
+  const serviceDeps = {
     db,
     nodes: repository,
     outbox,
@@ -64,21 +75,36 @@ export function createNodesApp(deps: NodesAppDependencies): NodesApp {
     nodeDomain: config.NODE_DOMAIN,
     maxNodesPerUser: config.MAX_NODES_PER_USER,
     onChange: () => reconciler.wake(),
-  });
+  };
+  const nodes = new NodesService(serviceDeps);
+  const operations = new NodeOperations(serviceDeps);
+  const access = new NodeAccessRules({ ...serviceDeps, maxRatePerSecond: config.NODE_MAX_RATE_PER_SECOND });
+  const credentials = new NodeCredentials({ ...serviceDeps, maxCredentialsPerNode: config.MAX_CREDENTIALS_PER_NODE });
   const requireClient = bearerGuard({ verifier: new TokenVerifier(deps.keys, clock), kind: 'client', isRevoked: deps.revocations.isRevoked });
+  const usage = new UsageRepository(db);
+  const retention = { minuteMs: config.USAGE_MINUTE_RETENTION_HOURS * 3_600_000, hourMs: config.USAGE_HOUR_RETENTION_DAYS * 86_400_000 };
+  const usageIngest = new UsageIngest({ db, usage, clock, logger, retention });
+  const usageRetention = new UsageRetentionJob({ ingest: usageIngest, logger, intervalMs: config.USAGE_RETENTION_INTERVAL_MS });
   const recorder = new CallRecorder({ service: NODES_SERVICE_NAME, sink: outboxSink(outbox, db), logger, clock });
   const app = createHttpApp({
     logger,
     openapi: nodesOpenApiDocument(),
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
+    corsOrigins: config.CORS_ORIGINS,
+    metrics: { service: NODES_SERVICE_NAME, registries: [busMetrics] },
     readiness: [
       { name: 'database', check: () => pingDatabase(db) },
-      { name: 'message bus', check: () => deps.bus.checkReady() },
+      // The outbox keeps what is published meanwhile: serving goes on without the broker (decision 020).
+      { name: 'message bus', degradable: true, check: () => deps.bus.checkReady() },
       { name: 'token revocations', check: () => deps.revocations.checkReady() },
     ],
     middleware: [recorder.middleware],
-    routers: [nodesRouter(nodes, requireClient)],
+    routers: [
+      nodesRouter(nodes, operations, requireClient),
+      accessRouter({ nodes, access, credentials }, requireClient),
+      usageRouter(credentials, new UsageReports({ usage, clock }), requireClient),
+    ],
   });
-  return { app, recorder, nodes, reconciler, repository };
+  return { app, recorder, nodes, reconciler, repository, usageIngest, usageRetention };
 }

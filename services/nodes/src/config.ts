@@ -1,10 +1,35 @@
 import { z } from 'zod';
 import { apiServiceEnvironment, loadConfig, port, positiveInt } from '@cloud/config';
 import { nodeRpcKeyEnvironment } from '@cloud/node-rpc-auth';
+import type { ImageId } from '@cloud/chains';
 
 const optionalPath = z.string().min(1).optional();
 const dnsLabel = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const dnsSubdomain = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+// host:port, host a DNS name, an IPv4 address or a bracketed IPv6 address.
+const peerAddress = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):\d{1,5}$/;
+const peerList = z
+  .string()
+  .transform((value) => (value.trim() === 'none' ? [] : value.split(',').map((peer) => peer.trim())))
+  .refine((peers) => peers.every((peer) => peerAddress.test(peer)), 'host:port[,host:port], or none')
+  .optional();
+
+/**
+ * `<IMAGE>_PEERS` (LTC_PEERS, BTCTESTNET_PEERS, ...): the only peers local nodes of that image
+ * connect to (`-connect`), or `none` for no peers at all; unset: the network's own discovery.
+ * This is how a private network is hosted: its nodes follow the chain of the peers given.
+ */
+function peerSettings() {
+  return Object.fromEntries(PEER_IMAGES.map((image) => [peersVariable(image), peerList])) as Record<`${Uppercase<PeerImage>}_PEERS`, typeof peerList>;
+}
+
+export const PEER_IMAGES = ['btc', 'bch', 'ltc', 'btctestnet', 'bchtestnet'] as const satisfies readonly ImageId[];
+export type PeerImage = (typeof PEER_IMAGES)[number];
+
+export function peersVariable<I extends PeerImage>(image: I): `${Uppercase<I>}_PEERS` {
+  return `${image.toUpperCase() as Uppercase<I>}_PEERS`;
+}
+
 const labelSelector = z.string().regex(/^[A-Za-z0-9./_-]+=[A-Za-z0-9._-]*(,[A-Za-z0-9./_-]+=[A-Za-z0-9._-]*)*$/, 'key=value[,key=value]');
 
 /** Every variable the nodes service reads; `.env.example` at the repository root documents them. */
@@ -22,12 +47,24 @@ export const nodesEnvironment = apiServiceEnvironment.extend(nodeRpcKeyEnvironme
   ACCOUNTS_URL: z.url().default('http://127.0.0.1:3001'),
   /** Nodes a user may have at once (provisioning, running or failed). */
   MAX_NODES_PER_USER: positiveInt(5),
+  /** Named Basic credentials a node may have at once. */
+  MAX_CREDENTIALS_PER_NODE: positiveInt(10),
+  /** The node-proxy's rate per node (its PROXY_RATE_PER_SECOND): an owner's `ratePerSecond` may not be above it. */
+  NODE_MAX_RATE_PER_SECOND: positiveInt(100),
   /** Names this instance in node leases; unset: a random id per process. Must differ between instances. */
   NODES_INSTANCE_ID: z.string().min(1).max(128).optional(),
   /** An instance that stops renewing its leases for this long loses its nodes to another instance. */
   NODE_LEASE_SECONDS: positiveInt(15),
   /** How often each node is checked against the driver (and leases renewed), besides bus wake-ups. */
   RECONCILE_INTERVAL_MS: positiveInt(2000),
+
+  // --- usage (the node-proxy's counts, in time buckets) ---
+  /** Minute buckets are kept this long; a `node.usage` message older than this is dropped (its id is forgotten by then). */
+  USAGE_MINUTE_RETENTION_HOURS: positiveInt(24),
+  /** Hour buckets are kept this long. */
+  USAGE_HOUR_RETENTION_DAYS: positiveInt(90),
+  /** How often old buckets are deleted. */
+  USAGE_RETENTION_INTERVAL_MS: positiveInt(600_000),
 
   // --- the local driver ---
   /** Data directories of local nodes; unset: $DATA_DIR/nodes. */
@@ -45,6 +82,19 @@ export const nodesEnvironment = apiServiceEnvironment.extend(nodeRpcKeyEnvironme
   BCHN_BITCOIND_PATH: optionalPath,
   /** avalanchego for validator nodes; unset: the dev chain's avalanche mode runs them. */
   AVALANCHEGO_PATH: optionalPath,
+  /**
+   * `dev`: Bitcoin-family daemons run private regtest chains (nodes say `dev: true`); `public`: they
+   * run the network their image names (ltc: Litecoin mainnet, btctestnet/bchtestnet: testnet4).
+   * Images without their real software run on the dev chain (or anvil) either way, and say so.
+   */
+  LOCAL_NETWORKS: z.enum(['dev', 'public']).default('dev'),
+  /** Public-network nodes keep at most this many MB of blocks (-prune); 0: the whole chain. Bitcoin Core's least is 550. */
+  LOCAL_PRUNE_MB: z.coerce
+    .number()
+    .int()
+    .refine((mb) => mb === 0 || mb >= 550, '0 (no pruning) or at least 550 (MB)')
+    .default(10_000),
+  ...peerSettings(),
 
   // --- the kubernetes driver (credentials: the pod's service account, else KUBECONFIG or ~/.kube/config) ---
   /** Where nodes run: their StatefulSets, volumes, Secrets, Services and NetworkPolicies. */

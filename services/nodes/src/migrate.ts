@@ -9,7 +9,7 @@ import { nodesMigrations, NODES_SCHEMA } from './migrations';
 async function main() {
   const config = loadNodesConfig();
   const logger = createLogger({ service: NODES_SERVICE_NAME, level: config.LOG_LEVEL });
-  const db = await openServiceDatabase(config, NODES_SCHEMA);
+  const db = await openServiceDatabase(config, NODES_SCHEMA, logger);
   try {
     logger.info('migrations applied', { applied: await migrateToLatest(db, NODES_SCHEMA, nodesMigrations) });
   } finally {

@@ -10,6 +10,7 @@ import type { NodeDriver } from './drivers/driver';
 import { openNodeDriver } from './drivers/open-driver';
 import { serveProxyRequests } from './entry-points/messages/proxy-requests.server';
 import { wakeReconcilerOnRequests } from './entry-points/messages/reconcile-wakeups';
+import { consumeUsage } from './entry-points/messages/usage.consumer';
 import { consumeUserDeletions } from './entry-points/messages/user-deletions.consumer';
 import { consumeValidatorRequests } from './entry-points/messages/validator-requests.consumer';
 import { nodesMigrations, NODES_SCHEMA } from './migrations';
@@ -47,15 +48,15 @@ export async function createNodesService(config: NodesConfig, options: NodesServ
   const logger = options.logger ?? createLogger({ service: NODES_SERVICE_NAME, level: config.LOG_LEVEL });
   const clock = options.clock ?? systemClock;
   const instanceId = config.NODES_INSTANCE_ID ?? `nodes-${randomUUID()}`;
-  const db = options.db ?? (await openServiceDatabase(config, NODES_SCHEMA));
+  const db = options.db ?? (await openServiceDatabase(config, NODES_SCHEMA, logger));
   if (config.RUN_MIGRATIONS) {
     const applied = await migrateToLatest(db, NODES_SCHEMA, nodesMigrations);
     if (applied.length > 0) logger.info('migrations applied', { applied });
   }
-  const bus = options.bus ?? (await openBus(config, NODES_SERVICE_NAME, logger));
+  const bus = await openBus(config, NODES_SERVICE_NAME, logger, options.bus);
   const outbox = new Outbox({ db, bus, logger });
   const driver = options.driver ?? openNodeDriver(config, logger);
-  const revocations = new RevocationSet({ bus, logger, service: NODES_SERVICE_NAME });
+  const revocations = new RevocationSet({ bus, logger, service: NODES_SERVICE_NAME, clock });
   const parts = createNodesApp({
     config,
     logger,
@@ -73,9 +74,17 @@ export async function createNodesService(config: NodesConfig, options: NodesServ
   await consumeValidatorRequests(bus, parts.nodes);
   await serveProxyRequests(bus, parts.nodes);
   await wakeReconcilerOnRequests(bus, parts.reconciler);
+  await consumeUsage(bus, parts.usageIngest);
+  parts.usageRetention.start();
   outbox.start();
   parts.reconciler.start();
-  logger.info('nodes service started', { instanceId, driver: driver.name });
+  // Which networks local nodes run on, plainly: dev chains are not the images' real networks.
+  const networks = driver.name === 'local' ? config.LOCAL_NETWORKS : 'public';
+  const mode =
+    networks === 'dev'
+      ? 'nodes run on private dev chains (LOCAL_NETWORKS=dev): chain options and nodes say dev: true'
+      : 'nodes run on their images\' real networks, where the real software is installed (an image without it runs a dev chain and says dev: true)';
+  logger.info(`nodes service started; ${mode}`, { instanceId, driver: driver.name, networks });
   return {
     ...parts,
     db,
@@ -86,10 +95,11 @@ export async function createNodesService(config: NodesConfig, options: NodesServ
     instanceId,
     async close() {
       await parts.reconciler.stop();
+      await parts.usageRetention.stop();
       await parts.recorder.drain();
       await outbox.stop();
       revocations.stop();
-      if (!options.bus) await bus.close();
+      await bus.close();
       if (!options.db) await db.destroy();
     },
   };

@@ -13,6 +13,7 @@ import { bearer, clientTokens, fakeClock, startTestAccounts, verifiedUser, waitU
 import { createNodesService, loadNodesConfig, type NodeDriver, type NodesService } from './index';
 
 export { bearer, waitUntil };
+export { findOnPath } from './drivers/local/software';
 
 /** Hex SHA-256 of a node password: what the node-proxy checks Basic credentials against. */
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -39,6 +40,8 @@ export interface TestPlatform {
   dataDir: string;
   /** The key the instances derive their nodes' RPC passwords from, as the node-proxy reads it. */
   rpcKey: Buffer;
+  /** The nodes database's connection string (PostgreSQL), or undefined on PGlite; an instance's env may reach it another way (a relay). */
+  databaseUrl: string | undefined;
   /** The bus the test listens on: the shared in-process bus, or a connection of its own to the test's RabbitMQ prefix. */
   bus: Bus;
   /** The bus every service of the platform shares (in-process), or undefined when each opens its own (RabbitMQ, from `busEnv`). */
@@ -62,6 +65,8 @@ export interface TestPlatform {
 export interface TestPlatformOptions {
   /** Use RabbitMQ (a prefix of its own) instead of one in-process bus shared by the services. */
   rabbitmq?: boolean;
+  /** The PostgreSQL server to make the nodes database on (default DATABASE_URL; PGlite without either). */
+  databaseServerUrl?: string;
 }
 
 /**
@@ -83,7 +88,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
   const keys = await accountsKeys(accounts);
   // Instances share the database as replicas would: over PostgreSQL each has its own pool, and on
   // PGlite (one connection per database) they share one in-memory database.
-  const database: TestDatabase = await createTestDatabase('nodes');
+  const database: TestDatabase = await createTestDatabase('nodes', { ...(options.databaseServerUrl ? { serverUrl: options.databaseServerUrl } : {}) });
   const sharedDatabase = database.url ? {} : { db: database.db };
   const instances: TestNodes[] = [];
   const extraBuses: Bus[] = [];
@@ -93,6 +98,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
     clock,
     dataDir,
     rpcKey: loadNodeRpcKey({ DATA_DIR: dataDir }),
+    databaseUrl: database.url,
     bus,
     sharedBus: options.rabbitmq ? undefined : bus,
     busEnv,

@@ -27,7 +27,9 @@ describe('nodes API', () => {
       ['a malformed token', { authorization: 'Bearer not.a.token' }],
     ])('refuses %s with 401', async (_what, headers) => {
       const set = typeof headers === 'function' ? headers() : headers;
-      for (const call of [nodes.http.get('/chains'), nodes.http.get('/users/me/nodes'), nodes.http.post('/users/me/nodes').send({ image: 'btc' })]) {
+      // GET /chains is public, but a token sent with it must be a valid client token.
+      const chains = Object.keys(set).length > 0 ? [nodes.http.get('/chains')] : [];
+      for (const call of [...chains, nodes.http.get('/users/me/nodes'), nodes.http.post('/users/me/nodes').send({ image: 'btc' })]) {
         const response = await call.set(set);
         expect(response.status).toBe(401);
         expect(response.body).toEqual({ code: 'Unauthorized', message: expect.any(String) });
@@ -37,12 +39,21 @@ describe('nodes API', () => {
     });
   });
 
+  it('answers GET /chains without a token, with the list a client token gets', async () => {
+    const anonymous = await nodes.http.get('/chains').expect(200);
+    const withToken = await nodes.http.get('/chains').set(asAlice()).expect(200);
+    expect(anonymous.body).toEqual(withToken.body);
+    expect((anonymous.body as unknown[]).length).toBeGreaterThan(0);
+  });
+
   it('lists every image with the software that really runs it', async () => {
     const response = await nodes.http.get('/chains').set(asAlice()).expect(200);
-    const chains = response.body as Array<{ image: string; chain: string; network: string; software: string }>;
+    const chains = response.body as Array<{ image: string; chain: string; network: string; software: string; dev: boolean }>;
     expect(chains.map((each) => each.image).sort()).toEqual(['bch', 'bchtestnet', 'btc', 'btctestnet', 'eth', 'ltc']);
     const byImage = new Map(chains.map((each) => [each.image, each]));
-    expect(byImage.get('btc')).toEqual({ image: 'btc', chain: 'btc', network: 'mainnet', software: expect.stringMatching(/^cloud-dev-chain-\d+\.\d+\.\d+$/) });
+    expect(byImage.get('btc')).toEqual({ image: 'btc', chain: 'btc', network: 'mainnet', software: expect.stringMatching(/^cloud-dev-chain-\d+\.\d+\.\d+$/), dev: true, pruned: false });
+    // LOCAL_NETWORKS=dev (the default): every option runs a private dev chain, and says so.
+    expect(chains.map((each) => [each.image, each.dev])).toEqual(chains.map((each) => [each.image, true]));
     expect(byImage.get('bchtestnet')).toMatchObject({ chain: 'bch', network: 'testnet' });
     expect(byImage.get('ltc')?.software).toMatch(/^litecoin-core-\d+\.\d+\.\d+/);
     expect(byImage.get('eth')?.software).toMatch(/^anvil-\d+\.\d+\.\d+$/);
@@ -57,6 +68,8 @@ describe('nodes API', () => {
       ['a string for large', { image: 'btc', large: 'yes' }, /body\.large/],
       ['a number for jwt', { image: 'btc', jwt: 1 }, /body\.jwt/],
       ['an unknown field', { image: 'btc', size: 'xl' }, /size/],
+      ['a string for txindex', { image: 'btc', txindex: 'yes' }, /body\.txindex/],
+      ['txindex on eth', { image: 'eth', txindex: true }, /^body\.txindex: only Bitcoin-family nodes .* not eth$/],
     ])('answers 400 InvalidInput to %s, and creates nothing', async (_what, body, mentions) => {
       const response = await createNode(alice.clientToken, body);
       expect(response.status).toBe(400);
@@ -72,7 +85,7 @@ describe('nodes API', () => {
 
     it('answers 400 to a bad number of log lines', async () => {
       for (const lines of ['0', 'many', '100001', '-3']) {
-        const response = await nodes.http.get(`/users/me/nodes/node-x/logs?lines=${lines}`).set(asAlice());
+        const response = await nodes.http.get(`/users/me/nodes/node-00000000-0000-4000-8000-000000000000/logs?lines=${lines}`).set(asAlice());
         expect(response.status).toBe(400);
         expect(response.body).toEqual({ code: 'InvalidInput', message: expect.stringContaining('query.lines') });
       }
@@ -96,10 +109,14 @@ describe('nodes API', () => {
         software: expect.stringMatching(/^cloud-dev-chain-/),
         large: false,
         jwt: false,
+        dev: true,
+        txindex: false,
         state: 'provisioning',
         stateReason: null,
+        sync: null,
         address: `${String(node.id)}.nodes.example.test`,
         ports: { jsonRpc: 8332, rest: 8332 },
+        access: { ipAllowlist: [], originAllowlist: [], refusedMethods: [], ratePerSecond: null },
         createdAt: expect.stringMatching(/Z$/),
         updatedAt: expect.stringMatching(/Z$/),
         nodeUser: expect.stringMatching(/^u[0-9a-f]{16}$/),
@@ -107,7 +124,9 @@ describe('nodes API', () => {
       });
       basic = node as typeof basic;
       const row = (await nodes.service.db('nodes').where({ id: basic.id }).first()) as Record<string, unknown>;
-      expect(row.node_password_hash).toBe(createHash('sha256').update(basic.nodePass).digest('hex'));
+      expect(row.credentials).toEqual([
+        { id: expect.stringMatching(/^cred-/), name: 'default', user: basic.nodeUser, passwordSha256: createHash('sha256').update(basic.nodePass).digest('hex'), createdAt: expect.stringMatching(/Z$/) },
+      ]);
       expect(JSON.stringify(row)).not.toContain(basic.nodePass);
 
       const fetched = (await nodes.http.get(`/users/me/nodes/${basic.id}`).set(asAlice()).expect(200)).body as Record<string, unknown>;
@@ -146,7 +165,7 @@ describe('nodes API', () => {
       for (const call of [
         nodes.http.get(`/users/me/nodes/${basic.id}`),
         nodes.http.delete(`/users/me/nodes/${basic.id}`),
-        nodes.http.post(`/users/me/nodes/${basic.id}/credentials`),
+        nodes.http.post(`/users/me/nodes/${basic.id}/credentials`).send({ name: 'bobs' }),
         nodes.http.get(`/users/me/nodes/${basic.id}/logs`),
       ]) {
         const response = await call.set(asBob);
@@ -156,29 +175,26 @@ describe('nodes API', () => {
       expect((await nodes.http.get(`/users/me/nodes/${basic.id}`).set(asAlice()).expect(200)).body).toMatchObject({ state: expect.not.stringMatching('deleting') });
     });
 
-    it('rotates Basic credentials: new ones shown once, the old hash replaced', async () => {
-      const before = (await nodes.service.db('nodes').where({ id: basic.id }).first()) as { node_password_hash: string; revision: number };
-      const response = await nodes.http.post(`/users/me/nodes/${basic.id}/credentials`).set(asAlice()).expect(200);
-      const rotated = response.body as { nodeUser: string; nodePass: string };
-      expect(rotated.nodePass).not.toBe(basic.nodePass);
-      const after = (await nodes.service.db('nodes').where({ id: basic.id }).first()) as { node_user: string; node_password_hash: string; revision: number };
-      expect(after.node_user).toBe(rotated.nodeUser);
-      expect(after.node_password_hash).toBe(createHash('sha256').update(rotated.nodePass).digest('hex'));
-      expect(after.node_password_hash).not.toBe(before.node_password_hash);
-      expect(after.revision).toBeGreaterThan(before.revision);
-    });
-
-    it('refuses to rotate credentials of a jwt node with 409', async () => {
-      const response = await nodes.http.post(`/users/me/nodes/${jwtNode.id}/credentials`).set(asAlice());
-      expect(response.status).toBe(409);
-      expect(response.body).toMatchObject({ code: 'Conflict' });
+    it('adds a named credential beside the first, its password shown once and stored hashed', async () => {
+      const response = await nodes.http.post(`/users/me/nodes/${basic.id}/credentials`).set(asAlice()).send({ name: 'second' }).expect(200);
+      const added = response.body as { id: string; nodeUser: string; nodePass: string };
+      expect(added.nodePass).not.toBe(basic.nodePass);
+      const row = (await nodes.service.db('nodes').where({ id: basic.id }).first('credentials')) as { credentials: Array<{ name: string; user: string; passwordSha256: string }> };
+      expect(row.credentials.map((each) => [each.name, each.user, each.passwordSha256])).toEqual([
+        ['default', basic.nodeUser, createHash('sha256').update(basic.nodePass).digest('hex')],
+        ['second', added.nodeUser, createHash('sha256').update(added.nodePass).digest('hex')],
+      ]);
     });
 
     it('serves the node software\'s log, at most the lines asked for', async () => {
+      let running: { state: string; dev: boolean; sync: unknown } | undefined;
       await waitUntil('the btc node runs', async () => {
-        const node = (await nodes.http.get(`/users/me/nodes/${basic.id}`).set(asAlice()).expect(200)).body as { state: string };
+        const node = (await nodes.http.get(`/users/me/nodes/${basic.id}`).set(asAlice()).expect(200)).body as { state: string; dev: boolean; sync: unknown };
+        running = node;
         return node.state === 'running';
       }, 30_000, 100);
+      // A dev chain is its own: nothing to sync with, no peers.
+      expect(running).toMatchObject({ dev: true, sync: { height: expect.any(Number), bestKnownHeight: expect.any(Number), progress: 1, peers: 0, syncing: false, checkedAt: expect.stringMatching(/Z$/) } });
       const response = await nodes.http.get(`/users/me/nodes/${basic.id}/logs?lines=3`).set(asAlice()).expect(200);
       const lines = response.body as string[];
       expect(lines.length).toBeGreaterThan(0);

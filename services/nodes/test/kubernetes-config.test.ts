@@ -18,7 +18,7 @@ describe('NODE_DRIVER=kubernetes', () => {
     expect(driver).toBeInstanceOf(KubernetesDriver);
     expect(driver.name).toBe('kubernetes');
     expect((driver as KubernetesDriver).namespace).toBe('chains');
-    expect(await driver.chains()).toContainEqual({ image: 'btc', chain: 'btc', network: 'mainnet', software: 'bitcoin-core-30.2' });
+    expect(await driver.chains()).toContainEqual({ image: 'btc', chain: 'btc', network: 'mainnet', software: 'bitcoin-core-30.2', dev: false, pruned: false });
     await driver.close();
   });
 

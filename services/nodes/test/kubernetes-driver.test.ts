@@ -10,7 +10,7 @@ import { NAMESPACE, SECRET_KEY, SETTINGS, STAKING_TLS, USER_ID, goldenFile, node
 
 const BTC = nodeIdOf('btc');
 const AVALANCHE = nodeIdOf('avalanche');
-const btcSpec = { id: BTC, image: 'btc' as const, large: false, userId: USER_ID };
+const btcSpec = { id: BTC, image: 'btc' as const, large: false, dev: false, txindex: false, userId: USER_ID };
 const podName = `${BTC}-0`;
 
 let fake: FakeKubernetesApi;
@@ -44,7 +44,7 @@ function putPod(status: object, name = podName): WireObject {
 const condition = (type: string, status: 'True' | 'False', extra: object = {}) => ({ type, status, lastTransitionTime: new Date(now).toISOString(), ...extra });
 
 /** The golden file's documents, as the JSON the API server receives. */
-function golden(image: 'btc', size: 'standard'): unknown[] {
+function golden(image: 'btc', size: 'standard' | 'large'): unknown[] {
   return parseAllDocuments(readFileSync(goldenFile(image, size), 'utf8')).map((document) => document.toJS() as unknown);
 }
 
@@ -73,6 +73,17 @@ describe('the kubernetes driver against a fake API server', () => {
     // The StatefulSet controller's part: the volume claim, labelled like the rest.
     expect(fake.get('persistentvolumeclaims', `data-${BTC}-0`)?.metadata.labels).toMatchObject({ 'cloud.nodes/node-id': BTC, 'cloud.nodes/user-id': USER_ID });
     expect(await driver.status(BTC)).toEqual({ state: 'starting' });
+  });
+
+  it('runs a txindex node with -txindex in its StatefulSet, and refuses a node made on a dev chain', async () => {
+    const driver = newDriver();
+    await driver.ensure({ ...btcSpec, txindex: true });
+    const statefulSet = fake.get('statefulsets', BTC) as { spec?: { template?: { spec?: { containers?: Array<{ args?: string[] }> } } } } | undefined;
+    const container = statefulSet?.spec?.template?.spec?.containers?.[0];
+    expect(container?.args).toContain('-txindex');
+    const devNode = { ...btcSpec, id: nodeIdOf('ltc'), image: 'ltc' as const, dev: true };
+    await expect(driver.ensure(devNode)).rejects.toThrow(new ImageUnavailableError(`node ${devNode.id} was created on a dev chain, which the kubernetes driver does not run`));
+    expect(fake.get('statefulsets', devNode.id)).toBeUndefined();
   });
 
   it('ensures a node it already ensured without calling the API again', async () => {
@@ -153,13 +164,51 @@ describe('the kubernetes driver against a fake API server', () => {
 
   it('scales a failed node to zero once, keeping its objects, and takes a node that is gone as stopped', async () => {
     const driver = newDriver();
-    await driver.stopFailed(BTC); // nothing there yet
+    await driver.stop(BTC); // nothing there yet
     await driver.ensure(btcSpec);
-    await driver.stopFailed(BTC);
-    await driver.stopFailed(BTC);
+    await driver.stop(BTC);
+    await driver.stop(BTC);
     expect((fake.get('statefulsets', BTC)?.spec as { replicas: number }).replicas).toBe(0);
     expect(fake.calls('PUT', 'statefulsets')).toHaveLength(1);
     expect(fake.get('services', BTC)).toBeDefined();
+  });
+
+  it('stops a node (replicas 0) and starts it again (replicas 1) on the same volume, with the same Secret', async () => {
+    const driver = newDriver();
+    await driver.ensure(btcSpec);
+    putPod({ phase: 'Running', conditions: [condition('Ready', 'True')] });
+    const claim = fake.get('persistentvolumeclaims', `data-${BTC}-0`);
+    const secret = fake.get('secrets', BTC);
+    await driver.stop(BTC);
+    expect((fake.get('statefulsets', BTC)?.spec as { replicas: number }).replicas).toBe(0);
+    expect(await driver.status(BTC)).toEqual({ state: 'absent' }); // scaled to zero, its pod gone
+
+    await driver.ensure(btcSpec);
+    const statefulSet = fake.get('statefulsets', BTC);
+    expect((statefulSet?.spec as { replicas: number }).replicas).toBe(1);
+    expect(statefulSet?.spec).toMatchObject({ volumeClaimTemplates: [{ metadata: { name: 'data' } }] });
+    expect(fake.list('persistentvolumeclaims')).toEqual([claim]);
+    expect(fake.get('secrets', BTC)).toEqual(secret);
+    expect(fake.calls('DELETE')).toEqual([]);
+  });
+
+  it('resizes a stopped node: the large resource class on the same StatefulSet and volume', async () => {
+    const driver = newDriver();
+    await driver.ensure(btcSpec);
+    const claim = fake.get('persistentvolumeclaims', `data-${BTC}-0`);
+    const resources = () => ((fake.get('statefulsets', BTC)?.spec as { template: { spec: { containers: Array<{ resources: unknown }> } } }).template.spec.containers[0]?.resources);
+    const standard = resources();
+    const uid = fake.get('statefulsets', BTC)?.metadata.uid;
+    await driver.stop(BTC);
+    await driver.ensure({ ...btcSpec, large: true });
+
+    const large = golden('btc', 'large').find((object) => (object as { kind: string }).kind === 'StatefulSet') as { spec: { template: { spec: { containers: Array<{ resources: unknown }> } } } };
+    expect(resources()).toEqual(large.spec.template.spec.containers[0]?.resources);
+    expect(resources()).not.toEqual(standard);
+    expect((fake.get('statefulsets', BTC)?.spec as { replicas: number }).replicas).toBe(1);
+    // Replaced in place (the API server refuses a changed volume template), never recreated.
+    expect(fake.list('statefulsets').map((each) => each.metadata.uid)).toEqual([uid]);
+    expect(fake.list('persistentvolumeclaims')).toEqual([claim]);
   });
 
   it('reads the last lines of the node container’s log', async () => {
@@ -249,7 +298,7 @@ describe('the kubernetes driver against a fake API server', () => {
 
   it('writes a validator’s staking pair once, asks the staking service only then, and lets the staking pods in', async () => {
     const stakingTls = jest.fn(() => Promise.resolve(STAKING_TLS));
-    const validator = { id: AVALANCHE, image: 'avalanche' as const, large: false, stakingTls };
+    const validator = { id: AVALANCHE, image: 'avalanche' as const, large: false, dev: false, txindex: false, stakingTls };
     await newDriver().ensure(validator);
     expect(fake.get('secrets', AVALANCHE)?.stringData).toEqual({ 'staker.crt': STAKING_TLS.certificatePem, 'staker.key': STAKING_TLS.keyPem });
     const policy = fake.get('networkpolicies', AVALANCHE) as WireObject & { spec: { ingress: { from?: unknown[] }[] } };
@@ -308,8 +357,10 @@ describe('the kubernetes driver against a fake API server', () => {
     const driver = newDriver({ catalogue });
     const chains = await driver.chains();
     expect(chains.map((option) => option.image)).toEqual(['btc', 'bch', 'btctestnet', 'bchtestnet', 'eth', 'avalanche', 'avalanchefuji']);
-    expect(chains.find((option) => option.image === 'eth')).toEqual({ image: 'eth', chain: 'eth', network: 'mainnet', software: 'geth-1.17.5' });
-    await expect(driver.ensure({ id: nodeIdOf('ltc'), image: 'ltc', large: false })).rejects.toThrow(ImageUnavailableError);
+    expect(chains.find((option) => option.image === 'eth')).toEqual({ image: 'eth', chain: 'eth', network: 'mainnet', software: 'geth-1.17.5', dev: false, pruned: false });
+    // The cluster runs the real networks, whole: nothing there is a dev chain.
+    expect(chains.filter((option) => option.dev || option.pruned)).toEqual([]);
+    await expect(driver.ensure({ id: nodeIdOf('ltc'), image: 'ltc', large: false, dev: false, txindex: false })).rejects.toThrow(ImageUnavailableError);
     expect(fake.requests).toEqual([]);
   });
 });

@@ -70,6 +70,15 @@ describe('kubernetes manifests', () => {
     expect(large?.template.spec?.containers[0]?.args).toContain('-dbcache=8000');
   });
 
+  it('give a txindex node -txindex on its node container, and no other node or container', () => {
+    const argsOf = (manifests: NodeManifests) => manifests.statefulSet.spec?.template.spec?.containers.map((container) => container.args ?? []) ?? [];
+    const [indexed] = argsOf(nodeManifests({ ...goldenInput('ltc', 'standard'), txindex: true }, catalogue, SETTINGS));
+    expect(indexed).toContain('-txindex');
+    expect(argsOf(nodeManifests(goldenInput('ltc', 'standard'), catalogue, SETTINGS)).flat()).not.toContain('-txindex');
+    // geth has no such flag, and its beacon node beside it none either.
+    expect(argsOf(nodeManifests({ ...goldenInput('eth', 'standard'), txindex: true }, catalogue, SETTINGS)).flat()).not.toContain('-txindex');
+  });
+
   it('take the storage class and the platform namespace from the settings', () => {
     const manifests = nodeManifests(goldenInput('avalanche', 'standard'), catalogue, { ...SETTINGS, storageClass: 'fast-ssd', platformNamespace: 'cloud' });
     expect(manifests.statefulSet.spec?.volumeClaimTemplates?.[0]?.spec?.storageClassName).toBe('fast-ssd');

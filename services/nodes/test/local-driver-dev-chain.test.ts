@@ -38,7 +38,7 @@ describeWithDevChain(`btc and bch on the dev chain${devChainBuilt ? '' : ' (skip
   });
 
   test('a btc node on the dev chain answers only its own credentials, mines, and is gone once destroyed', async () => {
-    const node: NodeSpec = { id: `node-${randomUUID()}`, image: 'btc', large: false };
+    const node: NodeSpec = { id: `node-${randomUUID()}`, image: 'btc', large: false, dev: true, txindex: false };
     await driver.ensure(node);
     const endpoint = await runningEndpoint(driver, node.id);
     expect(endpoint.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -59,7 +59,7 @@ describeWithDevChain(`btc and bch on the dev chain${devChainBuilt ? '' : ' (skip
   });
 
   test('a killed dev chain is restarted and keeps its chain', async () => {
-    const node: NodeSpec = { id: `node-${randomUUID()}`, image: 'bch', large: false };
+    const node: NodeSpec = { id: `node-${randomUUID()}`, image: 'bch', large: false, dev: true, txindex: false };
     await driver.ensure(node);
     let endpoint = await runningEndpoint(driver, node.id);
     await waitFor('a few blocks', async () => ((await blockHeight(endpoint, 'bitcoin')) >= 3 ? true : undefined), 10_000);

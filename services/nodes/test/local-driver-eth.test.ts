@@ -23,7 +23,7 @@ afterAll(async () => {
   await rm(rootDir, { recursive: true, force: true });
 });
 
-const ethNode = (): NodeSpec => ({ id: `node-${randomUUID()}`, image: 'eth', large: false });
+const ethNode = (): NodeSpec => ({ id: `node-${randomUUID()}`, image: 'eth', large: false, dev: true, txindex: false });
 
 
 function canListen(port: number): Promise<boolean> {
@@ -51,10 +51,19 @@ test('an eth node runs anvil until destroyed: blocks grow, then process, port an
   expect(['starting', 'running']).toContain((await driver.status(node.id)).state);
   const endpoint = await runningEndpoint(driver, node.id);
   expect(endpoint.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-  expect(await driver.status(node.id)).toEqual({ state: 'running', endpoint: { url: endpoint.url } });
+  // anvil's chain is its own: never syncing; it does not count peers (net_peerCount), so peers is null.
+  expect(await driver.status(node.id)).toEqual({
+    state: 'running',
+    endpoint: { url: endpoint.url },
+    sync: { height: expect.any(Number), bestKnownHeight: expect.any(Number), progress: 1, peers: null, syncing: false, checkedAt: expect.any(Date) },
+  });
 
   const chainId = await jsonRpc(endpoint, 'eth_chainId');
   expect(chainId).toMatchObject({ status: 200, result: '0x7a69' });
+  // Funded dev accounts, but not anvil's public default ones ("test test … junk": 0xf39F…2266 first).
+  const accounts = await jsonRpc(endpoint, 'eth_accounts');
+  expect(accounts).toMatchObject({ status: 200, result: expect.arrayContaining([expect.stringMatching(/^0x[0-9a-fA-F]{40}$/)]) });
+  expect((accounts.result as string[]).map((account) => account.toLowerCase())).not.toContain('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266');
   const first = await blockHeight(endpoint, 'ethereum');
   await sleep(2500);
   expect(await blockHeight(endpoint, 'ethereum')).toBeGreaterThanOrEqual(first + 2);

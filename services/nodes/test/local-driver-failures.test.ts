@@ -51,7 +51,7 @@ afterAll(async () => {
 test('software that exits at once ends `failed`, with the exit and its output in the reason, and is not restarted again', async () => {
   const litecoind = await script('failing-litecoind', 'echo "Error: cannot obtain a lock on the data directory" >&2\nexit 1');
   const driver = newDriver({ binaries: { litecoind }, restart: { initialDelayMs: 50, maxDelayMs: 200 } });
-  const node: NodeSpec = { id: `node-${randomUUID()}`, image: 'ltc', large: false };
+  const node: NodeSpec = { id: `node-${randomUUID()}`, image: 'ltc', large: false, dev: true, txindex: false };
   await driver.ensure(node);
 
   const status = await waitFor('the node to fail', async () => {
@@ -73,7 +73,7 @@ test('software that exits at once ends `failed`, with the exit and its output in
 
 test('a node that stops answering its RPC (hung) is killed and restarted', async () => {
   const driver = newDriver({ liveness: { intervalMs: 300, failuresBeforeRestart: 3 } });
-  const node: NodeSpec = { id: `node-${randomUUID()}`, image: 'eth', large: false };
+  const node: NodeSpec = { id: `node-${randomUUID()}`, image: 'eth', large: false, dev: true, txindex: false };
   await driver.ensure(node);
   await runningEndpoint(driver, node.id);
   const hung = await recordedPid(rootDir, node.id);
@@ -99,16 +99,17 @@ test('chains names the software as each binary reports it, and leaves out one th
   expect(chains.find((option) => option.image === 'btctestnet')).toMatchObject({ chain: 'btc', network: 'testnet' });
 });
 
-test('a node unknown here is absent, and release, destroy and logs succeed for it', async () => {
+test('a node unknown here is absent, and release, stop, destroy and logs succeed for it', async () => {
   const driver = newDriver();
   const nodeId = `node-${randomUUID()}`;
   expect(await driver.status(nodeId)).toEqual({ state: 'absent' });
   await expect(driver.release(nodeId)).resolves.toBeUndefined();
+  await expect(driver.stop(nodeId)).resolves.toBeUndefined();
   await expect(driver.destroy(nodeId)).resolves.toBeUndefined();
   expect(await driver.logs(nodeId, 10)).toEqual([]);
   expect(await driver.logs('../..', 10)).toEqual([]);
   await expect(driver.destroy('../..')).rejects.toThrow('not a node id');
-  await expect(driver.release('../..')).rejects.toThrow('not a node id');
+  await expect(driver.stop('../..')).rejects.toThrow('not a node id');
 });
 
 // The service as a process of its own, running the driver from source, so it can be SIGKILLed
@@ -129,8 +130,8 @@ driver.ensure(node).then(async function report() {
 });
 `;
 
-test('a node left behind by a crashed instance is stopped before another instance starts it: never two', async () => {
-  const node: NodeSpec = { id: `node-${randomUUID()}`, image: 'eth', large: false };
+test('a node left running by a crashed instance keeps serving, and the next instance adopts it: never two, never restarted', async () => {
+  const node: NodeSpec = { id: `node-${randomUUID()}`, image: 'eth', large: false, dev: true, txindex: false };
   const nodeDir = path.join(rootDir, node.id);
   serviceA = spawn(process.execPath, ['--conditions=@cloud/source', '-e', SERVICE_A, JSON.stringify({ rootDir, secretKey: TEST_RPC_KEY.toString('hex'), node })], {
     cwd: path.join(__dirname, '..'),
@@ -139,29 +140,69 @@ test('a node left behind by a crashed instance is stopped before another instanc
   let output = '';
   serviceA.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await waitFor('service A to run the node', () => (output.includes('running') ? true : undefined));
-  const record = JSON.parse(await readFile(path.join(nodeDir, 'node.json'), 'utf8')) as { pid: number };
+  const record = JSON.parse(await readFile(path.join(nodeDir, 'node.json'), 'utf8')) as { pid: number; rpcPort: number };
   const leftBehind = record.pid;
   expect(await processesUnder(nodeDir)).toEqual([leftBehind]);
 
   const exited = new Promise((resolve) => serviceA?.once('exit', resolve));
   serviceA.kill('SIGKILL');
   await exited;
-  expect(await processesUnder(nodeDir)).toEqual([leftBehind]); // still runs, its supervisor gone
+  // Its supervisor gone, the node still answers, and keeps doing so: its output goes to a file, not to a dead pipe.
+  const direct = { url: `http://127.0.0.1:${record.rpcPort}` };
+  const before = await blockHeight(direct, 'ethereum');
+  for (let call = 0; call < 20; call += 1) await blockHeight(direct, 'ethereum');
+  expect(await processesUnder(nodeDir)).toEqual([leftBehind]);
 
   const driverB = newDriver();
   await driverB.ensure(node);
+  // Running as soon as adopted: never announced `starting` (refused by the proxy) while it serves.
+  expect((await driverB.status(node.id)).state).toBe('running');
+  const endpoint = await runningEndpoint(driverB, node.id);
+  expect(endpoint.url).toBe(direct.url);
+  expect(await blockHeight(endpoint, 'ethereum')).toBeGreaterThanOrEqual(before); // the same chain, not a new one
+  expect(await processesUnder(nodeDir)).toEqual([leftBehind]);
+  // What the node printed while nobody supervised it (a line per call) reaches the log too, redacted as ever.
+  const log = await waitFor('the calls made meanwhile to reach the log', async () => {
+    const text = (await driverB.logs(node.id, 500)).join('\n');
+    return (text.match(/^eth_blockNumber$/gm) ?? []).length >= 22 ? text : undefined;
+  });
+  expect(log).toMatch(new RegExp(`adopted anvil-[0-9.]+ pid ${leftBehind}, left running by an earlier instance of the service`));
+  expect(log).toContain('(0) [redacted: private key]');
+  expect((await readFile(path.join(nodeDir, 'node.out'), 'utf8')).length).toBeLessThan(200); // emptied once read
+
+  await driverB.stop(node.id);
+  expect(await processesUnder(nodeDir)).toEqual([]);
+  expect(await driverB.status(node.id)).toEqual({ state: 'absent' });
+  await driverB.destroy(node.id);
+});
+
+test('an instance that is alive keeps its node: another one waits rather than adopt it or start a second, and starts it once released', async () => {
+  const node: NodeSpec = { id: `node-${randomUUID()}`, image: 'eth', large: false, dev: true, txindex: false };
+  const nodeDir = path.join(rootDir, node.id);
+  const driverA = newDriver();
+  await driverA.ensure(node);
+  await runningEndpoint(driverA, node.id);
+  const first = await recordedPid(rootDir, node.id);
+
+  // B takes the lease while A, cut off, has not heard yet (the same folder: the same machine).
+  const driverB = newDriver();
+  await driverB.ensure(node);
+  await sleep(1500);
+  expect(await driverB.status(node.id)).toEqual({ state: 'starting' });
+  expect(await processesUnder(nodeDir)).toEqual([first]);
+  expect((await driverB.logs(node.id, 50)).join('\n')).toContain(`waiting: pid ${first} runs this node under another instance of the service`);
+
+  await driverA.release(node.id); // A learns it lost the lease
   const endpoint = await runningEndpoint(driverB, node.id);
   expect(await blockHeight(endpoint, 'ethereum')).toBeGreaterThanOrEqual(0);
   const running = await processesUnder(nodeDir);
   expect(running).toHaveLength(1);
-  expect(running[0]).not.toBe(leftBehind);
-
+  expect(running[0]).not.toBe(first);
   await driverB.destroy(node.id);
-  expect(await processesUnder(nodeDir)).toEqual([]);
 });
 
 test('ensure fails once the driver is closed', async () => {
   const driver = newDriver();
   await driver.close();
-  await expect(driver.ensure({ id: `node-${randomUUID()}`, image: 'eth', large: false })).rejects.toThrow('closed');
+  await expect(driver.ensure({ id: `node-${randomUUID()}`, image: 'eth', large: false, dev: true, txindex: false })).rejects.toThrow('closed');
 });

@@ -49,6 +49,7 @@ test('node paths stay inside the root', () => {
     dataDir: '/srv/nodes/node-1/data',
     record: '/srv/nodes/node-1/node.json',
     log: '/srv/nodes/node-1/node.log',
+    output: '/srv/nodes/node-1/node.out',
     stakingCertificate: '/srv/nodes/node-1/staking/staker.crt',
     stakingKey: '/srv/nodes/node-1/staking/staker.key',
   });
@@ -75,6 +76,17 @@ test('the node log rotates beyond its size, and its tail spans both files, oldes
   expect(tail.map((line) => line.slice(0, 7))).toEqual(['line 07', 'line 08', 'line 09', 'line 10', 'line 11', 'line 12']);
   expect(await tailLog(file, 0)).toEqual([]);
   expect(await tailLog(path.join(dir, 'none.log'), 5)).toEqual([]);
+  expect([(await stat(file)).mode & 0o777, (await stat(`${file}.1`)).mode & 0o777]).toEqual([0o600, 0o600]);
+});
+
+test('a node log an earlier version left readable by others is closed at its next write', async () => {
+  const file = path.join(dir, 'old.log');
+  await writeFile(file, 'written by an earlier version\n', { mode: 0o644 });
+  const log = new NodeLog(file, 1000);
+  log.write('a new line\n');
+  log.close();
+  expect((await stat(file)).mode & 0o777).toBe(0o600);
+  expect(await tailLog(file, 5)).toEqual(['written by an earlier version', 'a new line']);
 });
 
 test('the tail of a large log is read from its end, whole lines only', async () => {
@@ -90,6 +102,10 @@ describe('launch plans', () => {
     id: 'node-a',
     image: 'ltc',
     large: false,
+    dev: true,
+    txindex: false,
+    peers: undefined,
+    pruneMb: 0,
     dataDir: '/n/data',
     port: 40001,
     rpcKey,
@@ -115,6 +131,36 @@ describe('launch plans', () => {
     expect(plan.checkpoint?.method).toBe('gettxoutsetinfo');
   });
 
+  test('on its public network litecoind runs mainnet, pruned, finds its own peers and mines nothing', () => {
+    const plan = launchPlan(software('litecoin-core'), { ...node, dev: false, pruneMb: 2000 });
+    expect(plan.args).toEqual(expect.arrayContaining(['-prune=2000', '-listen=0', '-datadir=/n/data', '-rpcport=40001']));
+    expect(plan.args.filter((arg) => /^-(regtest|testnet|connect|vbparams|txindex)/.test(arg))).toEqual([]);
+    expect([plan.mine, plan.checkpoint]).toEqual([undefined, undefined]);
+  });
+
+  test('peers: -connect to each (none: -connect=0); a dev chain with peers follows theirs instead of mining', () => {
+    const following = launchPlan(software('litecoin-core'), { ...node, peers: ['127.0.0.1:19444', 'seed.example:9333'] });
+    expect(following.args).toEqual(expect.arrayContaining(['-regtest', '-connect=127.0.0.1:19444', '-connect=seed.example:9333']));
+    expect(following.mine).toBeUndefined();
+    // Their chain's rules, not the ones that keep a chain of our own mineable.
+    expect(following.args.some((arg) => arg.startsWith('-vbparams'))).toBe(false);
+    expect(launchPlan(software('litecoin-core'), { ...node, dev: false, peers: [] }).args).toContain('-connect=0');
+  });
+
+  test('testnet4 where the software has it: Bitcoin Core from 28, Bitcoin Cash Node; older Core runs testnet3', () => {
+    const core = (label: string) => ({ ...software('bitcoin-core'), label });
+    const testnet = { ...node, image: 'btctestnet' as const, dev: false };
+    expect(launchPlan(core('bitcoin-core-30.2'), testnet).args).toContain('-testnet4');
+    expect(launchPlan(core('bitcoin-core-27.1'), testnet).args).toContain('-testnet');
+    expect(launchPlan(software('bitcoin-cash-node'), { ...testnet, image: 'bchtestnet' }).args).toContain('-testnet4');
+    expect(launchPlan(core('bitcoin-core-30.2'), { ...node, image: 'btc', dev: false }).args.some((arg) => arg.startsWith('-testnet'))).toBe(false);
+  });
+
+  test('a transaction index is -txindex; the dev chain runs no public network', () => {
+    expect(launchPlan(software('litecoin-core'), { ...node, txindex: true }).args).toContain('-txindex');
+    expect(() => launchPlan(software('dev-chain', ['/dev-chain/main.js']), { ...node, dev: false })).toThrow('the dev chain cannot run ltc nodes on mainnet');
+  });
+
   test('the dev chain gets the same arguments, and its chain', () => {
     const plan = launchPlan(software('dev-chain', ['/dev-chain/main.js']), { ...node, image: 'bchtestnet', large: true });
     expect(plan.args.slice(0, 2)).toEqual(['/dev-chain/main.js', '-regtest']);
@@ -129,10 +175,10 @@ describe('launch plans', () => {
     });
   });
 
-  test('anvil: loopback, its chain id and block time, state kept in the data directory', () => {
+  test('anvil: loopback, its chain id and block time, accounts from a random mnemonic, state kept in the data directory', () => {
     const plan = launchPlan(software('anvil'), { ...node, image: 'eth' });
     expect(plan.args.join(' ')).toBe(
-      '--host 127.0.0.1 --port 40001 --chain-id 31337 --block-time 2 --state /n/data/anvil-state.json --state-interval 5 --cache-path /n/data/cache',
+      '--host 127.0.0.1 --port 40001 --chain-id 31337 --block-time 2 --mnemonic-random --state /n/data/anvil-state.json --state-interval 5 --cache-path /n/data/cache',
     );
     expect(plan.rpc).toEqual({ url: 'http://127.0.0.1:40001', authorization: nodeRpcAuthorization(rpcKey, 'node-a') });
     expect(plan.probe.method).toBe('eth_blockNumber');

@@ -2,6 +2,13 @@ import { migrateDownAll, migrateToLatest } from '@cloud/db';
 import { createTestDatabase, type TestDatabase } from '@cloud/db/testing';
 import { nodesMigrations, NODES_SCHEMA } from '../src/migrations';
 import { addNodesUpstreamUrl } from '../src/migrations/20261123100100_add_nodes_upstream_url';
+import { addNodesStartAfterStop } from '../src/migrations/20261125100100_add_nodes_start_after_stop';
+import { addNodesDevAndTxindex } from '../src/migrations/20261125100200_add_nodes_dev_and_txindex';
+import { addNodesSync } from '../src/migrations/20261125100300_add_nodes_sync';
+import { addNodeCredentialsAndAccess } from '../src/migrations/20261125140100_add_node_credentials_and_access';
+import { createUsage } from '../src/migrations/20261125150100_create_usage';
+import { createUsageCredentials } from '../src/migrations/20261125160100_create_usage_credentials';
+import { addNodesLeaseGeneration } from '../src/migrations/20261125170100_add_nodes_lease_generation';
 
 const tables = async (test: TestDatabase) =>
   (
@@ -25,22 +32,71 @@ describe('nodes migrations', () => {
   afterAll(() => test.destroy());
 
   it('go up with rows in them, come down cleanly, and go up again', async () => {
-    // A node from before upstream URLs, which the latest migration must keep.
-    await migrateToLatest(test.db, NODES_SCHEMA, nodesMigrations.slice(0, -1));
+    // Nodes from before the stop/start, dev and sync columns, which the latest migrations must keep.
+    await migrateToLatest(test.db, NODES_SCHEMA, nodesMigrations.slice(0, nodesMigrations.indexOf(addNodesUpstreamUrl) + 1));
     const now = new Date();
-    await test.db('nodes').insert({ id: 'node-1', user_id: 'user-1', image: 'eth', large: false, jwt: true, software: 'anvil-1.7.1', state: 'provisioning', created_at: now, updated_at: now });
+    const node = { user_id: 'user-1', large: false, jwt: true, state: 'provisioning', created_at: now, updated_at: now };
+    await test.db('nodes').insert({ ...node, id: 'node-1', image: 'eth', software: 'anvil-1.7.1' });
+    await test.db('nodes').insert({ ...node, id: 'node-2', image: 'ltc', software: 'litecoin-core-0.21.4', upstream_url: 'http://node-2.cloud-nodes.svc:9332' });
+    await test.db('nodes').insert({ ...node, id: 'node-3', image: 'ltc', software: 'litecoin-core-0.21.4', upstream_url: 'http://127.0.0.1:40001' });
+    // A Basic node: its one credential becomes the first of its list, named default.
+    const hash = 'a'.repeat(64);
+    await test.db('nodes').insert({ id: 'node-4', user_id: 'user-1', image: 'btc', large: false, jwt: false, software: 'x', state: 'running', node_user: 'u0123', node_password_hash: hash, created_at: now, updated_at: now });
 
-    expect(await migrateToLatest(test.db, NODES_SCHEMA, nodesMigrations)).toEqual([addNodesUpstreamUrl.name]);
-    expect(await tables(test)).toEqual(['nodes', 'outbox']);
-    expect(await test.db('nodes').first('revision', 'owner', 'node_password_hash', 'upstream_url')).toEqual({ revision: 0, owner: null, node_password_hash: null, upstream_url: null });
-    await test.db('nodes').where({ id: 'node-1' }).update({ upstream_url: 'http://127.0.0.1:40001' });
+    expect(await migrateToLatest(test.db, NODES_SCHEMA, nodesMigrations)).toEqual([addNodesStartAfterStop.name, addNodesDevAndTxindex.name, addNodesSync.name, addNodeCredentialsAndAccess.name, createUsage.name, createUsageCredentials.name, addNodesLeaseGeneration.name]);
+    expect(await tables(test)).toEqual(['nodes', 'outbox', 'usage_calls', 'usage_credential_calls', 'usage_messages', 'usage_traffic']);
+    // Nodes of the local driver ran on dev chains until now; those of the cluster did not.
+    expect(await test.db('nodes').select('id', 'dev', 'txindex', 'sync_progress', 'start_after_stop').orderBy('id')).toEqual([
+      { id: 'node-1', dev: true, txindex: false, sync_progress: null, start_after_stop: false },
+      { id: 'node-2', dev: false, txindex: false, sync_progress: null, start_after_stop: false },
+      { id: 'node-3', dev: true, txindex: false, sync_progress: null, start_after_stop: false },
+      { id: 'node-4', dev: false, txindex: false, sync_progress: null, start_after_stop: false },
+    ]);
+    expect(await test.db('nodes').orderBy('id').select('id', 'credentials', 'access')).toEqual([
+      { id: 'node-1', credentials: [], access: null },
+      { id: 'node-2', credentials: [], access: null },
+      { id: 'node-3', credentials: [], access: null },
+      { id: 'node-4', credentials: [{ id: expect.stringMatching(/^cred-[0-9a-f-]{36}$/), name: 'default', user: 'u0123', passwordSha256: hash, createdAt: now.toISOString() }], access: null },
+    ]);
+    expect(await nodeColumns(test)).not.toContain('node_user');
 
-    // The upstream URL's own down step drops the column and keeps the node.
+    // Down keeps the first credential in the old columns; up again brings the list back.
+    await addNodeCredentialsAndAccess.down(test.db);
+    expect(await test.db('nodes').where({ id: 'node-4' }).first('node_user', 'node_password_hash')).toEqual({ node_user: 'u0123', node_password_hash: hash });
+    expect(await nodeColumns(test)).not.toContain('credentials');
+    await addNodeCredentialsAndAccess.up(test.db);
+    expect(await test.db('nodes').where({ id: 'node-4' }).first('credentials')).toEqual({ credentials: [expect.objectContaining({ name: 'default', user: 'u0123' })] });
+    await test.db('nodes').where({ id: 'node-4' }).delete();
+    expect(await test.db('nodes').where({ id: 'node-1' }).first('revision', 'owner', 'upstream_url')).toEqual({ revision: 0, owner: null, upstream_url: null });
+    await test.db('nodes').where({ id: 'node-1' }).update({ sync_height: 12, sync_progress: 0.5, sync_checked_at: now });
+
+    // Each down step drops its columns and keeps the nodes.
+    await addNodesSync.down(test.db);
+    await addNodesDevAndTxindex.down(test.db);
+    await addNodesStartAfterStop.down(test.db);
     await addNodesUpstreamUrl.down(test.db);
-    expect(await nodeColumns(test)).not.toContain('upstream_url');
-    expect(await test.db('nodes').first('id')).toEqual({ id: 'node-1' });
+    expect((await nodeColumns(test)).filter((column) => /^(sync_|dev$|txindex$|upstream_url$|start_after_stop$)/.test(column))).toEqual([]);
+    expect(await test.db('nodes').select('id').orderBy('id')).toEqual([{ id: 'node-1' }, { id: 'node-2' }, { id: 'node-3' }]);
     await addNodesUpstreamUrl.up(test.db);
-    expect(await nodeColumns(test)).toContain('upstream_url');
+    await addNodesStartAfterStop.up(test.db);
+    await addNodesDevAndTxindex.up(test.db);
+    await addNodesSync.up(test.db);
+    expect(await nodeColumns(test)).toEqual(expect.arrayContaining(['upstream_url', 'start_after_stop', 'dev', 'txindex', 'sync_height', 'sync_best_known_height', 'sync_progress', 'sync_peers', 'sync_syncing', 'sync_checked_at']));
+
+    // The usage tables' own down steps drop them, leaving the nodes.
+    await test.db('usage_messages').insert({ id: 'msg-1', received_at: now });
+    await createUsageCredentials.down(test.db);
+    await createUsage.down(test.db);
+    expect(await tables(test)).toEqual(['nodes', 'outbox']);
+    await createUsage.up(test.db);
+    await createUsageCredentials.up(test.db);
+    expect(await test.db('usage_messages').select('id')).toEqual([]);
+
+    // The lease generation starts at 0 for the nodes there are, and goes with its down step.
+    expect(await test.db('nodes').select('id', 'lease_generation').orderBy('id')).toEqual(['node-1', 'node-2', 'node-3'].map((id) => ({ id, lease_generation: 0 })));
+    await addNodesLeaseGeneration.down(test.db);
+    expect(await nodeColumns(test)).not.toContain('lease_generation');
+    await addNodesLeaseGeneration.up(test.db);
 
     const reverted = await migrateDownAll(test.db, NODES_SCHEMA, nodesMigrations);
     expect(reverted).toEqual(nodesMigrations.map((m) => m.name).reverse());

@@ -86,7 +86,7 @@ describe.each([
     expect(revisions).toEqual([...revisions].sort((a, b) => a - b));
     expect(new Set(revisions).size).toBe(4);
     const basic = { user: created.nodeUser, passwordSha256: sha256(created.nodePass) };
-    const route = { nodeId: created.id, userId: user.id, image, chain: image, basic };
+    const route = { nodeId: created.id, userId: user.id, image, chain: image, dev: true, basic, credentials: [{ id: expect.stringMatching(/^cred-/), ...basic }] };
     expect(lifecycle.map((each) => each.payload)).toEqual([
       { ...route, revision: revisions[0], state: 'provisioning', upstream: null },
       { ...route, revision: revisions[1], state: 'running', upstream: status.endpoint.url, address: `${created.id}.nodes.localhost` },

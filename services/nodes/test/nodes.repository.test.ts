@@ -27,13 +27,17 @@ describe('NodesRepository leases and transitions', () => {
       image: 'btc',
       large: false,
       jwt: false,
+      dev: true,
+      txindex: false,
       software: 'cloud-dev-chain-0.1.0',
       state,
       stateReason: null,
-      nodeUser: 'u0',
-      nodePasswordHash: '0'.repeat(64),
+      startAfterStop: false,
+      credentials: [{ id: `cred-${id}`, name: 'default', user: `u-${id}`, passwordSha256: '0'.repeat(64), createdAt: now.toISOString() }],
+      access: null,
       upstreamUrl: null,
       revision: 0,
+      sync: null,
       createdAt: now,
       updatedAt: now,
     });
@@ -61,6 +65,25 @@ describe('NodesRepository leases and transitions', () => {
     expect(ids(await nodes.claimUnowned('b', 30, 10))).toEqual([id]);
     expect(await nodes.renewLeases('a', 30)).toEqual([]);
     expect((await nodes.owners()).get(id)).toBe('b');
+  });
+
+  it('raises the lease generation with every claim, and fences an owner\'s writes by the lease it holds', async () => {
+    const id = await insertNode();
+    const [first] = await nodes.claimUnowned('a', 30, 10);
+    // An expired lease nobody claimed is still a's: renewing it keeps the generation.
+    await database.db('nodes').where({ id }).update({ lease_expires_at: database.db.raw("now() - interval '1 second'") });
+    const [renewed] = await nodes.renewLeases('a', 30);
+    expect(renewed!.lease).toEqual(first!.lease);
+
+    await database.db('nodes').where({ id }).update({ lease_expires_at: database.db.raw("now() - interval '1 second'") });
+    const [taken] = await nodes.claimUnowned('b', 30, 10);
+    expect(taken!.lease).toEqual({ owner: 'b', generation: first!.lease.generation + 1 });
+    const at = new Date();
+    // a does not know yet: its moves apply to nothing.
+    expect(await nodes.transition(database.db, id, { from: ['provisioning'], to: 'running', upstreamUrl: 'http://10.0.0.1:1', lease: first!.lease, at })).toBeUndefined();
+    expect(await nodes.transition(database.db, id, { from: ['provisioning'], to: 'running', upstreamUrl: 'http://10.0.0.2:2', lease: taken!.lease, at })).toMatchObject({ state: 'running', upstreamUrl: 'http://10.0.0.2:2' });
+    expect(await nodes.setUpstream(database.db, id, 'http://10.0.0.1:1', at, first!.lease)).toBeUndefined();
+    expect(await nodes.setUpstream(database.db, id, 'http://10.0.0.2:3', at, taken!.lease)).toMatchObject({ upstreamUrl: 'http://10.0.0.2:3' });
   });
 
   it('never gives one node to two instances claiming at once', async () => {

@@ -1,8 +1,6 @@
-import { listMountedRoutes, toOpenApiPath } from '@cloud/http';
+import { listApiRoutes, toOpenApiPath } from '@cloud/http';
 import { startTestPlatform, type TestNodes, type TestPlatform } from '../src/testing';
 
-// Routes every service gets from the shared app factory; they describe the service, not its API.
-const INFRASTRUCTURE = new Set(['/healthz', '/readyz', '/openapi.json']);
 
 describe('the nodes OpenAPI document', () => {
   let platform: TestPlatform;
@@ -19,16 +17,23 @@ describe('the nodes OpenAPI document', () => {
     const documentedRoutes = Object.entries(response.body.paths as Record<string, Record<string, unknown>>)
       .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`))
       .sort();
-    const mountedRoutes = listMountedRoutes(nodes.service.app)
-      .filter((route) => !INFRASTRUCTURE.has(route.path))
+    const mountedRoutes = listApiRoutes(nodes.service.app)
       .map((route) => `${route.method} ${toOpenApiPath(route.path)}`)
       .sort();
-    expect(mountedRoutes).toHaveLength(7);
+    expect(mountedRoutes).toHaveLength(17);
     expect(documentedRoutes).toEqual(mountedRoutes);
   });
 
   it('answers readiness once its database, bus and revocations are ready', async () => {
     const ready = await nodes.http.get('/readyz');
     expect([ready.status, ready.body]).toEqual([200, { status: 'ok' }]);
+  });
+
+  it('serves /metrics: each dependency up, and the dead-letter counter of the bus', async () => {
+    const metrics = await nodes.http.get('/metrics').expect(200);
+    for (const dependency of ['database', 'message bus', 'token revocations']) {
+      expect(metrics.text).toContain(`api_dependency_up{dependency="${dependency}",service="cloud-nodes"} 1`);
+    }
+    expect(metrics.text).toContain('# TYPE bus_messages_dead_lettered_total counter');
   });
 });

@@ -50,32 +50,40 @@ describe('the node-proxy\'s side of the nodes service', () => {
   const payloadsOf = (id: string, kind: AnyBusMessage['kind']) =>
     heard.filter((each) => each.kind === kind && 'nodeId' in each.payload && each.payload.nodeId === id).map((each) => each.payload as NodeRoute);
 
-  it('announces new Basic credentials with the hash of the new password, and a jwt node with none', async () => {
+  it('announces every Basic credential with the hash of its password, and a jwt node with none', async () => {
     const basicNode = await create(user);
     const jwtNode = await create(user, true);
     expect(jwtNode.nodeUser).toBeUndefined();
     await awaitState(user, [basicNode.id, jwtNode.id], 'running');
 
-    const rotated = (await nodes.http.post(`/users/me/nodes/${basicNode.id}/credentials`).set(bearer(user.clientToken)).expect(200)).body as Required<CreatedNode>;
-    expect(rotated.nodePass).not.toBe(basicNode.nodePass);
+    const added = (await nodes.http.post(`/users/me/nodes/${basicNode.id}/credentials`).set(bearer(user.clientToken)).send({ name: 'ci' }).expect(200)).body as { id: string; nodeUser: string; nodePass: string };
+    expect(added.nodePass).not.toBe(basicNode.nodePass);
+    const [first] = (await nodes.http.get(`/users/me/nodes/${basicNode.id}/credentials`).set(bearer(user.clientToken)).expect(200)).body as Array<{ id: string }>;
     await waitUntil('node.credentials-changed is heard', () => payloadsOf(basicNode.id, 'node.credentials-changed').length === 1, 10_000);
     const [running] = payloadsOf(basicNode.id, 'node.running');
+    const basic = { user: basicNode.nodeUser!, passwordSha256: sha256(basicNode.nodePass!) };
     expect(payloadsOf(basicNode.id, 'node.credentials-changed')).toEqual([
       {
         nodeId: basicNode.id,
         userId: user.id,
         image: 'eth',
         chain: 'eth',
+        dev: true,
         revision: running!.revision + 1,
         state: 'running',
-        basic: { user: rotated.nodeUser, passwordSha256: sha256(rotated.nodePass) },
+        // The first credential stays `basic`, for a replica that predates the list.
+        basic,
         upstream: await upstreamOf(basicNode.id),
+        credentials: [
+          { id: first!.id, ...basic },
+          { id: added.id, user: added.nodeUser, passwordSha256: sha256(added.nodePass) },
+        ],
       },
     ]);
 
     await waitUntil('the jwt node\'s node.running is heard', () => payloadsOf(jwtNode.id, 'node.running').length === 1, 10_000);
     for (const kind of ['node.created', 'node.running'] as const) {
-      expect(payloadsOf(jwtNode.id, kind)).toEqual([expect.objectContaining({ userId: user.id, basic: null })]);
+      expect(payloadsOf(jwtNode.id, kind)).toEqual([expect.objectContaining({ userId: user.id, basic: null, credentials: [] })]);
     }
   });
 
@@ -90,16 +98,18 @@ describe('the node-proxy\'s side of the nodes service', () => {
 
     const expected: NodeRoute[] = [];
     for (const node of kept) {
-      const row = (await nodes.service.db('nodes').where({ id: node.id }).first('user_id', 'revision')) as { user_id: string; revision: number };
+      const row = (await nodes.service.db('nodes').where({ id: node.id }).first('user_id', 'revision', 'credentials')) as { user_id: string; revision: number; credentials: Array<{ id: string }> };
       expected.push({
         nodeId: node.id,
         userId: row.user_id,
         image: 'eth',
         chain: 'eth',
+        dev: true,
         revision: row.revision,
         state: 'running',
         basic: node.nodePass ? { user: node.nodeUser!, passwordSha256: sha256(node.nodePass) } : null,
         upstream: await upstreamOf(node.id),
+        credentials: node.nodePass ? [{ id: row.credentials[0]!.id, user: node.nodeUser!, passwordSha256: sha256(node.nodePass) }] : [],
       });
     }
     expected.sort((a, b) => (a.nodeId < b.nodeId ? -1 : 1));
@@ -130,8 +140,8 @@ describe('the node-proxy\'s side of the nodes service', () => {
 
     expect((await platform.bus.request('nodes.logs', { nodeId: node.id, lines: 3 })).lines).toHaveLength(3);
     const whole = (await platform.bus.request('nodes.logs', { nodeId: node.id })).lines;
-    // From its very first line: the supervisor's note that it started the software.
-    expect(whole[0]).toMatch(/^\[cloud-nodes .*\] started anvil-[\d.]+ as pid \d+, RPC on port \d+$/);
+    // From its very first line: the supervisor's note that it started the software (its port is the operator's only).
+    expect(whole[0]).toMatch(/^\[cloud-nodes .*\] started anvil-[\d.]+ as pid \d+$/);
     expect(whole.some(isBlock)).toBe(true);
 
     const unknown = platform.bus.request('nodes.logs', { nodeId: 'node-00000000-0000-4000-8000-000000000000' });

@@ -127,6 +127,36 @@ describe('the reconciler', () => {
     expect(heard.map((each) => each.kind)).toEqual(['node.created', 'node.running', 'node.running']);
   });
 
+  it('moves a node that answers but is behind to syncing (announced with its upstream), then to running; it stays running when it falls behind', async () => {
+    const heard: AnyBusMessage[] = [];
+    await hear(heard);
+    const driver = new MovableDriver('http://10.1.0.1:40001');
+    const reading = (height: number, syncing: boolean) => ({ height, bestKnownHeight: 300, progress: height / 300, peers: 2, syncing, checkedAt: new Date() });
+    driver.sync = reading(0, true);
+    const nodes = await platform.startNodes({}, driver);
+    const created = (await nodes.http.post('/users/me/nodes').set(bearer(user.clientToken)).send({ image: 'eth' }).expect(200)).body as { id: string };
+    const getNode = async () => (await nodes.http.get(`/users/me/nodes/${created.id}`).set(bearer(user.clientToken)).expect(200)).body as { state: string; sync: unknown };
+
+    await waitUntil('the node syncs', async () => (await getNode()).state === 'syncing', 10_000, 50);
+    driver.sync = reading(150, true);
+    await waitUntil('its progress is stored', async () => (await getNode()).sync !== null && ((await getNode()).sync as { height: number }).height === 150, 10_000, 50);
+    expect(await getNode()).toMatchObject({ state: 'syncing', sync: { height: 150, bestKnownHeight: 300, progress: 0.5, peers: 2, syncing: true } });
+
+    driver.sync = reading(300, false);
+    await waitUntil('the node runs', async () => (await getNode()).state === 'running', 10_000, 50);
+    driver.sync = reading(299, true);
+    await waitUntil('the new reading is stored', async () => ((await getNode()).sync as { height: number }).height === 299, 10_000, 50);
+    expect(await getNode()).toMatchObject({ state: 'running', sync: { syncing: true } });
+
+    await waitUntil('both announcements are heard', () => heard.length >= 3, 10_000);
+    await sleep(500); // nothing more comes: sync readings are not route changes
+    expect(heard.map((each) => [each.kind, (each.payload as { state: string }).state, (each.payload as { upstream: string | null }).upstream])).toEqual([
+      ['node.created', 'provisioning', null],
+      ['node.syncing', 'syncing', 'http://10.1.0.1:40001'],
+      ['node.running', 'running', 'http://10.1.0.1:40001'],
+    ]);
+  });
+
   it('drops the upstream of a node that fails', async () => {
     const heard: AnyBusMessage[] = [];
     await hear(heard);

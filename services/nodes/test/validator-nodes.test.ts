@@ -1,21 +1,10 @@
-import { webcrypto } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import 'reflect-metadata';
-import * as x509 from '@peculiar/x509';
 import { message, type AnyBusMessage, type InProcessBus } from '@cloud/bus';
 import { avalancheNodeIdFromPem } from '@cloud/chains';
 import { bearer, sha256, startTestPlatform, waitUntil, type TestNodes, type TestPlatform, type TestUser } from '../src/testing';
-
-/** A self-signed staking pair as the staking service makes one (ECDSA here: quicker than RSA 4096, and the node accepts either). */
-async function stakingPair(): Promise<{ certificatePem: string; keyPem: string }> {
-  x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
-  const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
-  const keys = await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify']);
-  const certificate = await x509.X509CertificateGenerator.createSelfSigned({ serialNumber: '01', name: 'CN=validator', signingAlgorithm: algorithm, keys });
-  const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)).toString('base64');
-  return { certificatePem: certificate.toString('pem'), keyPem: `-----BEGIN PRIVATE KEY-----\n${pkcs8.replace(/(.{64})/g, '$1\n')}\n-----END PRIVATE KEY-----\n` };
-}
+import { stakingPair } from './staking-pair';
 
 /** What the node's avalanchego API answers at `path`. */
 async function callNode(upstream: string, apiPath: string, method: string, params: object = {}): Promise<unknown> {
@@ -49,8 +38,8 @@ describe('validator nodes', () => {
   afterAll(() => platform.close());
 
   const nodeRow = async (id: string) =>
-    (await nodes.service.db('nodes').where({ id }).first('state', 'image', 'node_user', 'node_password_hash', 'upstream_url', 'state_reason')) as
-      | { state: string; image: string; node_user: string; node_password_hash: string; upstream_url: string | null; state_reason: string | null }
+    (await nodes.service.db('nodes').where({ id }).first('state', 'image', 'credentials', 'upstream_url', 'state_reason')) as
+      | { state: string; image: string; credentials: Array<{ name: string; user: string; passwordSha256: string }>; upstream_url: string | null; state_reason: string | null }
       | undefined;
 
   it('runs a validator node with the staking pair it was given, so it reports the NodeID of that certificate', async () => {
@@ -60,7 +49,7 @@ describe('validator nodes', () => {
     await waitUntil('the validator node runs', async () => (await nodeRow(nodeId))?.state === 'running', 30_000, 100);
 
     const row = await nodeRow(nodeId);
-    expect(row).toMatchObject({ image: 'avalanchefuji', node_user: 'uvalidator01', node_password_hash: sha256('the-password') });
+    expect(row).toMatchObject({ image: 'avalanchefuji', credentials: [expect.objectContaining({ name: 'default', user: 'uvalidator01', passwordSha256: sha256('the-password') })] });
     expect(tlsRequests).toContain(nodeId);
     const reported = (await callNode(row!.upstream_url!, '/ext/info', 'info.getNodeID')) as { nodeID: string };
     expect(reported.nodeID).toBe(avalancheNodeIdFromPem(pair.certificatePem));

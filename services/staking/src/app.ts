@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import { bearerGuard, TokenVerifier, type Clock, type PublicKeyResolver } from '@cloud/auth';
-import type { Bus, Outbox } from '@cloud/bus';
+import { busMetrics, type Bus, type Outbox } from '@cloud/bus';
 import { CallRecorder, outboxSink } from '@cloud/call-events';
 import { pingDatabase, type Database } from '@cloud/db';
 import { createHttpApp } from '@cloud/http';
@@ -68,9 +68,12 @@ export function createStakingApp(deps: StakingAppDependencies): StakingApp {
     openapi: stakingOpenApiDocument(),
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
+    corsOrigins: config.CORS_ORIGINS,
+    metrics: { service: STAKING_SERVICE_NAME, registries: [busMetrics] },
     readiness: [
       { name: 'database', check: () => pingDatabase(db) },
-      { name: 'message bus', check: () => deps.bus.checkReady() },
+      // The outbox keeps what is published meanwhile: serving goes on without the broker (decision 020).
+      { name: 'message bus', degradable: true, check: () => deps.bus.checkReady() },
       { name: 'token revocations', check: () => deps.revocations.checkReady() },
     ],
     middleware: [recorder.middleware],

@@ -9,7 +9,7 @@ import { stakingMigrations, STAKING_SCHEMA } from './migrations';
 async function main() {
   const config = loadStakingConfig();
   const logger = createLogger({ service: STAKING_SERVICE_NAME, level: config.LOG_LEVEL });
-  const db = await openServiceDatabase(config, STAKING_SCHEMA);
+  const db = await openServiceDatabase(config, STAKING_SCHEMA, logger);
   try {
     logger.info('migrations applied', { applied: await migrateToLatest(db, STAKING_SCHEMA, stakingMigrations) });
   } finally {

@@ -18,7 +18,7 @@ export interface StakingService extends StakingApp {
   logger: Logger;
   bus: Bus;
   outbox: Outbox;
-  /** Drains call events, stops the relay, and closes the bus and the database (those it opened). */
+  /** Drains call events, stops the relay, closes its bus (of a shared one, only its own consumers) and the database (if it opened it). */
   close(): Promise<void>;
 }
 
@@ -38,12 +38,12 @@ export async function createStakingService(config: StakingConfig, options: Staki
   const logger = options.logger ?? createLogger({ service: STAKING_SERVICE_NAME, level: config.LOG_LEVEL });
   const cipher = new StakingKeyCipher(loadStakingEncryptionKey(config));
   const rpcKey = loadNodeRpcKey(config);
-  const db = options.db ?? (await openServiceDatabase(config, STAKING_SCHEMA));
+  const db = options.db ?? (await openServiceDatabase(config, STAKING_SCHEMA, logger));
   if (config.RUN_MIGRATIONS) {
     const applied = await migrateToLatest(db, STAKING_SCHEMA, stakingMigrations);
     if (applied.length > 0) logger.info('migrations applied', { applied });
   }
-  const bus = options.bus ?? (await openBus(config, STAKING_SERVICE_NAME, logger));
+  const bus = await openBus(config, STAKING_SERVICE_NAME, logger, options.bus);
   const outbox = new Outbox({ db, bus, logger });
   const revocations = new RevocationSet({ bus, logger, service: STAKING_SERVICE_NAME });
   const parts = createStakingApp({
@@ -74,7 +74,7 @@ export async function createStakingService(config: StakingConfig, options: Staki
       await parts.recorder.drain();
       await outbox.stop();
       revocations.stop();
-      if (!options.bus) await bus.close();
+      await bus.close();
       if (!options.db) await db.destroy();
     },
   };

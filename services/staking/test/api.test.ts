@@ -47,8 +47,8 @@ describe('staking API', () => {
         staking.http.get(`${fuji}/limits`),
         staking.http.post(`${fuji}/validators`),
         staking.http.get(`${fuji}/validators`),
-        staking.http.get(`${fuji}/validators/node-x`),
-        staking.http.delete(`${fuji}/validators/node-x`),
+        staking.http.get(`${fuji}/validators/node-00000000-0000-4000-8000-000000000000`),
+        staking.http.delete(`${fuji}/validators/node-00000000-0000-4000-8000-000000000000`),
       ]) {
         const response = await call.set(headers());
         expect(response.status).toBe(401);
@@ -104,8 +104,8 @@ describe('staking API', () => {
       staking.http.get(`${base}/limits`),
       staking.http.post(`${base}/validators`),
       staking.http.get(`${base}/validators`),
-      staking.http.get(`${base}/validators/node-x`),
-      staking.http.delete(`${base}/validators/node-x`),
+      staking.http.get(`${base}/validators/node-00000000-0000-4000-8000-000000000000`),
+      staking.http.delete(`${base}/validators/node-00000000-0000-4000-8000-000000000000`),
     ]) {
       const response = await call.set(asAlice());
       expect(response.status).toBe(404);

@@ -1,9 +1,7 @@
-import { listMountedRoutes, toOpenApiPath } from '@cloud/http';
+import { listApiRoutes, toOpenApiPath } from '@cloud/http';
 import { startTestPlatform, type TestPlatform } from '@cloud/nodes/testing';
 import { startTestStaking, type TestStaking } from '../src/testing';
 
-// Routes every service gets from the shared app factory; they describe the service, not its API.
-const INFRASTRUCTURE = new Set(['/healthz', '/readyz', '/openapi.json']);
 
 describe('the staking OpenAPI document', () => {
   let platform: TestPlatform;
@@ -23,8 +21,7 @@ describe('the staking OpenAPI document', () => {
     const documentedRoutes = Object.entries(response.body.paths as Record<string, Record<string, unknown>>)
       .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`))
       .sort();
-    const mountedRoutes = listMountedRoutes(staking.service.app)
-      .filter((route) => !INFRASTRUCTURE.has(route.path))
+    const mountedRoutes = listApiRoutes(staking.service.app)
       .map((route) => `${route.method} ${toOpenApiPath(route.path)}`)
       .sort();
     expect(mountedRoutes).toHaveLength(6);

@@ -57,8 +57,8 @@ describe('a validator\'s registration on the P-chain', () => {
   const now = () => platform.clock();
 
   let revision = 0;
-  /** Announces the node as the nodes service would (`node.running`, `node.failed`), and waits until the staking service took it. */
-  async function announce(validator: Created, state: 'running' | 'failed', upstream: string | null = node.url): Promise<void> {
+  /** Announces the node as the nodes service would (`node.syncing`, `node.running`, `node.failed`), and waits until the staking service took it. */
+  async function announce(validator: Created, state: 'syncing' | 'running' | 'failed', upstream: string | null = node.url): Promise<void> {
     revision += 1;
     const route: NodeRoute = {
       nodeId: validator.nodeId,
@@ -68,10 +68,11 @@ describe('a validator\'s registration on the P-chain', () => {
       revision,
       state,
       basic: { user: validator.nodeUser, passwordSha256: sha256(validator.nodePass) },
-      upstream: state === 'running' ? upstream : null,
+      upstream: state === 'failed' ? null : upstream,
     };
+    const address = `${validator.nodeId}.nodes.localhost`;
     await platform.bus.publish([
-      state === 'running' ? message('node.running', { ...route, address: `${validator.nodeId}.nodes.localhost` }) : message('node.failed', { ...route, reason: 'avalanchego exited' }),
+      state === 'failed' ? message('node.failed', { ...route, reason: 'avalanchego exited' }) : message(state === 'running' ? 'node.running' : 'node.syncing', { ...route, address }),
     ]);
     await waitUntil(`the staking service took revision ${revision}`, async () => {
       const row = (await staking.service.db('validators').where({ id: validator.nodeId }).first('node_revision')) as { node_revision: number };
@@ -82,6 +83,14 @@ describe('a validator\'s registration on the P-chain', () => {
   it('is unknown, saying why, until the node runs', async () => {
     const validator = await create();
     expect(await registrationOf(validator)).toEqual({ status: 'unknown', checkedAt: new Date(now()).toISOString(), reason: 'the node is not running yet (provisioning)' });
+    expect(node.calls).toEqual([]);
+  });
+
+  it('is unknown while its node bootstraps (syncing), without asking it', async () => {
+    const validator = await create();
+    await announce(validator, 'syncing');
+    expect((await getValidator(validator)).state).toBe('syncing');
+    expect(await registrationOf(validator)).toEqual({ status: 'unknown', checkedAt: new Date(now()).toISOString(), reason: 'the node is still bootstrapping (syncing)' });
     expect(node.calls).toEqual([]);
   });
 

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
-import type { ClientKeySummary, CloudEvent, UserProfile } from '@cloud/sdk';
+import { TwoFactorRequiredError, type ClientKeySummary, type CloudEvent, type UserProfile } from '@cloud/sdk';
 import type { Context } from '../context';
 import { UsageError } from '../exit-codes';
 import { note, printJson, printRecord, printTable } from '../output';
-import { readPassword } from '../password';
+import { isTerminal, readCode, readPassword } from '../password';
+import { TWO_FACTOR_PROMPT } from './two-factor';
 import { positiveInteger } from '../program';
 
-// Accounts: signup, verify, login, logout, profile, password, keys, token, events.
+// Accounts: signup, verify, login, logout, profile, password (and password reset), keys, token, events.
 
 type ContextOf = (command: Command) => Context;
 
@@ -49,10 +50,11 @@ export function registerAccountCommands(program: Command, contextOf: ContextOf):
     .description('log in; keeps an account token (12 h) and a client key for node calls (refreshed for a year)')
     .argument('<user>', 'your e-mail address or user id')
     .option('--password-stdin', 'read the password from standard input instead of a prompt')
-    .action(async (user: string, options: { passwordStdin?: boolean }, command: Command) => {
+    .option('--code <code>', 'the two-factor code (or a recovery code), for scripts; at a terminal it is asked for when needed')
+    .action(async (user: string, options: { passwordStdin?: boolean; code?: string }, command: Command) => {
       const ctx = contextOf(command);
       const password = await readPassword({ prompt: 'Password: ', fromStdin: options.passwordStdin === true, input: ctx.io.stdin, output: ctx.io.stderr });
-      const profile = await ctx.cloud().login(user, password);
+      const profile = await logInAskingForCode(ctx, user, password, options.code);
       ctx.saveSettings();
       if (ctx.output.json) return printJson(ctx.output, { user: profile.id, email: profile.email, config: ctx.store.file });
       note(ctx.output, `Logged in as ${profile.email} (${profile.id}). Session saved in ${ctx.store.file}`);
@@ -87,10 +89,10 @@ export function registerAccountCommands(program: Command, contextOf: ContextOf):
       return ctx.output.json ? printJson(ctx.output, profile) : printProfile(ctx, profile);
     });
 
-  program
+  const password = program
     .command('password')
-    .description('change your password; other sessions end, this one goes on')
-    .option('--password-stdin', 'read the old and the new password from standard input, one per line')
+    .description('change your password; other sessions end, this one goes on (forgot it? cloud password reset)')
+    .option('--password-stdin', 'read the passwords from standard input: the old and the new, one per line; with reset --link, the new one')
     .action(async (options: { passwordStdin?: boolean }, command: Command) => {
       const ctx = contextOf(command);
       // Before asking for passwords: a prompt that ends in "not logged in" wastes the user's typing.
@@ -104,6 +106,29 @@ export function registerAccountCommands(program: Command, contextOf: ContextOf):
       await ctx.cloud().accounts.changePassword(oldPassword, newPassword);
       if (ctx.output.json) return printJson(ctx.output, { changed: true });
       note(ctx.output, 'Password changed. Tokens issued before no longer work; this session has new ones.');
+    });
+
+  password
+    .command('reset')
+    .description('forgot your password: e-mails you a reset link; then set a new password with --link <the link in it>')
+    .argument('[email]', 'your e-mail address, to be sent a reset link')
+    .option('--link <link>', 'the link from the password-reset e-mail: set a new password with it')
+    // --password-stdin is the parent's option (commander gives it to `password` wherever it is written).
+    .action(async (email: string | undefined, options: { link?: string }, command: Command) => {
+      const ctx = contextOf(command);
+      const { passwordStdin } = command.optsWithGlobals<{ passwordStdin?: boolean }>();
+      if (!options.link) {
+        if (!email) throw new UsageError('give your e-mail address, or --link with the link from the password-reset e-mail');
+        const answer = await ctx.cloud().accounts.requestPasswordReset(email);
+        if (ctx.output.json) return printJson(ctx.output, answer);
+        return note(ctx.output, `If ${email} has an account, a password-reset e-mail is on its way. Then: cloud password reset --link <the link in it>`);
+      }
+      if (email) throw new UsageError('give either your e-mail address or --link, not both');
+      const { userId, token } = linkOf(options.link, 'password-reset', 'give --link the link from the password-reset e-mail');
+      const newPassword = await readPassword({ prompt: 'New password: ', fromStdin: passwordStdin === true, confirm: true, input: ctx.io.stdin, output: ctx.io.stderr });
+      await ctx.cloud().accounts.resetPassword(userId, token, newPassword);
+      if (ctx.output.json) return printJson(ctx.output, { reset: true, user: userId });
+      note(ctx.output, `Password changed; every session of the account has ended. Next: cloud login ${userId}`);
     });
 
   const keys = program.command('keys').description('client key pairs, for programs that call the nodes and staking APIs');
@@ -184,6 +209,19 @@ export function registerAccountCommands(program: Command, contextOf: ContextOf):
     });
 }
 
+/** Logs in; when the account turns out to have two-factor login and no --code was given, asks for the code and tries again. */
+async function logInAskingForCode(ctx: Context, user: string, password: string, code: string | undefined): Promise<UserProfile> {
+  if (code !== undefined) return ctx.cloud().login(user, password, { code });
+  try {
+    return await ctx.cloud().login(user, password);
+  } catch (error) {
+    // Without a terminal to ask on, the error itself tells a script what is missing (exit 3, --code).
+    if (!(error instanceof TwoFactorRequiredError) || !isTerminal(ctx.io.stdin)) throw error;
+    const asked = await readCode({ ...TWO_FACTOR_PROMPT, input: ctx.io.stdin, output: ctx.io.stderr });
+    return ctx.cloud().login(user, password, { code: asked });
+  }
+}
+
 function printProfile(ctx: Context, profile: UserProfile): void {
   const billing = Object.entries(profile.billingAddress ?? {}).filter(([, value]) => value);
   printRecord(ctx.output, [
@@ -191,6 +229,7 @@ function printProfile(ctx: Context, profile: UserProfile): void {
     ['E-mail', profile.email],
     ['Name', profile.displayName],
     ['Verified', profile.verifiedAt ?? 'not yet'],
+    ['Two-factor login', profile.twoFactor ? 'on' : 'off'],
     ['Billing address', billing.length ? billing.map(([, value]) => value).join(', ') : undefined],
     ['Created', profile.createdAt],
   ]);
@@ -199,8 +238,13 @@ function printProfile(ctx: Context, profile: UserProfile): void {
 /** The user id and token from the e-mail's link (`…/users/<id>/token/<token>`), or from both arguments. */
 export function verificationOf(first: string, token: string | undefined): { userId: string; token: string } {
   if (token !== undefined) return { userId: first, token };
-  const match = /\/users\/([^/\s]+)\/token\/([^/?#\s]+)\/?$/.exec(first);
-  if (!match) throw new UsageError('give the link from the verification e-mail, or your user id and the token');
+  return linkOf(first, 'token', 'give the link from the verification e-mail, or your user id and the token');
+}
+
+/** The user id and token of an e-mailed link `…/users/<id>/<kind>/<token>`; a usage error naming `wrong` otherwise. */
+export function linkOf(link: string, kind: 'token' | 'password-reset', wrong: string): { userId: string; token: string } {
+  const match = new RegExp(`/users/([^/\\s]+)/${kind}/([^/?#\\s]+)/?$`).exec(link);
+  if (!match) throw new UsageError(wrong);
   return { userId: decodeURIComponent(match[1]!), token: decodeURIComponent(match[2]!) };
 }
 

@@ -3,9 +3,14 @@ import type { ChainOption, Node, UserImage } from '@cloud/sdk';
 import type { Context } from '../context';
 import { note, printJson, printRecord, printTable } from '../output';
 import { positiveInteger } from '../program';
+import { syncLine } from '../progress';
+import { registerNodeAccessCommands } from './node-access';
+import { registerNodeOperationCommands } from './node-operations';
+import { registerUsageCommand } from './usage';
 import { waitWithProgress } from './wait';
 
-// Nodes: chains, and nodes create|list|info|remove|logs|credentials.
+// Nodes: chains, and nodes create|list|info|remove|logs (stop|start|restart|resize in node-operations.ts,
+// access and credentials in node-access.ts, usage in usage.ts).
 
 type ContextOf = (command: Command) => Context;
 
@@ -27,6 +32,7 @@ export function registerNodeCommands(program: Command, contextOf: ContextOf): vo
           { key: 'chain', header: 'CHAIN' },
           { key: 'network', header: 'NETWORK' },
           { key: 'software', header: 'SOFTWARE' },
+          { key: 'dev', header: 'RUNS ON', format: (_dev, option) => runsOn(option) },
         ],
         'No chains.',
       );
@@ -39,12 +45,13 @@ export function registerNodeCommands(program: Command, contextOf: ContextOf): vo
     .addArgument(new Argument('<image>', 'what to run').choices(USER_IMAGES))
     .option('--large', 'a larger, faster node')
     .option('--jwt', 'the node takes your client access token (Bearer) instead of Basic credentials')
-    .option('--wait', 'wait until it runs; exit non-zero if it fails')
+    .option('--txindex', 'keep a transaction index, so getrawtransaction finds any transaction (btc, bch, ltc; not on a pruned chain)')
+    .option('--wait', 'wait until it runs (through syncing, with a progress bar); exit non-zero if it fails')
     .addOption(new Option('--timeout <seconds>', 'with --wait, give up after this long').default(600).argParser(positiveInteger))
-    .action(async (image: UserImage, options: { large?: boolean; jwt?: boolean; wait?: boolean; timeout: number }, command: Command) => {
+    .action(async (image: UserImage, options: { large?: boolean; jwt?: boolean; txindex?: boolean; wait?: boolean; timeout: number }, command: Command) => {
       const ctx = contextOf(command);
       const cloud = ctx.cloud();
-      const created = await cloud.nodes.create({ image, large: options.large === true, jwt: options.jwt === true });
+      const created = await cloud.nodes.create({ image, large: options.large === true, jwt: options.jwt === true, txindex: options.txindex === true });
       if (created.nodeUser && created.nodePass) ctx.saveNodeCredentials(created.id, { user: created.nodeUser, password: created.nodePass });
       const node = options.wait ? await waitWithProgress(ctx, created.id, (wait) => cloud.nodes.waitUntilRunning(created.id, wait), options.timeout) : created;
       const shown = { ...node, nodeUser: created.nodeUser, nodePass: created.nodePass };
@@ -66,7 +73,8 @@ export function registerNodeCommands(program: Command, contextOf: ContextOf): vo
         [
           { key: 'id', header: 'ID' },
           { key: 'image', header: 'IMAGE' },
-          { key: 'state', header: 'STATE' },
+          { key: 'state', header: 'STATE', format: (_state, node) => stateText(node) },
+          { key: 'dev', header: 'DEV CHAIN', format: (dev) => (dev ? 'yes' : 'no') },
           { key: 'address', header: 'ADDRESS' },
           { key: 'ports', header: 'PORT', format: (ports) => String((ports as Node['ports']).jsonRpc) },
           { key: 'createdAt', header: 'CREATED' },
@@ -94,6 +102,8 @@ export function registerNodeCommands(program: Command, contextOf: ContextOf): vo
       if (ctx.output.json) return printJson(ctx.output, node);
       note(ctx.output, `Deleting ${nodeId}.`);
     });
+  registerNodeOperationCommands(nodes, contextOf);
+  registerUsageCommand(nodes, contextOf);
   nodes
     .command('logs')
     .description('the last lines of the node software\'s log')
@@ -105,29 +115,18 @@ export function registerNodeCommands(program: Command, contextOf: ContextOf): vo
       if (ctx.output.json) return printJson(ctx.output, lines);
       for (const line of lines) ctx.output.out.write(`${line}\n`);
     });
-  nodes
-    .command('credentials')
-    .description('replace the node\'s Basic credentials (the old ones stop working); shown once and kept for cloud rpc')
-    .argument('<nodeId>')
-    .action(async (nodeId: string, _options: unknown, command: Command) => {
-      const ctx = contextOf(command);
-      const node = await ctx.cloud().nodes.rotateCredentials(nodeId);
-      if (node.nodeUser && node.nodePass) ctx.saveNodeCredentials(node.id, { user: node.nodeUser, password: node.nodePass });
-      if (ctx.output.json) return printJson(ctx.output, { id: node.id, nodeUser: node.nodeUser, nodePass: node.nodePass });
-      printRecord(ctx.output, [
-        ['Node user', node.nodeUser],
-        ['Node password', node.nodePass],
-      ]);
-      note(ctx.output, `The password is shown only now; it is also kept in ${ctx.store.file} for cloud rpc.`);
-    });
+  registerNodeAccessCommands(nodes, contextOf);
 }
 
-function printNode(ctx: Context, node: Node): void {
+export function printNode(ctx: Context, node: Node): void {
   const { ports } = node;
   printRecord(ctx.output, [
     ['Id', node.id],
     ['Image', `${node.image} (${node.chain} ${node.network}, ${node.software})`],
+    ['Network', node.dev ? `a private dev chain, not ${node.chain} ${node.network}` : `${node.chain} ${node.network}`],
     ['State', node.stateReason ? `${node.state}: ${node.stateReason}` : node.state],
+    ['Sync', node.sync ? `${node.sync.syncing ? 'syncing' : 'synced'} ${syncLine(node.sync)}` : undefined],
+    ['Transaction index', node.txindex ? 'yes' : 'no'],
     ['Address', node.address],
     ['JSON-RPC', `https://${node.address}:${ports.jsonRpc}/`],
     ['REST', ports.rest ? `https://${node.address}:${ports.rest}/rest/` : undefined],
@@ -138,4 +137,15 @@ function printNode(ctx: Context, node: Node): void {
     ['Large', node.large ? 'yes' : 'no'],
     ['Created', node.createdAt],
   ]);
+}
+
+/** Where a chain option's nodes run: plainly a dev chain when they do not reach the real network. */
+function runsOn(option: ChainOption): string {
+  if (option.dev) return 'a private dev chain';
+  return option.pruned ? `${option.network}, pruned` : option.network;
+}
+
+/** The state, with how far a syncing node is. */
+function stateText(node: Node): string {
+  return node.state === 'syncing' && node.sync ? `syncing ${(node.sync.progress * 100).toFixed(1)}%` : node.state;
 }

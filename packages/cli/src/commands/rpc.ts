@@ -22,7 +22,7 @@ export function registerRpcCommand(program: Command, contextOf: ContextOf): void
       const node = await cloud.nodes.get(nodeId);
       const credentials = ctx.nodeCredentials(nodeId);
       if (!node.jwt && !credentials) {
-        throw new UsageError(`no credentials for ${nodeId} on this machine (they are shown once, when it is created); make new ones with: cloud nodes credentials ${nodeId}`);
+        throw new UsageError(`no credentials for ${nodeId} on this machine (they are shown once, when it is created); make new ones with: cloud nodes credentials create ${nodeId} <name>`);
       }
       const result = await cloud.rpc(node, method, rpcParams(params, isValidatorImage(node.image)), credentials);
       if (ctx.output.json || typeof result === 'object') return printJson(ctx.output, result);

@@ -7,6 +7,8 @@
  * -32600 rather than failing to parse.
  */
 
+import { asNumbers, isObject, parseRequest, stringifyReply } from '../lossless-json';
+
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
 export const METHOD_NOT_FOUND = -32601;
@@ -39,11 +41,7 @@ export interface JsonReply {
 }
 
 export function jsonReply(status: number, value: unknown): JsonReply {
-  return { status, body: `${JSON.stringify(value)}\n`, contentType: 'application/json; charset=utf-8' };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return { status, body: `${stringifyReply(value)}\n`, contentType: 'application/json; charset=utf-8' };
 }
 
 /**
@@ -75,7 +73,7 @@ function run(api: JsonRpcApi, method: string, params: unknown): unknown {
 export function answerJsonRpc(body: string, api: JsonRpcApi): JsonReply {
   let request: unknown;
   try {
-    request = JSON.parse(body);
+    request = parseRequest(body);
   } catch (error) {
     return errorReply(null, new JsonRpcError(PARSE_ERROR, `parse error: ${error instanceof Error ? error.message : String(error)}`));
   }
@@ -86,7 +84,7 @@ export function answerJsonRpc(body: string, api: JsonRpcApi): JsonReply {
   if (typeof request.method !== 'string') return errorReply(id, new JsonRpcError(INVALID_REQUEST, 'method must be a string'));
   let reply: JsonReply;
   try {
-    reply = jsonReply(200, { jsonrpc: '2.0', result: run(api, request.method, request.params), id });
+    reply = jsonReply(200, { jsonrpc: '2.0', result: run(api, request.method, asNumbers(request.params)), id });
   } catch (error) {
     reply = errorReply(id, error as JsonRpcError);
   }

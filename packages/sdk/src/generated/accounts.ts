@@ -50,6 +50,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description too many sign-ups from this client address (TooManyRequests) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -178,6 +187,126 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask for a password-reset e-mail; 202 whether or not the address has an account */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PasswordResetRequest"];
+                };
+            };
+            responses: {
+                /** @description accepted (an e-mail is sent if the address has an account) */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description invalid input (InvalidInput) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests for this e-mail address or from this client address (TooManyRequests) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}/password-reset/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set a new password with the token of a password-reset e-mail; every token issued before stops working */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description user id or e-mail address */
+                    userId: string;
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PasswordReset"];
+                };
+            };
+            responses: {
+                /** @description the password is changed; log in with it */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description the token is wrong, used or expired (InvalidResetToken), or the password is weak (InvalidInput) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests from this client address (TooManyRequests) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -414,7 +543,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log in with HTTP Basic credentials; returns an Account Access Token (12 hours) */
+        /**
+         * Log in with HTTP Basic credentials; returns an Account Access Token (12 hours)
+         * @description With two-factor login on, the body carries `{"code": "123456"}`: the code of the authenticator app (the current 30-second step or the one before or after, each step once) or an unused recovery code. Without it the answer is 401 `TwoFactorRequired`, so a client knows to ask for it; a wrong code is 401 `InvalidTwoFactorCode`. Both count as failed logins.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -422,7 +554,11 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["LoginRequest"];
+                };
+            };
             responses: {
                 /** @description the account access token */
                 200: {
@@ -433,7 +569,16 @@ export interface paths {
                         "application/json": components["schemas"]["AccessToken"];
                     };
                 };
-                /** @description wrong user id, e-mail or password */
+                /** @description invalid input (InvalidInput) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description wrong user id, e-mail or password (Unauthorized); code missing (TwoFactorRequired) or wrong (InvalidTwoFactorCode) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -451,7 +596,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description too many failed logins (TooManyRequests) */
+                /** @description too many failed logins from this address (TooManyRequests); see the throttle table in the README */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -560,6 +705,263 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether two-factor login is on (or enrolled and waiting for its first code), and how many recovery codes are left */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the status */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TwoFactorStatus"];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked account token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Enrol an authenticator (confirmed with the password): a new TOTP secret and its otpauth URI, pending until confirmed */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["TwoFactorEnrolRequest"];
+                };
+            };
+            responses: {
+                /** @description the secret, shown only here */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TwoFactorEnrolment"];
+                    };
+                };
+                /** @description invalid input (InvalidInput) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked account token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the password is wrong (Forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description two-factor login is on already (TwoFactorEnabled) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many wrong passwords (TooManyRequests) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Turn two-factor login off (confirmed with the password and a code or a recovery code); the secret and recovery codes are deleted */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["TwoFactorDisableRequest"];
+                };
+            };
+            responses: {
+                /** @description off */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description invalid input (InvalidInput) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked account token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the password (Forbidden) or the code (InvalidTwoFactorCode) is wrong */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description two-factor login is off (TwoFactorNotEnabled) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many wrong passwords or codes (TooManyRequests) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/two-factor/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn two-factor login on with a first code from the enrolled secret; returns the recovery codes, shown only here */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["TwoFactorConfirmRequest"];
+                };
+            };
+            responses: {
+                /** @description the recovery codes */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RecoveryCodes"];
+                    };
+                };
+                /** @description invalid input (InvalidInput) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked account token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the code is wrong (InvalidTwoFactorCode) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description nothing enrolled (TwoFactorNotPending), or on already (TwoFactorEnabled) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -780,6 +1182,8 @@ export interface components {
             createdAt: string;
             updatedAt: string;
             billingAddress: components["schemas"]["BillingAddress"];
+            /** @description whether logging in needs a two-factor code */
+            twoFactor: boolean;
         };
         BillingAddress: {
             country: string;
@@ -805,6 +1209,14 @@ export interface components {
                 state?: string;
             };
         };
+        PasswordResetRequest: {
+            /** Format: email */
+            email: string;
+        };
+        /** @description the new password, with the sign-up rules */
+        PasswordReset: {
+            password: string;
+        };
         UpdateProfileRequest: {
             displayName?: string;
             billingAddress?: {
@@ -824,6 +1236,13 @@ export interface components {
         DeleteUserRequest: {
             password: string;
         };
+        LoginRequest: {
+            /**
+             * @description the second factor, when the account has two-factor login on
+             * @example 123456
+             */
+            code?: string;
+        };
         ClientTokens: {
             accessToken: string;
             refreshToken: string;
@@ -837,6 +1256,44 @@ export interface components {
             /** @enum {string} */
             grantType: "refreshToken";
             refreshToken: string;
+        };
+        TwoFactorStatus: {
+            enabled: boolean;
+            pending: boolean;
+            recoveryCodesLeft: number;
+        };
+        /** @description Pending until confirmed with a code from it. */
+        TwoFactorEnrolment: {
+            /** @description base32, for typing into an authenticator app */
+            secret: string;
+            /**
+             * @description otpauth://totp/… URI, for a QR code
+             * @example otpauth://totp/Cloud%20Nodes:ada%40example.com?issuer=Cloud%20Nodes&secret=…
+             */
+            uri: string;
+        };
+        TwoFactorEnrolRequest: {
+            password: string;
+        };
+        /** @description Shown once, here. */
+        RecoveryCodes: {
+            /** @description single-use codes, each standing in for one TOTP code */
+            recoveryCodes: string[];
+        };
+        TwoFactorConfirmRequest: {
+            /**
+             * @description the 6-digit code of the authenticator app, or a recovery code
+             * @example 123456
+             */
+            code: string;
+        };
+        TwoFactorDisableRequest: {
+            password: string;
+            /**
+             * @description the 6-digit code of the authenticator app, or a recovery code
+             * @example 123456
+             */
+            code: string;
         };
         /** @description The secret is shown once, here. */
         ClientKey: {

@@ -7,7 +7,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The chains this installation runs nodes of, and the software of each */
+        /** The chains this installation runs nodes of, the software of each, and whether its nodes run on a private dev chain (dev) or keep only recent blocks (pruned); public: a token, if sent, must be valid */
         get: {
             parameters: {
                 query?: never;
@@ -26,7 +26,7 @@ export interface paths {
                         "application/json": components["schemas"]["ChainOption"][];
                     };
                 };
-                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                /** @description an invalid, expired or revoked client access token was sent (Unauthorized) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -83,7 +83,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Create a node; it answers at once in state provisioning and comes up in the background */
+        /** Create a node; it answers at once in state provisioning and comes up in the background (syncing while it catches up with its network, then running) */
         post: {
             parameters: {
                 query?: never;
@@ -106,7 +106,7 @@ export interface paths {
                         "application/json": components["schemas"]["Node"];
                     };
                 };
-                /** @description invalid input (InvalidInput) */
+                /** @description the body is not valid (InvalidInput); also txindex on a chain other than btc, bch or ltc, or on a pruned chain option */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -234,20 +234,8 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/users/me/nodes/{id}/credentials": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Replace the node's Basic credentials; the old ones stop working */
-        post: {
+        /** Resize a node (large or standard): a running node restarts with the new class on its kept data; a stopped one takes it when started */
+        patch: {
             parameters: {
                 query?: never;
                 header?: never;
@@ -256,15 +244,28 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ResizeNodeRequest"];
+                };
+            };
             responses: {
-                /** @description the node with its new credentials (shown once) */
+                /** @description the node with its new class, stopping if it was restarted for it */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["Node"];
+                    };
+                };
+                /** @description invalid input (InvalidInput) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
@@ -285,7 +286,237 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description a jwt node, or a node being deleted (Conflict) */
+                /** @description the node is deleting, or is a validator's (Conflict) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/users/me/nodes/{id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop a node, keeping its data, credentials and address: stopping, then stopped */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["NoInput"];
+                };
+            };
+            responses: {
+                /** @description the node, stopping */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Node"];
+                    };
+                };
+                /** @description invalid input (InvalidInput) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such node of yours (NotFound) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the operation does not apply to the node's state, which the message names, or the node is a validator's (Conflict) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/nodes/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a stopped (or failed) node on its kept data: provisioning, then running */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["NoInput"];
+                };
+            };
+            responses: {
+                /** @description the node, provisioning */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Node"];
+                    };
+                };
+                /** @description invalid input (InvalidInput) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such node of yours (NotFound) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the operation does not apply to the node's state, which the message names, or the node is a validator's (Conflict) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/nodes/{id}/restart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restart a node: stopping, then provisioning, then running, on its kept data */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["NoInput"];
+                };
+            };
+            responses: {
+                /** @description the node, stopping */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Node"];
+                    };
+                };
+                /** @description invalid input (InvalidInput) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such node of yours (NotFound) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the operation does not apply to the node's state, which the message names, or the node is a validator's (Conflict) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -369,6 +600,459 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/me/nodes/{id}/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The node's access rules (also in the node record) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the rules; empty lists and a null rate when none are set */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NodeAccess"];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such node of yours (NotFound) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Set the node's access rules, whole (a field left out is emptied); every proxy applies them within a second */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["NodeAccessRequest"];
+                };
+            };
+            responses: {
+                /** @description the node with its rules, normalised */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Node"];
+                    };
+                };
+                /** @description invalid input, naming the field (InvalidInput) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such node of yours (NotFound) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the node is being deleted (Conflict) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/nodes/{id}/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The node's Basic credentials, oldest first (never the passwords) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description its credentials */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NodeCredential"][];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such node of yours (NotFound) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description a jwt node, which takes its owner's client access tokens, not Basic credentials; or a node being deleted (Conflict) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add a named Basic credential; the password is shown only in this answer */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateCredentialRequest"];
+                };
+            };
+            responses: {
+                /** @description the new credential, with its password */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NewNodeCredential"];
+                    };
+                };
+                /** @description invalid input, naming the field (InvalidInput) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the node has as many credentials as allowed (LimitExceeded) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such node of yours (NotFound) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description a credential of that name exists, or a jwt node, or a node being deleted (Conflict) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/nodes/{id}/credentials/{credentialId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke one credential: it stops working within a second, the others go on */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    credentialId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the credentials left */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NodeCredential"][];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such node of yours, or no such credential of it (NotFound) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the last credential of the node (create another first), a jwt node, or a node being deleted (Conflict) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/nodes/{id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Calls to the node through the node-proxy, by outcome and method, and bytes, in minute (kept a day) or hour (kept 90 days) buckets */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description start of the range (taken back to its bucket); default: an hour (minute) or a day (hour) before `to` */
+                    from?: string;
+                    /** @description end of the range, exclusive (taken on to the next bucket); default: now */
+                    to?: string;
+                    /** @description bucket size; default minute. At most 1440 buckets per query */
+                    granularity?: "minute" | "hour";
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the node's usage */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NodeUsage"];
+                    };
+                };
+                /** @description invalid input, naming the field: a bad date, from not before to, an unknown granularity, or more than 1440 buckets (InvalidInput) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such node of yours (NotFound) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Usage across all your nodes, with totals per node */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description start of the range (taken back to its bucket); default: an hour (minute) or a day (hour) before `to` */
+                    from?: string;
+                    /** @description end of the range, exclusive (taken on to the next bucket); default: now */
+                    to?: string;
+                    /** @description bucket size; default minute. At most 1440 buckets per query */
+                    granularity?: "minute" | "hour";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description your usage */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UserUsage"];
+                    };
+                };
+                /** @description invalid input, naming the field: a bad date, from not before to, an unknown granularity, or more than 1440 buckets (InvalidInput) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -388,6 +1072,10 @@ export interface components {
              * @example litecoin-core-0.21.2.1
              */
             software: string;
+            /** @description true: its nodes run on a private dev chain (regtest, anvil, the dev chain), not on `network` */
+            dev: boolean;
+            /** @description true: its nodes keep only recent blocks, so they cannot have a transaction index */
+            pruned: boolean;
         };
         Error: {
             /** @example InvalidInput */
@@ -410,8 +1098,16 @@ export interface components {
             large: boolean;
             /** @description true: the node takes a client access token (Bearer) instead of Basic credentials */
             jwt: boolean;
-            /** @enum {string} */
-            state: "provisioning" | "running" | "failed" | "deleting";
+            /** @description true: the node runs on a private dev chain (regtest, anvil, the dev chain), not on `network` */
+            dev: boolean;
+            /** @description true: the node keeps a transaction index */
+            txindex: boolean;
+            /**
+             * @description syncing: it answers calls but is still catching up with its network; stopping, stopped: its owner stopped it, its data is kept
+             * @enum {string}
+             */
+            state: "provisioning" | "syncing" | "running" | "failed" | "stopping" | "stopped" | "deleting";
+            sync: components["schemas"]["NodeSync"];
             /** @description why the node failed; null otherwise */
             stateReason: string | null;
             /** @description host name at the node-proxy: <id>.<NODE_DOMAIN> */
@@ -422,12 +1118,54 @@ export interface components {
                 rest?: number;
                 webSocket?: number;
             };
+            access: components["schemas"]["NodeAccess"];
             createdAt: string;
             updatedAt: string;
-            /** @description Basic user name; only in the answer that created or rotated it */
+            /** @description Basic user name of its first credential (`default`); only in the answer that created the node */
             nodeUser?: string;
-            /** @description Basic password; shown once, only in the answer that created or rotated it */
+            /** @description Basic password of its first credential; shown once, only in the answer that created the node */
             nodePass?: string;
+        };
+        /** @description what the node last reported of its sync with its network; null until it first answered */
+        NodeSync: {
+            /** @description the node's chain height; null when it has no single height (avalanche) */
+            height: number | null;
+            /** @description the best height it knows of: its best header or the network tip; null when it does not say */
+            bestKnownHeight: number | null;
+            /** @description from 0 to 1 */
+            progress: number;
+            /** @description connected peers; null when the software does not say */
+            peers: number | null;
+            /** @description still in initial block download (or bootstrapping) */
+            syncing: boolean;
+            /** @description when the node was asked; refreshed when its answer changes, and at least every 30 s */
+            checkedAt: string;
+        } | null;
+        NodeAccess: {
+            /**
+             * @description CIDRs (IPv4, IPv6) or single addresses the node takes calls from; empty: anywhere
+             * @example [
+             *       "203.0.113.0/24",
+             *       "2001:db8::/32"
+             *     ]
+             */
+            ipAllowlist: string[];
+            /**
+             * @description origins whose pages may call the node (CORS); empty: no CORS, as before
+             * @example [
+             *       "https://app.example.com"
+             *     ]
+             */
+            originAllowlist: string[];
+            /**
+             * @description methods refused (-32601) on top of the platform policy, lower case
+             * @example [
+             *       "eth_getlogs"
+             *     ]
+             */
+            refusedMethods: string[];
+            /** @description calls per second below the platform's rate; null: the platform's */
+            ratePerSecond: number | null;
         };
         CreateNodeRequest: {
             /** @enum {string} */
@@ -436,6 +1174,130 @@ export interface components {
             large: boolean;
             /** @default false */
             jwt: boolean;
+            /**
+             * @description keep a transaction index, so getrawtransaction finds any transaction (Bitcoin family only; not on a pruned chain option). Default false
+             * @default false
+             */
+            txindex: boolean;
+        };
+        NoInput: Record<string, never>;
+        ResizeNodeRequest: {
+            /** @description the resource class: true for large, false for standard */
+            large: boolean;
+        };
+        NodeAccessRequest: {
+            /** @default [] */
+            ipAllowlist: string[];
+            /** @default [] */
+            originAllowlist: string[];
+            /** @default [] */
+            refusedMethods: string[];
+            /** @default null */
+            ratePerSecond: number | null;
+        };
+        NodeCredential: {
+            /** @example cred-4e1b7c2a-9d3f-4a8e-b5c6-7f0a1d2e3b4c */
+            id: string;
+            name: string;
+            /** @description the Basic user name */
+            nodeUser: string;
+            createdAt: string;
+        };
+        NewNodeCredential: {
+            /** @example cred-4e1b7c2a-9d3f-4a8e-b5c6-7f0a1d2e3b4c */
+            id: string;
+            name: string;
+            /** @description the Basic user name */
+            nodeUser: string;
+            createdAt: string;
+            /** @description the Basic password: shown only in this answer */
+            nodePass: string;
+        };
+        CreateCredentialRequest: {
+            /**
+             * @description your name for it, unique on the node
+             * @example ci
+             */
+            name: string;
+        };
+        NodeUsage: {
+            nodeId: string;
+            /** @enum {string} */
+            granularity: "minute" | "hour";
+            from: string;
+            to: string;
+            /** @description every bucket of the range, oldest first, zeros included */
+            series: {
+                /** @description start of the bucket */
+                time: string;
+                calls: components["schemas"]["CallsByOutcome"];
+                total: number;
+                bytesIn: number;
+                bytesOut: number;
+            }[];
+            /** @description calls per method over the range, most called first. Methods the platform does not allow are counted under `other`; `rest`, `management` and `unread` (refused before the body was read) are buckets of their own */
+            methods: {
+                method: string;
+                calls: components["schemas"]["CallsByOutcome"];
+                total: number;
+            }[];
+            totals: {
+                calls: components["schemas"]["CallsByOutcome"];
+                total: number;
+                bytesIn: number;
+                bytesOut: number;
+            };
+            /** @description calls per named Basic credential over the range, most used first; calls with the owner's client access token (jwt nodes) and calls refused before credentials were checked are in no credential's count */
+            credentials: {
+                credentialId: string;
+                /** @description null for a credential removed since */
+                name: string | null;
+                calls: components["schemas"]["CallsByOutcome"];
+                total: number;
+            }[];
+        };
+        /** @description ok: answered by the node; node_error: the node answered a JSON-RPC error; refused: refused by the proxy (method policy, the node's access rules, unreadable, too large); rate_limited: over the node's rate; unauthorized: wrong or missing credentials */
+        CallsByOutcome: {
+            ok: number;
+            node_error: number;
+            refused: number;
+            rate_limited: number;
+            unauthorized: number;
+        };
+        UserUsage: {
+            /** @enum {string} */
+            granularity: "minute" | "hour";
+            from: string;
+            to: string;
+            /** @description every bucket of the range, oldest first, zeros included */
+            series: {
+                /** @description start of the bucket */
+                time: string;
+                calls: components["schemas"]["CallsByOutcome"];
+                total: number;
+                bytesIn: number;
+                bytesOut: number;
+            }[];
+            /** @description calls per method over the range, most called first. Methods the platform does not allow are counted under `other`; `rest`, `management` and `unread` (refused before the body was read) are buckets of their own */
+            methods: {
+                method: string;
+                calls: components["schemas"]["CallsByOutcome"];
+                total: number;
+            }[];
+            totals: {
+                calls: components["schemas"]["CallsByOutcome"];
+                total: number;
+                bytesIn: number;
+                bytesOut: number;
+            };
+            /** @description totals per node that had calls in the range */
+            nodes: {
+                nodeId: string;
+                calls: components["schemas"]["CallsByOutcome"];
+                total: number;
+                bytesIn: number;
+                bytesOut: number;
+            }[];
         };
     };
     responses: never;

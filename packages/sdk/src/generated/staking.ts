@@ -415,10 +415,10 @@ export interface components {
             /** @description the node image it runs: avalanche (mainnet) or avalanchefuji */
             image: string;
             /**
-             * @description the node's state
+             * @description the node's state; syncing: it answers but is still bootstrapping
              * @enum {string}
              */
-            state: "provisioning" | "running" | "failed" | "deleting" | "deleted";
+            state: "provisioning" | "syncing" | "running" | "failed" | "deleting" | "deleted";
             /** @description why the node failed; null otherwise */
             stateReason: string | null;
             /** @description host name at the node-proxy: <nodeId>.<NODE_DOMAIN> */

@@ -19,6 +19,11 @@ export interface User {
   verificationExpiresAt: Date | null;
   verificationSentAt: Date | null;
   credentialsVersion: number;
+  /** The encrypted TOTP secret: pending while `twoFactorEnabledAt` is null, in force once it is set. */
+  twoFactorSecret: string | null;
+  twoFactorEnabledAt: Date | null;
+  /** The newest TOTP time step accepted (replay protection). */
+  twoFactorLastStep: number | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -36,11 +41,14 @@ export interface UserRow {
   verification_expires_at: Date | null;
   verification_sent_at: Date | null;
   credentials_version: number;
+  two_factor_secret: string | null;
+  two_factor_enabled_at: Date | null;
+  two_factor_last_step: string | number | null;
   created_at: Date;
   updated_at: Date;
 }
 
-const toUser = (row: UserRow): User => ({
+export const toUser = (row: UserRow): User => ({
   id: row.id,
   email: row.email,
   passwordHash: row.password_hash,
@@ -52,6 +60,9 @@ const toUser = (row: UserRow): User => ({
   verificationExpiresAt: row.verification_expires_at,
   verificationSentAt: row.verification_sent_at,
   credentialsVersion: Number(row.credentials_version),
+  twoFactorSecret: row.two_factor_secret,
+  twoFactorEnabledAt: row.two_factor_enabled_at,
+  twoFactorLastStep: row.two_factor_last_step === null ? null : Number(row.two_factor_last_step),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -68,6 +79,9 @@ const COLUMNS: Record<keyof User, keyof UserRow> = {
   verificationExpiresAt: 'verification_expires_at',
   verificationSentAt: 'verification_sent_at',
   credentialsVersion: 'credentials_version',
+  twoFactorSecret: 'two_factor_secret',
+  twoFactorEnabledAt: 'two_factor_enabled_at',
+  twoFactorLastStep: 'two_factor_last_step',
   createdAt: 'created_at',
   updatedAt: 'updated_at',
 };

@@ -1,61 +1,88 @@
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Database } from '@cloud/db';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { TooManyRequestsError } from '@cloud/http';
+import { AttemptLimit, createLimiter, storeKey, type LimitStore } from './attempt-limit';
 
-export interface LoginThrottleOptions {
-  maxFailuresPerAccount: number;
+export interface LoginThrottleOptions extends LimitStore {
+  /** Failures of one account from one address: the limit that stops a guesser. */
+  maxFailuresPerAccountAndAddress: number;
+  /** Failures from one address whatever the account: stops one address spraying many accounts. */
   maxFailuresPerAddress: number;
+  /**
+   * Failures of one account from every address together: slows guessing spread over many
+   * addresses. Past it only addresses the account logged in from lately get through.
+   */
+  maxFailuresPerAccount: number;
   windowSeconds: number;
   blockSeconds: number;
-  /**
-   * Where counts are kept. A PostgreSQL database (table `login_throttle` of the service schema)
-   * shares them between replicas; without one they live in this process, which is exact for the
-   * embedded default's single process. (PGlite can't serve the limiter's prepared statements.)
-   */
-  postgres?: { db: Database; schema: string };
+  /** How long a successful login makes its address "known" to the account. */
+  knownAddressSeconds: number;
 }
+
+const REFUSAL = 'too many failed logins; try again later';
 
 /**
- * Limits password guessing per account and per client address. Every attempt is counted before
- * its password is checked, atomically in the store, so guesses sent in parallel cannot slip past
- * the limit; a successful attempt clears the account's count and gives the address its attempt
- * back. Past the limit, attempts (right password or not) answer 429 for `blockSeconds`.
+ * Limits password guessing (see the table in the service README) without letting a stranger lock
+ * the owner out: wrong guesses count against the (account, address) pair and the address, so they
+ * block the guesser, not the account. A per-account ceiling across all addresses slows guessing
+ * from many addresses; it refuses only addresses the account has not logged in from lately.
+ *
+ * Every attempt is counted before its password is checked, so parallel guesses cannot pass the
+ * limits; a success clears the pair and gives the address and the account their attempt back.
  */
 export class LoginThrottle {
-  private readonly perAccount: RateLimiterAbstract;
-  private readonly perAddress: RateLimiterAbstract;
+  private readonly perPair: AttemptLimit;
+  private readonly perAddress: AttemptLimit;
+  private readonly perAccount: AttemptLimit;
+  private readonly knownAddresses: RateLimiterAbstract;
 
-  constructor(options: LoginThrottleOptions) {
-    const limiter = (keyPrefix: string, points: number): RateLimiterAbstract => {
-      // The limiter blocks for blockDuration from the first attempt past its points.
-      const common = { keyPrefix, points, duration: options.windowSeconds, blockDuration: options.blockSeconds };
-      if (!options.postgres) return new RateLimiterMemory(common);
-      const { db, schema } = options.postgres;
-      return new RateLimiterPostgres({ ...common, storeClient: db, storeType: 'knex', schemaName: schema, tableName: 'login_throttle', tableCreated: true });
-    };
-    this.perAccount = limiter('account', options.maxFailuresPerAccount);
-    this.perAddress = limiter('address', options.maxFailuresPerAddress);
+  constructor(private readonly options: LoginThrottleOptions) {
+    const { windowSeconds, blockSeconds } = options;
+    const limit = (name: string, points: number) => new AttemptLimit(options, { name, points, windowSeconds, blockSeconds, refusal: REFUSAL });
+    this.perPair = limit('pair', options.maxFailuresPerAccountAndAddress);
+    this.perAddress = limit('address', options.maxFailuresPerAddress);
+    this.perAccount = limit('account', options.maxFailuresPerAccount);
+    this.knownAddresses = createLimiter(options, { name: 'known', points: 1, windowSeconds: options.knownAddressSeconds });
   }
 
-  /** Counts an attempt for the account and the address; throws 429 when either is over its limit. */
-  async attempt(account: string, address: string | undefined): Promise<void> {
-    await take(this.perAccount, account.toLowerCase());
-    if (address) await take(this.perAddress, address);
+  /**
+   * Counts an attempt of `account` from `address` before its password is checked, as a failure
+   * until `succeeded` says otherwise; throws 429 when a limit is passed.
+   */
+  attempt(account: string, address: string | undefined): Promise<void> {
+    return this.countFailure(account, address);
   }
 
-  /** The attempt's password was right: the account starts afresh and the address gets its attempt back. */
+  /**
+   * Counts a failure: a login too malformed to name an account (`account` undefined: only the
+   * address counts), or a wrong second factor after a right password. Throws 429 when a limit is passed.
+   */
+  async countFailure(account: string | undefined, address: string | undefined): Promise<void> {
+    if (address) await this.perAddress.take(address);
+    if (account === undefined) return;
+    const key = accountKey(account);
+    await this.perPair.take(pairKey(key, address));
+    try {
+      await this.perAccount.take(key);
+    } catch (error) {
+      if (!(error instanceof TooManyRequestsError) || !(await this.isKnown(key, address))) throw error;
+    }
+  }
+
+  /** The attempt's password was right: the pair starts afresh, the address becomes known, the counts get the attempt back. */
   async succeeded(account: string, address: string | undefined): Promise<void> {
-    await this.perAccount.delete(account.toLowerCase());
-    if (address) await this.perAddress.reward(address, 1);
+    const key = accountKey(account);
+    await this.perPair.clear(pairKey(key, address));
+    await this.perAccount.giveBack(key);
+    if (!address) return;
+    await this.perAddress.giveBack(address);
+    await this.knownAddresses.set(storeKey(pairKey(key, address)), 1, this.options.knownAddressSeconds);
+  }
+
+  private async isKnown(key: string, address: string | undefined): Promise<boolean> {
+    if (!address) return false;
+    return (await this.knownAddresses.get(storeKey(pairKey(key, address)))) !== null;
   }
 }
 
-// A limiter refuses by rejecting with its state (a RateLimiterRes); anything else is a store error.
-async function take(limiter: RateLimiterAbstract, key: string): Promise<void> {
-  try {
-    await limiter.consume(key);
-  } catch (refusal) {
-    if (!(refusal instanceof RateLimiterRes)) throw refusal;
-    throw new TooManyRequestsError('too many failed logins; try again later', refusal.msBeforeNext / 1000);
-  }
-}
+const accountKey = (account: string) => account.toLowerCase();
+const pairKey = (account: string, address: string | undefined) => `${account}|${address ?? '-'}`;

@@ -1,6 +1,6 @@
 import type { BillingAddress, User } from '../data-access/users.repository';
 
-/** The user profile of spec section 2 (GET /users/me): exactly these fields. */
+/** The user profile of spec section 2 (GET /users/me): exactly these fields, and whether two-factor login is on. */
 export interface Profile {
   id: string;
   email: string;
@@ -10,6 +10,7 @@ export interface Profile {
   createdAt: string;
   updatedAt: string;
   billingAddress: BillingAddress;
+  twoFactor: boolean;
 }
 
 export const EMPTY_BILLING_ADDRESS: BillingAddress = { country: '', zipCode: '', address: '', state: '' };
@@ -24,5 +25,6 @@ export function toProfile(user: User): Profile {
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
     billingAddress: { ...EMPTY_BILLING_ADDRESS, ...user.billingAddress },
+    twoFactor: user.twoFactorEnabledAt !== null,
   };
 }

@@ -1,4 +1,4 @@
-import { TOKEN_LIFETIME_SECONDS, type Clock } from '@cloud/auth';
+import { REVOCATION_RELEVANT_MS, type Clock } from '@cloud/auth';
 import { message, type Outbox, type RpcReply } from '@cloud/bus';
 import type { Database, Transaction } from '@cloud/db';
 import type { Revocation, RevocationsRepository } from '../data-access/revocations.repository';
@@ -10,8 +10,10 @@ export interface RevocationsDependencies {
   clock: Clock;
 }
 
-// A revocation matters while a token issued before it can still be alive; a minute on top for clock skew.
-const RELEVANT_FOR_MS = (Math.max(...Object.values(TOKEN_LIFETIME_SECONDS)) + 60) * 1000;
+/** Revocations per snapshot page when the asker names no limit. */
+const DEFAULT_PAGE = 1000;
+/** Rows deleted per statement when pruning, so no single delete holds locks long. */
+const PRUNE_BATCH = 10_000;
 
 /**
  * Changes that kill tokens (a deleted client key, a password change, a deleted user) commit
@@ -38,8 +40,28 @@ export class Revocations {
     });
   }
 
-  /** What a starting service needs to know: every revocation still able to matter. */
-  snapshot(): Promise<RpcReply<'revocations.snapshot'>> {
-    return this.deps.revocations.snapshotSince(new Date(this.deps.clock() - RELEVANT_FOR_MS));
+  /**
+   * What a starting service needs to know, a page at a time: every revocation still able to
+   * matter to it (`REVOCATION_RELEVANT_MS`, from the lifetime of the only token kind other
+   * services accept). `after` is the `next` of the previous page.
+   */
+  snapshot(after: string | undefined, limit = DEFAULT_PAGE): Promise<RpcReply<'revocations.snapshot'>> {
+    if (after !== undefined && !/^\d{1,18}$/.test(after)) throw new Error(`bad snapshot cursor ${JSON.stringify(after)}`);
+    return this.deps.revocations.snapshotPage(this.relevantSince(), after, limit);
+  }
+
+  /** Deletes every revocation no longer able to matter; how many it deleted. */
+  async prune(): Promise<number> {
+    const before = this.relevantSince();
+    let total = 0;
+    for (;;) {
+      const deleted = await this.deps.revocations.deleteBefore(before, PRUNE_BATCH);
+      total += deleted;
+      if (deleted < PRUNE_BATCH) return total;
+    }
+  }
+
+  private relevantSince(): Date {
+    return new Date(this.deps.clock() - REVOCATION_RELEVANT_MS);
   }
 }

@@ -5,9 +5,12 @@ import type { Logger } from '@cloud/logging';
 import type { Mailer } from '../data-access/mailer';
 import { DuplicateEmailError, type BillingAddress, type User, type UsersRepository } from '../data-access/users.repository';
 import { randomUrlToken, sha256Hex } from './credentials';
+import type { AttemptLimit } from './attempt-limit';
 import type { LoginThrottle } from './login-throttle';
+import { replacePassword } from './password-change';
 import { passwordWeakness, type PasswordHasher } from './passwords';
 import type { Revocations } from './revocations';
+import { secondFactorRefusal, type TwoFactorCodes } from './two-factor-codes';
 import { EMPTY_BILLING_ADDRESS } from './profile';
 import { verificationEmail } from './verification-email';
 
@@ -27,6 +30,9 @@ export interface UsersDependencies {
   users: UsersRepository;
   passwords: PasswordHasher;
   throttle: LoginThrottle;
+  secondFactor: TwoFactorCodes;
+  /** Sign-ups per client address. */
+  signUpLimit: AttemptLimit;
   revocations: Revocations;
   signer: TokenSigner;
   mailer: Mailer;
@@ -47,7 +53,8 @@ export class UsersService {
     return new Date(this.deps.clock());
   }
 
-  async signUp(input: SignUpInput): Promise<User> {
+  async signUp(input: SignUpInput, address: string | undefined): Promise<User> {
+    if (address) await this.deps.signUpLimit.take(address);
     const email = input.email.toLowerCase();
     const weakness = passwordWeakness(input.password, email);
     if (weakness) throw new InvalidInputError(`body.password: ${weakness}`);
@@ -63,6 +70,9 @@ export class UsersService {
       verifiedAt: null,
       ...verification,
       credentialsVersion: 0,
+      twoFactorSecret: null,
+      twoFactorEnabledAt: null,
+      twoFactorLastStep: null,
       createdAt: now,
       updatedAt: now,
     };
@@ -138,17 +148,24 @@ export class UsersService {
   }
 
   /**
-   * Checks a login (POST /auth) and returns the user id. `user` is who `login` names, if anyone.
-   * Failures count towards the throttle; an unverified user learns it only with the right password.
+   * Checks a login (POST /auth) and returns the user id. `user` is who `login` names, if anyone;
+   * `code` is the second factor, needed when the user has two-factor login on. Failures count
+   * towards the throttle; an unverified user learns it only with the right password.
    */
-  async authenticate(user: User | undefined, login: string, password: string, address: string | undefined): Promise<string> {
-    const account = user?.id ?? login;
-    await this.deps.throttle.attempt(account, address);
-    const passwordMatches = await this.deps.passwords.verify(password, user?.passwordHash);
-    if (!passwordMatches || !user) throw new UnauthorizedError(WRONG_CREDENTIALS);
-    await this.deps.throttle.succeeded(account, address);
-    if (!user.verifiedAt) throw new ForbiddenError('verify your e-mail address before logging in', 'UserNotVerified');
-    return user.id;
+  async authenticate(user: User | undefined, login: string, password: string, address: string | undefined, code?: string): Promise<string> {
+    const known = await this.throttled(user?.id ?? login, address, async () => {
+      const passwordMatches = await this.deps.passwords.verify(password, user?.passwordHash);
+      if (!passwordMatches || !user) throw new UnauthorizedError(WRONG_CREDENTIALS);
+      await this.requireSecondFactor(user, code, 401);
+      return user;
+    });
+    if (!known.verifiedAt) throw new ForbiddenError('verify your e-mail address before logging in', 'UserNotVerified');
+    return known.id;
+  }
+
+  /** A login whose credentials could not even be read counts against its address. */
+  countMalformedLogin(address: string | undefined): Promise<void> {
+    return this.deps.throttle.countFailure(undefined, address);
   }
 
   /** A new 12-hour account access token. */
@@ -181,13 +198,7 @@ export class UsersService {
     const user = await this.getUser(userId);
     await this.confirmPassword(user, oldPassword, address, 'the old password is wrong');
     if (oldPassword === newPassword) throw new InvalidInputError('body.newPassword: must differ from the old password');
-    const weakness = passwordWeakness(newPassword, user.email);
-    if (weakness) throw new InvalidInputError(`body.newPassword: ${weakness}`);
-    const passwordHash = await this.deps.passwords.hash(newPassword);
-    const changed = await this.deps.revocations.revokeWith(
-      (trx) => this.deps.users.changePassword(user.id, user.credentialsVersion, passwordHash, this.now(), trx),
-      (result) => ({ kind: 'revocation.credentials-changed', payload: { userId: user.id, credentialsVersion: result.credentialsVersion } }),
-    );
+    const changed = await replacePassword(this.deps, user, newPassword, 'body.newPassword');
     if (!changed) throw new ConflictError('the password was changed by another request; log in again');
     return this.accountTokenFor(changed);
   }
@@ -206,10 +217,31 @@ export class UsersService {
     if (!deleted) throw new NotFoundError('no such user');
   }
 
-  /** Checks a signed-in user's password before a change; the attempt counts towards the login throttle. */
-  private async confirmPassword(user: User, password: string, address: string | undefined, wrong: string): Promise<void> {
-    await this.deps.throttle.attempt(user.id, address);
-    if (!(await this.deps.passwords.verify(password, user.passwordHash))) throw new ForbiddenError(wrong);
-    await this.deps.throttle.succeeded(user.id, address);
+  /**
+   * Checks a signed-in user's password before a change, and with `secondFactor` their two-factor
+   * code too; the attempt counts towards the login throttle.
+   */
+  async confirmPassword(user: User, password: string, address: string | undefined, wrong: string, secondFactor?: { code: string }): Promise<void> {
+    await this.throttled(user.id, address, async () => {
+      if (!(await this.deps.passwords.verify(password, user.passwordHash))) throw new ForbiddenError(wrong);
+      if (secondFactor) await this.requireSecondFactor(user, secondFactor.code, 403);
+    });
+  }
+
+  /**
+   * Runs a credential check under the login throttle: the attempt is counted before anything is
+   * checked, so parallel guesses cannot pass the limit, and cleared only when every check passed.
+   * A wrong password, or a missing or wrong second factor, leaves it counted.
+   */
+  private async throttled<T>(account: string, address: string | undefined, check: () => Promise<T>): Promise<T> {
+    await this.deps.throttle.attempt(account, address);
+    const result = await check();
+    await this.deps.throttle.succeeded(account, address);
+    return result;
+  }
+
+  private async requireSecondFactor(user: User, code: string | undefined, status: 401 | 403): Promise<void> {
+    const result = await this.deps.secondFactor.check(user, code);
+    if (result !== 'ok') throw secondFactorRefusal(result, status);
   }
 }

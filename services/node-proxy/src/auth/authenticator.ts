@@ -3,7 +3,11 @@ import type { RevocationCheck, TokenClaims, TokenVerifier } from '@cloud/auth';
 import type { Clock } from '@cloud/auth';
 import type { Route } from '../routing/route-table';
 
-export type AuthResult = { ok: true; userId: string } | { ok: false; reason: string };
+/**
+ * Who a caller is: the node's owner, through one of the node's Basic credentials
+ * (`credentialId`, for usage per credential) or with a client access token (no credential).
+ */
+export type AuthResult = { ok: true; userId: string; credentialId?: string } | { ok: false; reason: string };
 
 /** Verified Authorization headers kept per node; more than this and the oldest goes. */
 const HEADERS_PER_NODE = 32;
@@ -17,7 +21,8 @@ const TOKENS_KEPT = 10_000;
  * changes, a token until it expires; revocations are checked on every call.
  */
 export class Authenticator {
-  private readonly verifiedBasic = new Map<string, Set<string>>();
+  /** Per node: verified Authorization header → the credential it named. */
+  private readonly verifiedBasic = new Map<string, Map<string, string>>();
   private readonly verifiedTokens = new Map<string, TokenClaims>();
 
   constructor(
@@ -36,25 +41,37 @@ export class Authenticator {
     return route?.jwt ? 'Bearer realm="node"' : 'Basic realm="node", charset="UTF-8"';
   }
 
-  /** Forgets what was verified for a node whose route changed (rotated credentials, deletion). */
+  /**
+   * Whether these credentials were verified for the node before (cache only, no hashing or
+   * signature check): what a throttled address may still present. `check` still decides.
+   */
+  isKnown(route: Route, authorization: string | undefined): boolean {
+    if (!authorization) return false;
+    if (route.jwt) return authorization.startsWith('Bearer ') && this.verifiedTokens.has(authorization.slice(7));
+    return this.verifiedBasic.get(route.nodeId)?.has(authorization) === true;
+  }
+
+  /** Forgets what was verified for a node whose route changed (a credential revoked, deletion). */
   forget(nodeId: string): void {
     this.verifiedBasic.delete(nodeId);
   }
 
   private checkBasic(route: Route, authorization: string): AuthResult {
     const verified = this.verifiedBasic.get(route.nodeId);
-    if (verified?.has(authorization)) return { ok: true, userId: route.userId };
+    const known = verified?.get(authorization);
+    if (known !== undefined) return { ok: true, userId: route.userId, credentialId: known };
     const credentials = parseBasic(authorization);
-    if (!credentials || !route.basic || !route.passwordSha256) return { ok: false, reason: 'Basic node credentials are required' };
+    const first = route.basicCredentials[0];
+    if (!credentials || !first) return { ok: false, reason: 'Basic node credentials are required' };
     const presented = createHash('sha256').update(credentials.password, 'utf8').digest();
-    const userMatches = credentials.user === route.basic.user;
-    // Compare the password whatever the user name, so the time taken tells nothing.
-    if (!(timingSafeEqual(presented, route.passwordSha256) && userMatches)) return { ok: false, reason: 'wrong node credentials' };
-    const set = verified ?? new Set<string>();
-    if (set.size >= HEADERS_PER_NODE) set.delete(set.values().next().value!);
-    set.add(authorization);
-    this.verifiedBasic.set(route.nodeId, set);
-    return { ok: true, userId: route.userId };
+    const credential = route.basicCredentials.find((each) => each.user === credentials.user);
+    // Compare a password whatever the user name, so the time taken tells nothing.
+    if (!(timingSafeEqual(presented, (credential ?? first).passwordSha256) && credential)) return { ok: false, reason: 'wrong node credentials' };
+    const map = verified ?? new Map<string, string>();
+    if (map.size >= HEADERS_PER_NODE) map.delete(map.keys().next().value!);
+    map.set(authorization, credential.id);
+    this.verifiedBasic.set(route.nodeId, map);
+    return { ok: true, userId: route.userId, credentialId: credential.id };
   }
 
   private async checkBearer(route: Route, authorization: string): Promise<AuthResult> {

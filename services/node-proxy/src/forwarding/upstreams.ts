@@ -1,6 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import { PassThrough, Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import { errors, Pool, type Dispatcher } from 'undici';
+import type { NodeErrorScan } from '../usage/node-error-scan';
+import { ResponseTap } from './response-tap';
 import { nodeRpcAuthorization } from '@cloud/node-rpc-auth';
 import type { Route } from '../routing/route-table';
 
@@ -58,11 +60,13 @@ export class Upstreams {
   /**
    * Forwards a request and writes the node's answer straight into `res` (status, content type and
    * length only), the cheapest way through undici; resolves with the answer's size once sent.
+   * With `scan`, the answer's chunks are also fed to it on the way (a JSON-RPC answer's errors).
    */
-  async streamTo(route: Route, request: UpstreamRequest, res: ServerResponse): Promise<number> {
+  async streamTo(route: Route, request: UpstreamRequest, res: ServerResponse, scan?: NodeErrorScan): Promise<number> {
     const upstream = this.upstreamOf(route);
     let refusedLogin = false;
     let size = 0;
+    let tap: ResponseTap | undefined;
     try {
       await upstream.pool.stream(this.requestOptions(upstream, request), ({ statusCode, headers }) => {
         if (statusCode === 401 || statusCode === 403) {
@@ -75,19 +79,18 @@ export class Upstreams {
           ...(typeof contentType === 'string' ? { 'content-type': contentType } : {}),
           ...(typeof contentLength === 'string' ? { 'content-length': contentLength } : {}),
         });
-        if (typeof contentLength === 'string') {
+        if (typeof contentLength === 'string' && !scan) {
           size = Number(contentLength);
           return res;
         }
-        // Chunked (a REST block, say): counted on the way, for usage.
-        const counter = new PassThrough();
-        counter.on('data', (chunk: Buffer) => (size += chunk.length));
-        counter.pipe(res);
-        return counter;
+        // Chunked (a REST block, say), or scanned: counted on the way, for usage.
+        tap = new ResponseTap(res, scan);
+        return tap;
       });
     } catch (error) {
       throw toUpstreamError(error);
     }
+    if (tap) size = tap.size;
     if (refusedLogin) throw new UpstreamError(502, "the node refused the proxy's credentials");
     return size;
   }

@@ -1,4 +1,9 @@
-import type { MethodFilter } from './method-filter';
+import { isLosslessNumber } from 'lossless-json';
+import { DEFAULT_MAX_DEPTH, parseJson, stringifyJson, TooDeepError, type ParsedJson } from './json-text';
+import { normaliseMethod, type CallPolicy } from './method-policy';
+
+/** The usage bucket of every call the proxy refuses or cannot read: its name is not one the lists allow, so not a bounded label. */
+export const OTHER_METHOD = 'other';
 
 /** One JSON-RPC call as parsed: re-serialised before it is forwarded, so the node sees exactly what was checked. */
 export type Call = Record<string, unknown>;
@@ -15,11 +20,17 @@ export const METHOD_NOT_ALLOWED = -32601;
  * - `forward`: send `body` to the node; for a batch, `answers` holds the proxy's own answer at
  *   each refused position (undefined where the node answers), `forwarded` the calls sent, and
  *   `refusedCount` how many were refused.
+ * `lossless` is set when the body holds numbers JSON.parse would change: they are kept as written
+ * (lossless-json), in `body` and in the proxy's answers, which `serialise` writes accordingly.
+ * `unknown` names the methods refused because neither list has them (as sent), for the metrics.
+ * `method` (one call) and `methods` (each forwarded call of a batch) are the allowed names, as the
+ * lists write them, that usage counts the forwarded calls under.
  */
-export type Checked =
+export type Checked = (
   | { outcome: 'refused'; status: number; answer: unknown; refusedCount: number }
-  | { outcome: 'forward'; body: string; batch: false; refusedCount: 0 }
-  | { outcome: 'forward'; body: string; batch: true; forwarded: Call[]; answers: (RpcErrorAnswer | undefined)[]; refusedCount: number };
+  | { outcome: 'forward'; body: string; batch: false; refusedCount: 0; call: Call; method: string }
+  | { outcome: 'forward'; body: string; batch: true; forwarded: Call[]; methods: string[]; answers: (RpcErrorAnswer | undefined)[]; refusedCount: number }
+) & { unknown: readonly string[]; lossless?: true };
 
 /** An error in the dialect of the call it answers: JSON-RPC 2.0 when it said so, Bitcoin Core's 1.0 otherwise. */
 export function errorAnswer(call: unknown, code: number, message: string): RpcErrorAnswer {
@@ -41,69 +52,103 @@ function hasMethodLookalike(call: Call): boolean {
   return Object.keys(call).some((key) => key !== 'method' && key.length === 6 && key.toLowerCase() === 'method');
 }
 
-/** Why this call is not forwarded, or undefined when it may go to the node. */
-function refusal(call: unknown, filter: MethodFilter): RpcErrorAnswer | undefined {
+/**
+ * Why this call is not forwarded, or, when it may go to the node (its method is allowed), the
+ * method's name as the lists write it. A method neither allowed nor refused on purpose is refused
+ * as not offered, and added to `unknown`.
+ */
+function judge(call: unknown, policy: CallPolicy, unknown: string[]): RpcErrorAnswer | string {
   if (!isCall(call) || typeof call.method !== 'string') return errorAnswer(call, INVALID_REQUEST, 'invalid request: a call is an object with a string "method"');
   if (hasMethodLookalike(call)) return errorAnswer(call, INVALID_REQUEST, 'invalid request: a call has one "method" key, in lower case');
-  if (filter.blocks(call.method)) return errorAnswer(call, METHOD_NOT_ALLOWED, `method ${JSON.stringify(call.method)} is not allowed on this hosted node`);
-  return undefined;
+  const name = normaliseMethod(call.method);
+  const verdict = policy.verdictOf(name);
+  if (verdict === 'allowed') return name;
+  if (verdict === 'refused') return errorAnswer(call, METHOD_NOT_ALLOWED, `method ${JSON.stringify(call.method)} is not allowed on this hosted node`);
+  unknown.push(call.method);
+  return errorAnswer(call, METHOD_NOT_ALLOWED, `method ${JSON.stringify(call.method)} is not allowed on this hosted node (not offered)`);
 }
 
-/** Parses and checks a JSON-RPC request body (one call or a batch) against the filter and the batch limit. */
-export function checkRequest(body: string, filter: MethodFilter, maxBatch: number): Checked {
+/**
+ * Parses and checks a JSON-RPC request body (one call or a batch) against the method policy, the
+ * batch limit and the nesting limit (checked on the raw text, before anything recurses over it).
+ */
+export function checkRequest(body: string, filter: CallPolicy, maxBatch: number, maxDepth = DEFAULT_MAX_DEPTH): Checked {
+  const unknown: string[] = [];
   // A request-level error has no call to take the dialect from: the family's own.
   const whole = filter.dialect === '2.0' ? { jsonrpc: '2.0' } : {};
   let parsed: unknown;
+  let lossless: boolean;
   try {
-    parsed = JSON.parse(body);
-  } catch {
-    return { outcome: 'refused', status: 400, answer: errorAnswer(whole, PARSE_ERROR, 'parse error: the body is not JSON'), refusedCount: 1 };
+    ({ value: parsed, lossless } = parseJson(body, maxDepth));
+  } catch (error) {
+    if (error instanceof TooDeepError) return { outcome: 'refused', status: 400, answer: errorAnswer(whole, INVALID_REQUEST, error.message), refusedCount: 1, unknown };
+    return { outcome: 'refused', status: 400, answer: errorAnswer(whole, PARSE_ERROR, 'parse error: the body is not JSON'), refusedCount: 1, unknown };
   }
+  const checked = checkParsed(parsed, filter, maxBatch, whole, lossless, unknown);
+  return lossless ? { ...checked, lossless } : checked;
+}
+
+function checkParsed(parsed: unknown, filter: CallPolicy, maxBatch: number, whole: object, lossless: boolean, unknown: string[]): Checked {
   if (!Array.isArray(parsed)) {
-    const refused = refusal(parsed, filter);
-    if (refused) return { outcome: 'refused', status: refused.error.code === INVALID_REQUEST ? 400 : 200, answer: refused, refusedCount: 1 };
-    return { outcome: 'forward', body: JSON.stringify(parsed), batch: false, refusedCount: 0 };
+    const judged = judge(parsed, filter, unknown);
+    if (typeof judged !== 'string') return { outcome: 'refused', status: judged.error.code === INVALID_REQUEST ? 400 : 200, answer: judged, refusedCount: 1, unknown };
+    return { outcome: 'forward', body: stringifyJson(parsed, lossless), batch: false, refusedCount: 0, call: parsed as Call, method: judged, unknown };
   }
-  if (parsed.length === 0) return { outcome: 'refused', status: 400, answer: errorAnswer(whole, INVALID_REQUEST, 'invalid request: empty batch'), refusedCount: 1 };
+  if (parsed.length === 0) return { outcome: 'refused', status: 400, answer: errorAnswer(whole, INVALID_REQUEST, 'invalid request: empty batch'), refusedCount: 1, unknown };
   if (parsed.length > maxBatch) {
     return {
       outcome: 'refused',
       status: 413,
       answer: errorAnswer(whole, INVALID_REQUEST, `batch of ${parsed.length} calls is over the limit of ${maxBatch}`),
       refusedCount: parsed.length,
+      unknown,
     };
   }
-  const answers = parsed.map((call: unknown) => refusal(call, filter));
+  const judged = parsed.map((call: unknown) => judge(call, filter, unknown));
+  const answers = judged.map((each) => (typeof each === 'string' ? undefined : each));
   const forwarded = parsed.filter((_call: unknown, index) => answers[index] === undefined) as Call[];
+  const methods = judged.filter((each) => typeof each === 'string');
   const refusedCount = parsed.length - forwarded.length;
-  if (forwarded.length === 0) return { outcome: 'refused', status: 200, answer: answers, refusedCount };
-  return { outcome: 'forward', body: JSON.stringify(forwarded), batch: true, forwarded, answers, refusedCount };
+  if (forwarded.length === 0) return { outcome: 'refused', status: 200, answer: answers, refusedCount, unknown };
+  return { outcome: 'forward', body: stringifyJson(forwarded, lossless), batch: true, forwarded, methods, answers, refusedCount, unknown };
+}
+
+/** The text of an answer the proxy makes for a checked request: numbers (ids) as the caller wrote them. */
+export function serialise(checked: Pick<Checked, 'lossless'>, answer: unknown): string {
+  return stringifyJson(answer, checked.lossless === true);
+}
+
+/**
+ * The node's answer to the forwarded part of a batch. A batch of notifications only is answered
+ * with nothing at all (JSON-RPC 2.0: "the Server MUST NOT return an empty Array"), which is no
+ * answer to merge, not an error; a body that is not JSON becomes one error in the batch.
+ */
+export function parseNodeBatchAnswer(text: string): ParsedJson {
+  if (text.trim() === '') return { value: [], lossless: false };
+  try {
+    return parseJson(text);
+  } catch {
+    return { value: { result: null, error: { code: -32603, message: 'the node answered with something other than JSON' }, id: null }, lossless: false };
+  }
+}
+
+/** The whole answer to a batch with refusals, as text: the node's answers merged in, numbers as written on either side. */
+export function mergedBatchText(batch: { answers: readonly (RpcErrorAnswer | undefined)[]; forwarded: readonly Call[]; lossless?: true }, node: ParsedJson): string {
+  return stringifyJson(mergeBatchAnswers(batch.answers, batch.forwarded, node.value), batch.lossless === true || node.lossless);
 }
 
 /**
  * Puts the node's answers to the forwarded calls back among the proxy's refusals, in the order of
  * the request. Answers are matched by id (a server may reorder a batch); a call the node did not
  * answer (a notification) gets no entry, and an answer matching no call is kept at the end.
+ * Numeric ids match by value (a node may write `-0` back as `0`, `1.50` as `1.5`), and a matched
+ * answer carries the id as the caller wrote it.
  */
-/**
- * The node's answer to the forwarded part of a batch. A batch of notifications only is answered
- * with nothing at all (JSON-RPC 2.0: "the Server MUST NOT return an empty Array"), which is no
- * answer to merge, not an error; a body that is not JSON becomes one error in the batch.
- */
-export function parseNodeBatchAnswer(text: string): unknown {
-  if (text.trim() === '') return [];
-  try {
-    return JSON.parse(text);
-  } catch {
-    return { result: null, error: { code: -32603, message: 'the node answered with something other than JSON' }, id: null };
-  }
-}
-
 export function mergeBatchAnswers(answers: readonly (RpcErrorAnswer | undefined)[], forwarded: readonly Call[], nodeAnswers: unknown): unknown[] {
   if (!Array.isArray(nodeAnswers)) return [...answers.filter((answer) => answer !== undefined), nodeAnswers];
   const byId = new Map<string, unknown[]>();
   for (const answer of nodeAnswers) {
-    const key = JSON.stringify(isCall(answer) ? (answer.id ?? null) : null);
+    const key = idKey(isCall(answer) ? answer.id : null);
     const queue = byId.get(key);
     if (queue) queue.push(answer);
     else byId.set(key, [answer]);
@@ -116,9 +161,22 @@ export function mergeBatchAnswers(answers: readonly (RpcErrorAnswer | undefined)
       continue;
     }
     const call = forwarded[next++]!;
-    const match = byId.get(JSON.stringify(call.id ?? null))?.shift();
-    if (match !== undefined) merged.push(match);
+    const match = byId.get(idKey(call.id))?.shift();
+    if (match !== undefined) merged.push(isCall(match) ? { ...match, id: call.id } : match);
   }
   for (const rest of byId.values()) merged.push(...rest);
   return merged;
+}
+
+/**
+ * How an id is matched: numbers (plain or kept as written) by value, integers past 2^53 exactly
+ * (as BigInt, so 12345678901234567890 and …891 stay apart), anything else by its JSON.
+ */
+export function idKey(id: unknown): string {
+  if (typeof id === 'number') return `n${id}`;
+  if (isLosslessNumber(id)) {
+    const value = Number(id.value);
+    return /^-?\d+$/.test(id.value) && !Number.isSafeInteger(value) ? `i${BigInt(id.value)}` : `n${value}`;
+  }
+  return JSON.stringify(id ?? null);
 }

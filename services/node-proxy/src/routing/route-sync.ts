@@ -2,7 +2,22 @@ import { SnapshotLoader, type Bus, type NodeRoute } from '@cloud/bus';
 import type { Logger } from '@cloud/logging';
 import type { RouteTable } from './route-table';
 
-const ROUTE_KINDS = ['node.created', 'node.running', 'node.failed', 'node.credentials-changed', 'node.deleting', 'node.deleted'] as const;
+const ROUTE_KINDS = [
+  'node.created',
+  'node.syncing',
+  'node.running',
+  'node.failed',
+  'node.credentials-changed',
+  'node.access-changed',
+  'node.stopping',
+  'node.stopped',
+  'node.starting',
+  'node.deleting',
+  'node.deleted',
+] as const;
+
+/** Routes per `nodes.routes` request: the most the nodes service answers at once. */
+const PAGE_SIZE = 1000;
 
 export interface RouteSyncOptions {
   bus: Bus;
@@ -49,10 +64,12 @@ export class RouteSync {
     this.timer.unref();
   }
 
-  /** The readiness probe: not ready before the first snapshot, nor while the bus is down. */
+  /**
+   * The readiness probe: not ready before the first snapshot. A table once loaded keeps serving
+   * while the bus is down (decision 020): it misses changes until the reload on reconnection.
+   */
   checkReady(): void {
     if (!this.loadedOnce) throw new Error('the routing table is not loaded yet');
-    this.options.bus.checkReady();
   }
 
   async stop(): Promise<void> {
@@ -65,17 +82,24 @@ export class RouteSync {
     this.arrivedDuringLoad?.push(route);
   }
 
+  /**
+   * Applies each page as it comes, so no more than a page of the snapshot is held at once and a
+   * node already loaded is served before the last page is in.
+   */
   private async load(): Promise<void> {
     this.arrivedDuringLoad = [];
     try {
-      const routes: NodeRoute[] = [];
+      const present = new Set<string>();
       let after: string | undefined;
       do {
-        const page = await this.options.bus.request('nodes.routes', { ...(after ? { after } : {}), limit: 1000 }, this.options.pageTimeoutMs ?? 10_000);
-        routes.push(...page.routes);
+        const page = await this.options.bus.request('nodes.routes', { ...(after ? { after } : {}), limit: PAGE_SIZE }, this.options.pageTimeoutMs ?? 10_000);
+        for (const route of page.routes) {
+          this.options.table.apply(route);
+          present.add(route.nodeId);
+        }
         after = page.next ?? undefined;
       } while (after);
-      this.options.table.replaceAll(routes);
+      this.options.table.removeAllBut(present);
       for (const route of this.arrivedDuringLoad) this.options.table.apply(route);
       if (!this.loadedOnce) this.options.logger.info('routing table loaded', { nodes: this.options.table.size });
       this.loadedOnce = true;

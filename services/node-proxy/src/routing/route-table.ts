@@ -1,4 +1,5 @@
 import type { NodeRoute } from '@cloud/bus';
+import { compileAccess, type AccessRules } from '../access/access-rules';
 import { interfacesOf, type ImageInterfaces } from './interfaces';
 
 /** A node as the proxy serves it: its route and what follows from it. */
@@ -6,8 +7,26 @@ export interface Route extends NodeRoute {
   interfaces: ImageInterfaces;
   /** Takes its owner's client access token (Bearer) instead of Basic credentials: a route without `basic`. */
   jwt: boolean;
-  /** The SHA-256 of the Basic password, as bytes for a constant-time comparison. */
-  passwordSha256: Buffer | null;
+  /** Every Basic credential the node takes, the SHA-256 as bytes for a constant-time comparison; empty for a jwt node. */
+  basicCredentials: readonly VerifiableCredential[];
+  /** Its owner's access rules, compiled; undefined when none restrict anything. */
+  rules: AccessRules | undefined;
+}
+
+export interface VerifiableCredential {
+  /** Which credential a caller authenticated with (usage per credential). */
+  id: string;
+  user: string;
+  passwordSha256: Buffer;
+}
+
+/** The id a route from before several credentials gives its one credential. */
+export const DEFAULT_CREDENTIAL_ID = 'default';
+
+/** The credentials a route lists, or its `basic` alone when it predates the list. */
+function credentialsOf(route: NodeRoute): VerifiableCredential[] {
+  const listed = route.credentials ?? (route.basic ? [{ id: DEFAULT_CREDENTIAL_ID, ...route.basic }] : []);
+  return listed.map(({ id, user, passwordSha256 }) => ({ id, user, passwordSha256: Buffer.from(passwordSha256, 'hex') }));
 }
 
 type ChangeListener = (nodeId: string, route: Route | undefined) => void;
@@ -55,22 +74,22 @@ export class RouteTable {
     if (route.state === 'deleting' || route.state === 'deleted' || !interfaces) {
       this.remove(route.nodeId, route.revision);
     } else {
-      this.unindexUser(route.nodeId);
-      const entry: Route = { ...route, interfaces, jwt: route.basic === null, passwordSha256: route.basic ? Buffer.from(route.basic.passwordSha256, 'hex') : null };
+      this.unindexUsers(route.nodeId);
+      const entry: Route = { ...route, interfaces, jwt: route.basic === null, basicCredentials: credentialsOf(route), rules: compileAccess(route.access) };
       this.routes.set(route.nodeId, entry);
       this.tombstones.delete(route.nodeId);
-      if (route.basic) this.byUser.set(route.basic.user, route.nodeId);
+      for (const credential of entry.basicCredentials) this.byUser.set(credential.user, route.nodeId);
     }
     this.notify(route.nodeId);
     return true;
   }
 
   /**
-   * Replaces the table with a full snapshot: nodes missing from it are gone. Messages that
-   * arrived while the snapshot was read must be applied again after it (`RouteSync` does).
+   * Ends a full snapshot, whose routes were applied page by page: nodes missing from it (`present`
+   * holds its ids) are gone. Messages that arrived while the snapshot was read must be applied
+   * again after it (`RouteSync` does).
    */
-  replaceAll(routes: readonly NodeRoute[]): void {
-    const present = new Set(routes.map((route) => route.nodeId));
+  removeAllBut(present: ReadonlySet<string>): void {
     for (const nodeId of [...this.routes.keys()]) {
       if (present.has(nodeId)) continue;
       // No tombstone: the node may be missing because it was created after the snapshot was
@@ -78,19 +97,17 @@ export class RouteTable {
       this.remove(nodeId);
       this.notify(nodeId);
     }
-    for (const route of routes) this.apply(route);
     this.pruneTombstones();
   }
 
   private remove(nodeId: string, tombstoneRevision?: number): void {
-    this.unindexUser(nodeId);
+    this.unindexUsers(nodeId);
     this.routes.delete(nodeId);
     if (tombstoneRevision !== undefined) this.tombstones.set(nodeId, { revision: tombstoneRevision, at: this.now() });
   }
 
-  private unindexUser(nodeId: string): void {
-    const user = this.routes.get(nodeId)?.basic?.user;
-    if (user !== undefined && this.byUser.get(user) === nodeId) this.byUser.delete(user);
+  private unindexUsers(nodeId: string): void {
+    for (const { user } of this.routes.get(nodeId)?.basicCredentials ?? []) if (this.byUser.get(user) === nodeId) this.byUser.delete(user);
   }
 
   private notify(nodeId: string): void {

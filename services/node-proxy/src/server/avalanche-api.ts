@@ -4,6 +4,7 @@ import type { ListenerName } from '../routing/interfaces';
 import type { Route } from '../routing/route-table';
 import { forwardJsonRpc } from './json-rpc-call';
 import type { ProxyContext } from './proxy-context';
+import type { UsageKey } from '../usage/usage-meter';
 import { forwardRest } from './rest-call';
 
 type HttpMethod = 'GET' | 'POST';
@@ -35,6 +36,9 @@ const AVALANCHE_PATHS: ReadonlyMap<string, readonly HttpMethod[]> = new Map([
   ['/ext/index/C/block', ['POST']],
 ]);
 
+/** The paths where the proxy takes JSON-RPC calls for an avalanche node. */
+export const AVALANCHE_JSON_RPC_PATHS: readonly string[] = [...AVALANCHE_PATHS].filter(([, methods]) => methods.includes('POST')).map(([path]) => path);
+
 const SERVED = [...AVALANCHE_PATHS].map(([path, methods]) => `${methods.join('|')} ${path}`).join(', ');
 
 /**
@@ -56,7 +60,7 @@ export function avalancheCallKind(path: string, method: string | undefined): 'js
  * A call to an avalanche node: a JSON-RPC POST checked like any other (parse, batch rules, limits,
  * `filters/avalanche.json`) and forwarded to the same path, or a health GET passed through.
  */
-export function serveAvalancheApi(context: ProxyContext, listener: ListenerName, route: Route, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (avalancheCallKind(path, req.method) === 'get') return forwardRest(context, listener, route, req, res);
-  return forwardJsonRpc(context, listener, route, req, res, path);
+export function serveAvalancheApi(context: ProxyContext, listener: ListenerName, route: Route, caller: UsageKey, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (avalancheCallKind(path, req.method) === 'get') return forwardRest(context, listener, route, caller, req, res);
+  return forwardJsonRpc(context, listener, route, caller, req, res, path);
 }

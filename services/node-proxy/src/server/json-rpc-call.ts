@@ -1,28 +1,44 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkRequest, mergeBatchAnswers, parseNodeBatchAnswer } from '../json-rpc/json-rpc';
+import { policyFor } from '../access/access-rules';
+import { checkRequest, mergedBatchText, parseNodeBatchAnswer, serialise } from '../json-rpc/json-rpc';
 import type { ListenerName } from '../routing/interfaces';
 import type { Route } from '../routing/route-table';
 import type { ProxyContext } from './proxy-context';
 import { readBody } from './read-body';
-import { sendJson } from './responses';
+import { takeRate } from './rate-limiter';
+import { recordRefusals, refusedOutcome } from './refusals';
+import { sendJsonText } from './responses';
+import { countAnsweredCalls, countRateLimitedCalls, countRefusedCalls } from '../usage/json-rpc-usage';
+import { NodeErrorScan } from '../usage/node-error-scan';
+import type { UsageKey } from '../usage/usage-meter';
 
 /**
  * A JSON-RPC request (POST to `path`, `/` but for avalanchego's per-API paths): checked call by
  * call, and what may pass is forwarded to the same path as the proxy re-serialised it. With nothing
  * refused the node's answer streams back untouched; a batch with refused calls gets the node's
- * answers and the refusals merged in the request's order.
+ * answers and the refusals merged in the request's order. A batch costs one rate token per call:
+ * the request took one already, the rest are taken together here, or the whole batch gets 429.
  */
-export async function forwardJsonRpc(context: ProxyContext, listener: ListenerName, route: Route, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+export async function forwardJsonRpc(context: ProxyContext, listener: ListenerName, route: Route, caller: UsageKey, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
   const { config, filters, upstreams, metrics, usage } = context;
   const body = await readBody(req, config.PROXY_BODY_LIMIT_BYTES);
   const bytesIn = Buffer.byteLength(body);
-  const checked = checkRequest(body, filters[route.interfaces.family], config.PROXY_MAX_BATCH);
-  if (checked.refusedCount > 0) metrics.refusedCalls.inc({ listener }, checked.refusedCount);
+  const checked = checkRequest(body, policyFor(filters[route.interfaces.family], route.rules), config.PROXY_MAX_BATCH, config.PROXY_MAX_JSON_DEPTH);
+  if (checked.outcome === 'forward' && checked.batch) {
+    try {
+      takeRate(context, route, checked.answers.length, 1);
+    } catch (error) {
+      countRateLimitedCalls(usage, caller, checked);
+      throw error;
+    }
+  }
+  recordRefusals(context, listener, checked);
+  countRefusedCalls(usage, caller, checked);
 
   if (checked.outcome === 'refused') {
-    const bytesOut = sendJson(res, checked.status, checked.answer);
-    metrics.count(listener, checked.status === 413 ? 'too_large' : checked.status === 400 ? 'bad_request' : 'refused_method');
-    usage.record(route.nodeId, route.userId, { requests: 1, blocked: checked.refusedCount, bytesIn, bytesOut });
+    const bytesOut = sendJsonText(res, checked.status, serialise(checked, checked.answer));
+    metrics.count(listener, refusedOutcome(checked));
+    usage.record(caller, { requests: 1, blocked: checked.refusedCount, bytesIn, bytesOut });
     return;
   }
 
@@ -32,12 +48,19 @@ export async function forwardJsonRpc(context: ProxyContext, listener: ListenerNa
   if (checked.batch && checked.refusedCount > 0) {
     const answer = await upstreams.request(route, forward);
     stopTimer();
-    const nodeAnswers = parseNodeBatchAnswer(await answer.body.text());
-    bytesOut = sendJson(res, 200, mergeBatchAnswers(checked.answers, checked.forwarded, nodeAnswers));
+    const text = await answer.body.text();
+    const nodeAnswers = parseNodeBatchAnswer(text);
+    bytesOut = sendJsonText(res, 200, mergedBatchText(checked, nodeAnswers));
+    const scan = new NodeErrorScan();
+    scan.feed(Buffer.from(text));
+    countAnsweredCalls(usage, caller, checked, scan.errors, () => nodeAnswers.value);
   } else {
-    bytesOut = await upstreams.streamTo(route, forward, res);
+    // A batch's chunks are kept to tell which calls the node's errors answer.
+    const scan = new NodeErrorScan(checked.batch);
+    bytesOut = await upstreams.streamTo(route, forward, res, scan);
     stopTimer();
+    countAnsweredCalls(usage, caller, checked, scan.errors, () => scan.text());
   }
   metrics.count(listener, 'forwarded');
-  usage.record(route.nodeId, route.userId, { requests: 1, blocked: checked.refusedCount, bytesIn, bytesOut });
+  usage.record(caller, { requests: 1, blocked: checked.refusedCount, bytesIn, bytesOut });
 }

@@ -3,6 +3,7 @@ import type { UpstreamRequest } from '../forwarding/upstreams';
 import type { Family } from '../routing/interfaces';
 import type { Route } from '../routing/route-table';
 import type { ProxyContext } from './proxy-context';
+import { isAnswering } from './resolve-node';
 import { readBody } from './read-body';
 import { AppError } from '@cloud/http';
 import { sendJson } from './responses';
@@ -10,11 +11,13 @@ import { sendJson } from './responses';
 /**
  * A node's health as `GET /status` tells it (a JSON string):
  * - `healthy`: it runs and passed its family's probe just now;
+ * - `syncing`: it answers but is still catching up with its network (or bootstrapping);
  * - `unreachable`: it should run but did not pass it (restarting, stuck, or not yet bootstrapped);
  * - `provisioning`: it is being set up;
+ * - `stopped`: its owner stopped it (or it is stopping), its data kept;
  * - `failed`: the platform gave up running it (the nodes API says why).
  */
-export type NodeHealth = 'healthy' | 'unreachable' | 'provisioning' | 'failed';
+export type NodeHealth = 'healthy' | 'syncing' | 'unreachable' | 'provisioning' | 'stopped' | 'failed';
 
 /** How the proxy asks a family's node whether it is healthy. */
 interface HealthProbe {
@@ -39,6 +42,9 @@ const PROBES: Record<Family, HealthProbe> = {
   },
 };
 
+/** `true` when the node runs on a private dev chain (regtest, anvil, the dev chain), not its image's network. */
+export const DEV_CHAIN_HEADER = 'x-node-dev-chain';
+
 /** Most log lines one call returns, when the caller asks for all of them. */
 const MAX_LOG_LINES = 100_000;
 
@@ -47,7 +53,8 @@ export async function serveManagement(context: ProxyContext, route: Route, req: 
   const path = new URL(req.url ?? '/', 'http://node').pathname;
   if (path !== '/status' && path !== '/logs') throw new AppError(404, 'NotFound', 'the management interface serves GET /status and GET /logs');
   if (req.method !== 'GET') throw new AppError(405, 'MethodNotAllowed', `${path} takes GET`, { allow: 'GET' });
-  if (path === '/status') return sendJson(res, 200, await health(context, route));
+  // The health string is the spec's; whether the node is on a private dev chain rides along.
+  if (path === '/status') return sendJson(res, 200, await health(context, route), { [DEV_CHAIN_HEADER]: String(route.dev === true) });
   const lines = await requestedLines(context, req);
   try {
     const reply = await context.bus.request('nodes.logs', { nodeId: route.nodeId, ...(lines ? { lines } : { lines: MAX_LOG_LINES }) });
@@ -60,11 +67,15 @@ export async function serveManagement(context: ProxyContext, route: Route, req: 
 
 async function health(context: ProxyContext, route: Route): Promise<NodeHealth> {
   if (route.state === 'provisioning') return 'provisioning';
-  if (route.state !== 'running' || !route.upstream) return 'failed';
+  if (route.state === 'stopping' || route.state === 'stopped') return 'stopped';
+  if (!isAnswering(route)) return 'failed';
   const probe = PROBES[route.interfaces.family];
   try {
     const answer = await context.upstreams.request(route, probe.request);
-    return probe.isHealthy(answer.statusCode, await answer.body.json()) ? 'healthy' : 'unreachable';
+    const reply = await answer.body.json().catch(() => null);
+    // A syncing node that answers at all is syncing: avalanchego's health is 503 until bootstrapped.
+    if (route.state === 'syncing') return 'syncing';
+    return probe.isHealthy(answer.statusCode, reply) ? 'healthy' : 'unreachable';
   } catch {
     return 'unreachable';
   }

@@ -1,9 +1,10 @@
 import type { Bus } from '@cloud/bus';
 import type { Logger } from '@cloud/logging';
 import type { Authenticator } from '../auth/authenticator';
+import type { LoginThrottle } from '../auth/login-throttle';
 import type { ProxyConfig } from '../config';
 import type { Upstreams } from '../forwarding/upstreams';
-import type { MethodFilter } from '../json-rpc/method-filter';
+import type { MethodPolicy } from '../json-rpc/method-policy';
 import type { ProxyMetrics } from '../metrics';
 import type { Family, ListenerName } from '../routing/interfaces';
 import type { RouteSync } from '../routing/route-sync';
@@ -19,9 +20,11 @@ export interface ProxyContext {
   table: RouteTable;
   sync: RouteSync;
   auth: Authenticator;
+  /** Wrong credentials per (node, client address). */
+  throttle: LoginThrottle;
   limiter: RateLimiter;
   upstreams: Upstreams;
-  filters: Record<Family, MethodFilter>;
+  filters: Record<Family, MethodPolicy>;
   usage: UsageMeter;
   metrics: ProxyMetrics;
   /** The port each listener really listens on (they may be 0 in the configuration). */

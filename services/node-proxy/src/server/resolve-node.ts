@@ -19,7 +19,7 @@ export function nodeIdOfHost(host: string | undefined, domain: string): string |
 /**
  * The node a request is for, served on this listener and able to take calls, or the AppError
  * that answers it: 404 for an unknown, deleted or failed node or a node of another port, 421 when
- * the TLS name and the Host disagree, 503 while it provisions or before the routing table loads.
+ * the TLS name and the Host disagree, 503 before the routing table loads.
  */
 export function resolveNode(context: ProxyContext, listener: ListenerName, req: IncomingMessage): Route {
   const { table, config, sync } = context;
@@ -48,10 +48,21 @@ export function resolveNode(context: ProxyContext, listener: ListenerName, req: 
   return route;
 }
 
-/** Whether the node takes calls now: 503 while it provisions, 404 once it failed. */
+/**
+ * Whether the node takes calls now (running, or answering while it syncs): 503 while it
+ * provisions or is stopped (its owner may start it), 404 once it failed.
+ */
 export function assertRunning(route: Route): void {
   if (route.state === 'provisioning') {
     throw new AppError(503, 'NodeNotReady', `node ${route.nodeId} is still being provisioned; try again shortly`, { 'retry-after': '5' });
   }
-  if (route.state !== 'running' || !route.upstream) throw new AppError(404, 'NotFound', `node ${route.nodeId} is not running (${route.state})`);
+  if (route.state === 'stopping' || route.state === 'stopped') {
+    throw new AppError(503, 'NodeStopped', `node ${route.nodeId} is ${route.state}; start it to call it again`);
+  }
+  if (!isAnswering(route)) throw new AppError(404, 'NotFound', `node ${route.nodeId} is not running (${route.state})`);
+}
+
+/** A running node, or a syncing one: both answer calls at their upstream. */
+export function isAnswering(route: Route): route is Route & { upstream: string } {
+  return (route.state === 'running' || route.state === 'syncing') && route.upstream !== null;
 }

@@ -2,20 +2,31 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { STATUS_CODES } from 'node:http';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
-import { checkRequest, errorAnswer, mergeBatchAnswers, type Call, type RpcErrorAnswer } from '../json-rpc/json-rpc';
+import { checkRequest, errorAnswer, idKey, mergedBatchText, OTHER_METHOD, serialise, type Call, type Checked } from '../json-rpc/json-rpc';
+import { countRateLimitedCalls, countRefusedCalls } from '../usage/json-rpc-usage';
+import type { UsageKey } from '../usage/usage-meter';
+import { WebSocketCallUsage } from '../usage/websocket-usage';
+import { parseJson, type ParsedJson } from '../json-rpc/json-text';
 import type { ListenerName } from '../routing/interfaces';
 import type { Route } from '../routing/route-table';
 import type { ProxyContext } from './proxy-context';
-import { authorize } from './request-handler';
-import { assertRunning } from './resolve-node';
+import { nodeLimits, rateMessage } from './rate-limiter';
+import { allowsAddress, policyFor } from '../access/access-rules';
+import { recordRefusals } from './refusals';
+import { authorize, outcomeOf } from './request-handler';
+import { assertRunning, isAnswering } from './resolve-node';
+import { BridgeFlow } from './websocket-flow';
 import { AppError } from '@cloud/http';
 
 /** JSON-RPC's "limit exceeded" code, as Ethereum clients know it. */
 const RATE_LIMITED = -32005;
+const INTERNAL_ERROR = -32603;
+/** What a caller over a node's WebSocket cap is told to wait, in seconds: sockets are long-lived. */
+const WEBSOCKET_RETRY_SECONDS = 5;
 
+/** A batch with refusals whose forwarded part the node has yet to answer; `ids` matches the answer. */
 interface PendingBatch {
-  answers: (RpcErrorAnswer | undefined)[];
-  forwarded: Call[];
+  batch: Extract<Checked, { batch: true }>;
   ids: string;
 }
 
@@ -23,7 +34,10 @@ interface PendingBatch {
 interface Session {
   client: WebSocket;
   authorization: string | undefined;
+  /** The client address it came from: the owner's IP allowlist may change while it is open. */
+  address: string;
   upstream: string | null;
+  flow: BridgeFlow;
 }
 
 /** How often the sockets of jwt nodes are checked for a revoked or expired token. */
@@ -52,6 +66,7 @@ export class WebSocketBridge {
     // still be receiving subscription notifications) is checked again every second. The checks
     // hit the verified-token cache and the revocation set, so this costs no signature check.
     this.tokenSweep = setInterval(() => this.recheckTokenSessions(), TOKEN_RECHECK_MS).unref();
+    context.metrics.measureWebSocketHeld(() => this.heldBytes());
   }
 
   /** The listener's `upgrade` handler. */
@@ -60,7 +75,7 @@ export class WebSocketBridge {
     // connection while it is checked or refused would otherwise crash the process.
     const onError = () => socket.destroy();
     socket.on('error', onError);
-    this.accept(req, socket, head, onError).catch((error: unknown) => refuseUpgrade(this.context, socket, error));
+    this.accept(req, socket, head, onError).catch((error: unknown) => refuseUpgrade(this.context, this.listener, socket, error));
   };
 
   close(): void {
@@ -70,13 +85,20 @@ export class WebSocketBridge {
   }
 
   private async accept(req: IncomingMessage, socket: Duplex, head: Buffer, onError: () => void): Promise<void> {
-    const route = await authorize(this.context, this.listener, req);
+    const { route, address, caller } = await authorize(this.context, this.listener, req);
     assertRunning(route);
     if (!route.interfaces.webSocket) throw new AppError(404, 'NotFound', `node ${route.nodeId} has no WebSocket interface`);
     if ((req.url ?? '/').split('?')[0] !== '/') throw new AppError(404, 'NotFound', 'the WebSocket is served at /');
+    // Counted and tracked with no await in between, so simultaneous upgrades cannot pass the cap together.
+    const cap = this.context.config.PROXY_WS_PER_NODE;
+    if ((this.byNode.get(route.nodeId)?.size ?? 0) >= cap) {
+      throw new AppError(429, 'TooManyWebSockets', `node ${route.nodeId} has ${cap} open WebSockets, the most it may have here; close one or try again later`, {
+        'retry-after': String(WEBSOCKET_RETRY_SECONDS),
+      });
+    }
     this.server.handleUpgrade(req, socket, head, (client) => {
       socket.off('error', onError); // the WebSocket handles its socket's errors from here
-      this.bridge(route, client, req.headers.authorization);
+      this.bridge(route, caller, client, req.headers.authorization, address);
     });
   }
 
@@ -87,7 +109,7 @@ export class WebSocketBridge {
    */
   private async currentRoute(nodeId: string, session: Session): Promise<Route | undefined> {
     const route = this.context.table.get(nodeId);
-    if (route?.state !== 'running' || route.upstream !== session.upstream) {
+    if (!route || !isAnswering(route) || route.upstream !== session.upstream) {
       session.client.close(1001, 'the node is no longer running here');
       return undefined;
     }
@@ -96,7 +118,18 @@ export class WebSocketBridge {
       session.client.close(1008, 'the credentials are no longer valid');
       return undefined;
     }
+    if (!allowsAddress(route.rules, session.address)) {
+      session.client.close(1008, 'this address may no longer call the node');
+      return undefined;
+    }
     return route;
+  }
+
+  /** What the bridge holds for all its connections. */
+  private heldBytes(): number {
+    let held = 0;
+    for (const sessions of this.byNode.values()) for (const session of sessions) held += session.flow.held;
+    return held;
   }
 
   private recheckNode(nodeId: string): void {
@@ -107,43 +140,69 @@ export class WebSocketBridge {
     for (const nodeId of this.byNode.keys()) if (this.context.table.get(nodeId)?.jwt) this.recheckNode(nodeId);
   }
 
-  private bridge(bridged: Route, client: WebSocket, authorization: string | undefined): void {
+  private bridge(bridged: Route, caller: UsageKey, client: WebSocket, authorization: string | undefined, address: string): void {
     const { upstreams, filters, config, limiter, usage, metrics } = this.context;
     const nodeId = bridged.nodeId;
     const target = upstreams.webSocketTarget(bridged);
     const node = new WebSocket(target.url, { headers: { authorization: target.authorization }, maxPayload: 64 * 1024 * 1024 });
-    const session: Session = { client, authorization, upstream: bridged.upstream };
+    const flow = new BridgeFlow(client, node, config.PROXY_WS_MAX_BUFFERED_BYTES, () => {
+      metrics.webSocketOverflows.inc();
+      node.terminate();
+      // The close frame queues behind what the caller has not read; ws destroys the socket if the
+      // closing handshake does not finish within its close timeout.
+      client.close(1008, 'the client does not read its answers');
+    });
+    const session: Session = { client, authorization, address, upstream: bridged.upstream, flow };
     const pending: PendingBatch[] = [];
     const waiting: string[] = [];
+    const answers = new WebSocketCallUsage(usage, caller);
     this.track(nodeId, session, +1);
 
-    const toNode = (text: string) => (node.readyState === WebSocket.OPEN ? node.send(text) : waiting.push(text));
-    node.on('open', () => waiting.splice(0).forEach((text) => node.send(text)));
+    // Until the node's socket opens, what goes to it waits here, counted like a message taken.
+    const toNode = (text: string) => {
+      if (node.readyState === WebSocket.OPEN) return flow.toNode(text);
+      waiting.push(text);
+      flow.taken(Buffer.byteLength(text));
+    };
+    node.on('open', () => {
+      for (const text of waiting.splice(0)) {
+        flow.toNode(text);
+        flow.handed(Buffer.byteLength(text));
+      }
+    });
     const serve = async (text: string) => {
       // Each message is a call: its caller's credentials must hold now, as for an HTTP call.
       const route = await this.currentRoute(nodeId, session);
       if (!route || client.readyState !== WebSocket.OPEN) return;
-      usage.record(nodeId, route.userId, { requests: 1, bytesIn: Buffer.byteLength(text) });
-      if (!limiter.take(nodeId).allowed) {
-        client.send(JSON.stringify(rateLimited(safeParse(text), `over this node's rate of ${config.PROXY_RATE_PER_SECOND} calls per second`)));
+      usage.record(caller, { requests: 1, bytesIn: Buffer.byteLength(text) });
+      const checked = checkRequest(text, policyFor(filters[route.interfaces.family], route.rules), config.PROXY_MAX_BATCH, config.PROXY_MAX_JSON_DEPTH);
+      // A batch costs one token per call, all at once or none, as over HTTP.
+      const calls = checked.outcome === 'forward' && checked.batch ? checked.answers.length : 1;
+      const limits = nodeLimits(this.context, route);
+      if (!limiter.take(nodeId, calls, limits).allowed) {
+        if (checked.outcome === 'forward') countRateLimitedCalls(usage, caller, checked);
+        else usage.count(caller, OTHER_METHOD, 'rate_limited', checked.refusedCount);
+        const request = safeParse(text, config.PROXY_MAX_JSON_DEPTH);
+        flow.toClient(serialise(checked, rateLimited(request, rateMessage(limits, calls))));
         return;
       }
-      const checked = checkRequest(text, filters[route.interfaces.family], config.PROXY_MAX_BATCH);
+      recordRefusals(this.context, this.listener, checked);
       if (checked.refusedCount > 0) {
-        metrics.refusedCalls.inc({ listener: this.listener }, checked.refusedCount);
-        usage.record(nodeId, route.userId, { blocked: checked.refusedCount });
+        usage.record(caller, { blocked: checked.refusedCount });
+        countRefusedCalls(usage, caller, checked);
       }
       if (checked.outcome === 'refused') {
-        client.send(JSON.stringify(checked.answer));
+        flow.toClient(serialise(checked, checked.answer));
         return;
       }
+      answers.forwarded(checked);
       if (checked.batch && checked.refusedCount > 0) {
         const answered = checked.forwarded.filter(expectsAnswer);
         if (answered.length > 0) {
-          pending.push({ answers: checked.answers, forwarded: checked.forwarded, ids: idsOf(answered) });
+          pending.push({ batch: checked, ids: idsOf(answered) });
         } else {
           // Only notifications go on, and the node answers none: the refusals are the whole answer.
-          client.send(JSON.stringify(checked.answers.filter((answer) => answer !== undefined)));
+          flow.toClient(serialise(checked, checked.answers.filter((answer) => answer !== undefined)));
         }
       }
       toNode(checked.body);
@@ -152,21 +211,27 @@ export class WebSocketBridge {
     let queue = Promise.resolve();
     client.on('message', (data: RawData, isBinary: boolean) => {
       const text = isBinary ? '' : rawText(data);
+      const bytes = Buffer.byteLength(text);
+      flow.taken(bytes);
       queue = queue
         .then(() => serve(text))
         .catch((error: unknown) => {
           this.context.logger.error('WebSocket message failed', { nodeId, error });
-        });
+          flow.toClient(JSON.stringify(errorAnswer({ jsonrpc: '2.0' }, INTERNAL_ERROR, 'the proxy failed to handle the message')));
+        })
+        // Served: answered, or handed to the node's socket (whose bytes count from there on).
+        .then(() => flow.handed(bytes));
     });
     node.on('message', (data: RawData) => {
       let text = rawText(data);
+      answers.answered(text);
       if (pending.length > 0 && text.startsWith('[')) {
         const answers = safeParse(text);
-        const index = Array.isArray(answers) ? pending.findIndex((batch) => batch.ids === idsOf(answers as Call[])) : -1;
-        if (index >= 0) text = JSON.stringify(mergeBatchAnswers(pending[index]!.answers, pending.splice(index, 1)[0]!.forwarded, answers));
+        const index = Array.isArray(answers?.value) ? pending.findIndex((batch) => batch.ids === idsOf(answers.value as Call[])) : -1;
+        if (index >= 0) text = mergedBatchText(pending.splice(index, 1)[0]!.batch, answers!);
       }
-      usage.record(nodeId, bridged.userId, { bytesOut: Buffer.byteLength(text) });
-      client.send(text);
+      usage.record(caller, { bytesOut: Buffer.byteLength(text) });
+      flow.toClient(text);
     });
     node.on('close', () => client.close(1001, 'the node closed the connection'));
     node.on('error', (error) => {
@@ -174,6 +239,7 @@ export class WebSocketBridge {
       client.close(1011, 'the node cannot be reached');
     });
     client.on('close', () => {
+      answers.closed();
       this.track(nodeId, session, -1);
       node.terminate();
     });
@@ -196,9 +262,10 @@ function expectsAnswer(call: Call): boolean {
 }
 
 /** The rate refusal; for a batch one per call, in order, so that every id gets its answer. */
-function rateLimited(request: unknown, message: string): unknown {
-  if (Array.isArray(request) && request.length > 0) return request.map((call) => errorAnswer(call, RATE_LIMITED, message));
-  return errorAnswer(request, RATE_LIMITED, message);
+function rateLimited(request: ParsedJson | undefined, message: string): unknown {
+  const calls = request?.value;
+  if (Array.isArray(calls) && calls.length > 0) return calls.map((call) => errorAnswer(call, RATE_LIMITED, message));
+  return errorAnswer(calls, RATE_LIMITED, message);
 }
 
 function rawText(data: RawData): string {
@@ -206,9 +273,9 @@ function rawText(data: RawData): string {
   return Buffer.from(data as ArrayBuffer).toString('utf8');
 }
 
-function safeParse(text: string): unknown {
+function safeParse(text: string, maxDepth?: number): ParsedJson | undefined {
   try {
-    return JSON.parse(text);
+    return parseJson(text, maxDepth);
   } catch {
     return undefined;
   }
@@ -216,14 +283,15 @@ function safeParse(text: string): unknown {
 
 /** The ids of a batch's calls (or answers), in a canonical form for matching the one to the other. */
 function idsOf(calls: readonly unknown[]): string {
-  return JSON.stringify(calls.map((call) => JSON.stringify((call as Call | null)?.id ?? null)).sort());
+  return JSON.stringify(calls.map((call) => idKey((call as Call | null)?.id)).sort());
 }
 
 /** Answers a refused upgrade with a plain HTTP response carrying the usual `{code, message}`. */
-function refuseUpgrade(context: ProxyContext, socket: Duplex, error: unknown): void {
+function refuseUpgrade(context: ProxyContext, listener: ListenerName, socket: Duplex, error: unknown): void {
   const known = error instanceof AppError;
   if (!known) context.logger.error('WebSocket upgrade failed', { error });
   const status = known ? error.status : 500;
+  context.metrics.count(listener, outcomeOf(status, known ? error.code : 'InternalError'));
   const body = JSON.stringify(known ? { code: error.code, message: error.message } : { code: 'InternalError', message: 'the proxy failed to handle the call' });
   const headers = known ? Object.entries(error.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('') : '';
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${headers}connection: close\r\n\r\n${body}`);

@@ -1,5 +1,6 @@
+import type { NodeAccess } from '@cloud/bus';
 import { IMAGES } from '@cloud/chains';
-import type { NodeRecord } from './node';
+import type { NodeRecord, SyncStatus } from './node';
 
 /** A node as the API shows it; `nodeUser`/`nodePass` only in the answer that made them. */
 export interface NodeView {
@@ -11,15 +12,27 @@ export interface NodeView {
   software: string;
   large: boolean;
   jwt: boolean;
+  dev: boolean;
+  txindex: boolean;
   state: string;
+  sync: SyncView | null;
   stateReason: string | null;
   address: string;
   ports: { jsonRpc: number; rest?: number; webSocket?: number };
+  /** Its owner's access rules; empty lists and a null rate when none are set. */
+  access: NodeAccess;
   createdAt: string;
   updatedAt: string;
   nodeUser?: string;
   nodePass?: string;
 }
+
+export interface SyncView extends Omit<SyncStatus, 'checkedAt'> {
+  checkedAt: string;
+}
+
+/** A node whose owner set no rules: reached from anywhere, by any origin's script without CORS, at the operator's rate. */
+export const NO_ACCESS_RULES: NodeAccess = Object.freeze({ ipAllowlist: [], originAllowlist: [], refusedMethods: [], ratePerSecond: null });
 
 export function nodeAddress(nodeId: string, nodeDomain: string): string {
   return `${nodeId}.${nodeDomain}`;
@@ -36,10 +49,14 @@ export function toNodeView(node: NodeRecord, nodeDomain: string, credentials?: {
     software: node.software,
     large: node.large,
     jwt: node.jwt,
+    dev: node.dev,
+    txindex: node.txindex,
     state: node.state,
+    sync: node.sync && { ...node.sync, checkedAt: node.sync.checkedAt.toISOString() },
     stateReason: node.stateReason,
     address: nodeAddress(node.id, nodeDomain),
     ports: { ...image.ports },
+    access: node.access ?? NO_ACCESS_RULES,
     createdAt: node.createdAt.toISOString(),
     updatedAt: node.updatedAt.toISOString(),
     ...(credentials ? { nodeUser: credentials.nodeUser, nodePass: credentials.nodePass } : {}),

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '@cloud/auth';
 import type { Outbox, Payload, RpcReply } from '@cloud/bus';
 import type { Database } from '@cloud/db';
-import { newNodeCredentials } from '@cloud/node-rpc-auth';
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from '@cloud/http';
 import type { NodesRepository } from '../data-access/nodes.repository';
 import type { ChainOption, NodeDriver } from '../drivers/driver';
+import { redactLines } from '../drivers/log-redaction';
 import { IMAGES, type UserImageId } from '@cloud/chains';
 import { lifecycleMessage, nodeRoute } from './lifecycle-messages';
+import { DEFAULT_CREDENTIAL_NAME, newCredential } from './node-credentials';
 import type { NodeRecord } from './node';
 import { toNodeView, type NodeView } from './node-view';
 
@@ -27,6 +28,7 @@ export interface CreateNodeRequest {
   image: UserImageId;
   large: boolean;
   jwt: boolean;
+  txindex: boolean;
 }
 
 /** The node use cases of the API and of the node-proxy. Each change and its bus message commit together. */
@@ -46,16 +48,18 @@ export class NodesService {
       const offered = chains.map((each) => each.image).join(', ');
       throw new InvalidInputError(`body.image: ${request.image} is not offered by this installation (offered: ${offered})`);
     }
-    const credentials = request.jwt ? undefined : newNodeCredentials();
+    if (request.txindex) assertTxindexPossible(option);
+    const first = request.jwt ? undefined : newCredential(DEFAULT_CREDENTIAL_NAME, new Date(this.deps.clock()));
     const node = this.newNode({
       id: `node-${randomUUID()}`,
       userId,
       image: request.image,
       large: request.large,
       jwt: request.jwt,
+      dev: option.dev,
+      txindex: request.txindex,
       software: option.software,
-      nodeUser: credentials?.nodeUser ?? null,
-      nodePasswordHash: credentials?.passwordHash ?? null,
+      credentials: first ? [first.credential] : [],
     });
     await db.transaction(async (trx) => {
       await nodes.lockUser(trx, userId);
@@ -66,7 +70,7 @@ export class NodesService {
       await outbox.add(trx, [lifecycleMessage('node.created', node)]);
     });
     this.deps.onChange();
-    return this.view(node, credentials);
+    return this.view(node, first && { nodeUser: first.credential.user, nodePass: first.nodePass });
   }
 
   /**
@@ -85,9 +89,12 @@ export class NodesService {
       image: request.image,
       large: false,
       jwt: false,
+      dev: option?.dev ?? false,
+      txindex: false,
       software: option?.software ?? 'unavailable',
-      nodeUser: request.basic.user,
-      nodePasswordHash: request.basic.passwordSha256,
+      credentials: [
+        { id: `cred-${randomUUID()}`, name: DEFAULT_CREDENTIAL_NAME, user: request.basic.user, passwordSha256: request.basic.passwordSha256, createdAt: new Date(this.deps.clock()).toISOString() },
+      ],
     });
     const created = await db.transaction(async (trx) => {
       if (await nodes.exists(trx, node.id)) return false;
@@ -143,33 +150,25 @@ export class NodesService {
     return this.view(deleting);
   }
 
-  /** New Basic credentials for the node; the old ones stop working. */
-  async rotateCredentials(userId: string, id: string): Promise<NodeView> {
-    const { db, nodes, outbox } = this.deps;
-    const credentials = newNodeCredentials();
-    const node = await db.transaction(async (trx) => {
-      const current = await nodes.findVisible(userId, id, trx);
-      if (!current) throw notFound(id);
-      if (current.jwt) throw new ConflictError(`node ${id} takes client tokens (jwt), not Basic credentials`);
-      const changed = await nodes.replaceCredentials(trx, id, credentials.nodeUser, credentials.passwordHash, new Date(this.deps.clock()));
-      if (!changed) throw new ConflictError(`node ${id} is being deleted`);
-      await outbox.add(trx, [lifecycleMessage('node.credentials-changed', changed)]);
-      return changed;
-    });
-    return this.view(node, credentials);
-  }
-
   /** The last `lines` lines of the node's log. */
   async logs(userId: string, id: string, lines: number): Promise<string[]> {
     const node = await this.find(userId, id);
-    return this.deps.driver.logs(node.id, lines);
+    return this.redactedLogs(node.id, lines);
   }
 
   /** The last `lines` lines of any user's node's log (the node-proxy checked who asks). */
   async logsOfAnyNode(id: string, lines: number): Promise<string[]> {
     const node = await this.deps.nodes.findUndeleted(id);
     if (!node) throw notFound(id);
-    return this.deps.driver.logs(node.id, lines);
+    return this.redactedLogs(node.id, lines);
+  }
+
+  /**
+   * Redacted again as they are read: the local driver redacts as it writes, but a log written
+   * before it did, or a Kubernetes pod's log, is read as the software printed it.
+   */
+  private async redactedLogs(nodeId: string, lines: number): Promise<string[]> {
+    return redactLines(await this.deps.driver.logs(nodeId, lines));
   }
 
   /** A page of the routes of every node not yet deleted, in id order; `next` is where the following page starts. */
@@ -189,9 +188,9 @@ export class NodesService {
     if (deleting.length > 0) this.deps.onChange();
   }
 
-  private newNode(fields: Omit<NodeRecord, 'state' | 'stateReason' | 'upstreamUrl' | 'revision' | 'createdAt' | 'updatedAt'>): NodeRecord {
+  private newNode(fields: Omit<NodeRecord, 'state' | 'stateReason' | 'startAfterStop' | 'upstreamUrl' | 'access' | 'revision' | 'sync' | 'createdAt' | 'updatedAt'>): NodeRecord {
     const now = new Date(this.deps.clock());
-    return { ...fields, state: 'provisioning', stateReason: null, upstreamUrl: null, revision: 0, createdAt: now, updatedAt: now };
+    return { ...fields, state: 'provisioning', stateReason: null, startAfterStop: false, upstreamUrl: null, access: null, revision: 0, sync: null, createdAt: now, updatedAt: now };
   }
 
   private async find(userId: string, id: string): Promise<NodeRecord> {
@@ -205,5 +204,15 @@ export class NodesService {
   }
 }
 
+/** A transaction index is a Bitcoin-family daemon's (-txindex), and needs every block: not on a pruned node. */
+function assertTxindexPossible(option: ChainOption): void {
+  if (IMAGES[option.image].family !== 'bitcoin') {
+    throw new InvalidInputError(`body.txindex: only Bitcoin-family nodes (btc, bch, ltc and their testnets) keep a transaction index, not ${option.image}`);
+  }
+  if (option.pruned) {
+    throw new InvalidInputError(`body.txindex: ${option.image} nodes here are pruned (they keep only recent blocks), and a pruned node cannot have a transaction index`);
+  }
+}
+
 // Another user's node is as absent as a node that never was: its existence is not disclosed.
-const notFound = (id: string) => new NotFoundError(`no node ${id}`);
+export const notFound = (id: string) => new NotFoundError(`no node ${id}`);

@@ -2,11 +2,11 @@ import type { Clock } from '@cloud/auth';
 import { WakeableTask, type BusMessage, type Outbox } from '@cloud/bus';
 import type { Database, Executor } from '@cloud/db';
 import type { Logger } from '@cloud/logging';
-import type { NodesRepository, Transition } from '../data-access/nodes.repository';
+import type { LeasedNode, NodesRepository, Transition } from '../data-access/nodes.repository';
 import { IMAGES } from '@cloud/chains';
 import { ImageUnavailableError, type NodeDriver, type StakingTls } from '../drivers/driver';
-import { failedMessage, lifecycleMessage, runningMessage } from './lifecycle-messages';
-import type { NodeRecord } from './node';
+import { answeringMessage, failedMessage, lifecycleMessage } from './lifecycle-messages';
+import type { NodeRecord, NodeState, SyncStatus } from './node';
 import { nodeAddress } from './node-view';
 
 export interface ReconcilerOptions {
@@ -30,19 +30,22 @@ export interface ReconcilerOptions {
 /**
  * Drives every node this instance owns from its state in the database towards what the driver
  * reports: `provisioning` until the driver says it runs, `failed` when the driver gives up,
- * `deleting` until the driver has destroyed it. A running node's upstream (the driver's endpoint)
+ * `stopping` until the driver has stopped it, `deleting` until the driver has destroyed it. A running node's upstream (the driver's endpoint)
  * is kept up to date, so the node-proxy follows a node that moves. Ownership is a lease in the
  * database, renewed on every pass, so with several instances each node has one driver; an
  * instance that stops (or stops renewing) loses its nodes to another, which adopts them through
  * the driver's idempotent `ensure`. A pass runs every `intervalMs`, and at once on `wake()`.
+ *
+ * The data plane outlives the control plane: an instance that cannot reach the database keeps its
+ * nodes running (nobody can take a lease then), and stops one only once it learns that another
+ * instance holds its lease. Every move it writes is fenced by the lease generation it holds.
  */
 export class Reconciler {
-  private readonly owned = new Set<string>();
+  /** The nodes this instance drives, and the generation of its lease on each. */
+  private readonly owned = new Map<string, number>();
   private readonly task: WakeableTask;
-  private lastRenewal: number;
 
   constructor(private readonly options: ReconcilerOptions) {
-    this.lastRenewal = options.clock();
     this.task = new WakeableTask(
       () =>
         this.pass().catch((error: unknown) => {
@@ -72,20 +75,20 @@ export class Reconciler {
   /** One pass over this instance's nodes; exposed for tests that step the reconciler by hand. */
   async pass(): Promise<void> {
     const { nodes, instanceId, leaseSeconds, claimBatch = 20 } = this.options;
-    let mine: NodeRecord[];
+    let mine: LeasedNode[];
     try {
       mine = await nodes.renewLeases(instanceId, leaseSeconds);
-      this.lastRenewal = this.options.clock();
     } catch (error) {
-      // Past half the lease another instance may soon take these nodes: stop running them here
-      // first, so no node ever runs twice.
-      if (this.options.clock() - this.lastRenewal > (leaseSeconds * 1000) / 2) await this.releaseAll();
+      // Unreachable for every instance, nobody can take these nodes: they keep running and
+      // answering. Were only this instance cut off, another takes a node once its lease expires,
+      // and this one stops its copy when it next reaches the database and sees the new owner.
+      if (this.owned.size > 0) this.options.logger.warn('could not renew the node leases; the nodes keep running', { nodes: this.owned.size });
       throw error;
     }
-    await this.releaseLost(new Set(mine.map((node) => node.id)));
+    await this.releaseLost(mine);
     mine.push(...(await nodes.claimUnowned(instanceId, leaseSeconds, claimBatch)));
     for (const node of mine) {
-      this.owned.add(node.id);
+      this.owned.set(node.id, node.lease.generation);
       try {
         await this.reconcile(node);
       } catch (error) {
@@ -94,7 +97,7 @@ export class Reconciler {
     }
   }
 
-  private async reconcile(node: NodeRecord): Promise<void> {
+  private async reconcile(node: LeasedNode): Promise<void> {
     const { driver } = this.options;
     if (node.state === 'deleting') {
       await driver.destroy(node.id);
@@ -102,42 +105,74 @@ export class Reconciler {
       this.owned.delete(node.id);
       return;
     }
+    if (node.state === 'stopping') return this.stopNode(node);
     try {
       const validator = IMAGES[node.image].purpose === 'validator';
-      await driver.ensure({ id: node.id, image: node.image, large: node.large, userId: node.userId, ...(validator ? { stakingTls: () => this.options.stakingTls(node.id) } : {}) });
+      await driver.ensure({
+        id: node.id,
+        image: node.image,
+        large: node.large,
+        dev: node.dev,
+        txindex: node.txindex,
+        userId: node.userId,
+        ...(validator ? { stakingTls: () => this.options.stakingTls(node.id) } : {}),
+      });
     } catch (error) {
       if (!(error instanceof ImageUnavailableError)) throw error;
       this.owned.delete(node.id);
-      await this.transition(node, { from: ['provisioning', 'running'], to: 'failed', reason: error.message }, failedMessage);
+      await this.transition(node, { from: ANSWERABLE, to: 'failed', reason: error.message }, failedMessage);
       return;
     }
     const status = await driver.status(node.id);
     if (status.state === 'running') {
-      await this.running(node, status.endpoint.url);
+      if (status.sync && !sameSync(node.sync, status.sync)) await this.options.nodes.recordSync(node.id, status.sync);
+      await this.answering(node, status.endpoint.url, status.sync?.syncing === true);
     } else if (status.state === 'failed') {
-      await driver.stopFailed(node.id);
+      await driver.stop(node.id);
       this.owned.delete(node.id);
-      await this.transition(node, { from: ['provisioning', 'running'], to: 'failed', reason: status.reason }, failedMessage);
+      await this.transition(node, { from: ANSWERABLE, to: 'failed', reason: status.reason }, failedMessage);
     }
   }
 
   /**
-   * The driver runs the node at `upstreamUrl`: a provisioning node becomes running there, and a
-   * running node that answers somewhere new (taken over by another instance, or given another
-   * port) is announced again with `node.running`, at a new revision.
+   * Stops the node through the driver, keeping its data: it settles as `stopped` (no instance
+   * needs to own it), or, for a restart or a resize, goes back to `provisioning`, which the next
+   * pass ensures with the node's resource class as it is then.
    */
-  private async running(node: NodeRecord, upstreamUrl: string): Promise<void> {
-    const announce = (changed: NodeRecord) => runningMessage(changed, nodeAddress(node.id, this.options.nodeDomain));
-    if (node.state === 'provisioning') {
-      await this.transition(node, { from: ['provisioning'], to: 'running', upstreamUrl }, announce);
-    } else if (node.state === 'running' && node.upstreamUrl !== upstreamUrl) {
-      const moved = await this.withMessage((trx, at) => this.options.nodes.setUpstream(trx, node.id, upstreamUrl, at), announce);
+  private async stopNode(node: LeasedNode): Promise<void> {
+    const { driver } = this.options;
+    await driver.stop(node.id);
+    // Not until it is really gone (a pod takes a while to terminate): a restart that scaled a
+    // StatefulSet to zero and straight back to one would restart nothing. The next pass goes on.
+    if ((await driver.status(node.id)).state !== 'absent') return;
+    if (node.startAfterStop) {
+      await this.transition(node, { from: ['stopping'], to: 'provisioning' }, (starting) => lifecycleMessage('node.starting', starting));
+      return;
+    }
+    this.owned.delete(node.id);
+    await this.transition(node, { from: ['stopping'], to: 'stopped' }, (stopped) => lifecycleMessage('node.stopped', stopped));
+  }
+
+  /**
+   * The driver runs the node at `upstreamUrl`: a provisioning node becomes `syncing` there while
+   * it catches up with its network, and `running` once it has (a running node stays running when
+   * it falls behind again: its sync fields say so). A node that answers somewhere new (taken over
+   * by another instance, or given another port) is announced again, at a new revision.
+   */
+  private async answering(node: LeasedNode, upstreamUrl: string, syncing: boolean): Promise<void> {
+    const announce = (changed: NodeRecord) => answeringMessage(changed, nodeAddress(node.id, this.options.nodeDomain));
+    const to = syncing && node.state !== 'running' ? 'syncing' : 'running';
+    if (node.state === 'provisioning' || (node.state === 'syncing' && to === 'running')) {
+      await this.transition(node, { from: [node.state], to, upstreamUrl }, announce);
+    } else if (node.upstreamUrl !== upstreamUrl) {
+      const moved = await this.withMessage((trx, at) => this.options.nodes.setUpstream(trx, node.id, upstreamUrl, at, node.lease), announce);
       if (moved) this.options.logger.info('node upstream changed', { nodeId: node.id, from: node.upstreamUrl ?? undefined, to: upstreamUrl });
     }
   }
 
-  private async transition(node: NodeRecord, change: Omit<Transition, 'at'>, messageOf: (changed: NodeRecord) => BusMessage): Promise<void> {
-    const changed = await this.withMessage((trx, at) => this.options.nodes.transition(trx, node.id, { ...change, at }), messageOf);
+  /** A move of a node this instance drives: applies only while its lease is still the one held. */
+  private async transition(node: LeasedNode, change: Omit<Transition, 'at' | 'lease'>, messageOf: (changed: NodeRecord) => BusMessage): Promise<void> {
+    const changed = await this.withMessage((trx, at) => this.options.nodes.transition(trx, node.id, { ...change, lease: node.lease, at }), messageOf);
     if (changed) this.options.logger.info('node state changed', { nodeId: node.id, from: node.state, to: changed.state, reason: changed.stateReason ?? undefined });
   }
 
@@ -153,17 +188,36 @@ export class Reconciler {
     });
   }
 
-  /** Stops running nodes whose lease another instance holds now (this one failed to renew in time). */
-  private async releaseLost(stillMine: Set<string>): Promise<void> {
-    for (const id of [...this.owned]) {
-      if (stillMine.has(id)) continue;
-      this.options.logger.warn('lost the lease on a node; releasing it', { nodeId: id });
+  /**
+   * Stops running the nodes whose lease this instance no longer holds: another instance claimed
+   * it (its lease had expired), or claimed it and gave it back since (a new generation).
+   */
+  private async releaseLost(renewed: readonly LeasedNode[]): Promise<void> {
+    const generations = new Map(renewed.map((node) => [node.id, node.lease.generation]));
+    for (const [id, generation] of [...this.owned]) {
+      if (generations.get(id) === generation) continue;
+      this.options.logger.warn('another instance held the lease on a node; releasing it', { nodeId: id });
       await this.options.driver.release(id);
       this.owned.delete(id);
     }
   }
+}
 
-  private async releaseAll(): Promise<void> {
-    await this.releaseLost(new Set());
-  }
+/** The states a driver's failure ends. */
+const ANSWERABLE: readonly NodeState[] = ['provisioning', 'syncing', 'running'];
+
+// A reading that says nothing new is still stored this often, so `checkedAt` shows the node is asked.
+const SYNC_REFRESH_MS = 30_000;
+
+/** Whether a new reading says nothing new, and the stored one is recent (so the row is not written every pass). */
+function sameSync(stored: SyncStatus | null, read: SyncStatus): boolean {
+  return (
+    stored !== null &&
+    read.checkedAt.getTime() - stored.checkedAt.getTime() < SYNC_REFRESH_MS &&
+    stored.height === read.height &&
+    stored.bestKnownHeight === read.bestKnownHeight &&
+    stored.peers === read.peers &&
+    stored.syncing === read.syncing &&
+    Math.abs(stored.progress - read.progress) < 1e-6
+  );
 }

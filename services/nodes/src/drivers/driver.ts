@@ -1,4 +1,5 @@
 import type { ImageId } from '@cloud/chains';
+import type { SyncStatus } from '../domain/node';
 
 /**
  * A provisioning driver runs nodes somewhere: `local` as child processes on this machine,
@@ -18,13 +19,15 @@ export interface NodeDriver {
   ensure(node: NodeSpec): Promise<void>;
   /** Where the node stands now. */
   status(nodeId: string): Promise<NodeStatus>;
-  /** Stops the node here and keeps its data, so another instance can take it over. */
+  /** Another instance holds the node's lease now: stop running it from here and keep its data, so that instance takes it over. */
   release(nodeId: string): Promise<void>;
   /**
-   * Stops a node the driver reported `failed`, keeping its data: it runs nowhere (no crash loop
-   * spending the machine or the cluster) until it is deleted. Succeeds for a node that is gone.
+   * Stops the node, keeping its data, credentials and objects: it runs nowhere until `ensure`
+   * starts it again (with the spec's resource class then). For a node the user stopped, restarts
+   * or resizes, and for one the driver reported `failed` (no crash loop spending the machine or
+   * the cluster). Succeeds for a node that is gone or already stopped.
    */
-  stopFailed(nodeId: string): Promise<void>;
+  stop(nodeId: string): Promise<void>;
   /** Stops the node and deletes its data. Succeeds for a node that does not exist. */
   destroy(nodeId: string): Promise<void>;
   /** The last `lines` lines of the node's log, oldest first; [] when there is none. */
@@ -40,6 +43,13 @@ export interface NodeSpec {
   image: ImageId;
   /** A larger/faster node: more cache (local) or more CPU and memory (kubernetes). */
   large: boolean;
+  /**
+   * Run it on a private dev chain (regtest, anvil, the dev chain) rather than the image's own
+   * network: fixed when the node is created (its chain option's `dev`), so a node keeps its chain.
+   */
+  dev: boolean;
+  /** Keep a transaction index (Bitcoin family, `-txindex`); never with pruning. */
+  txindex: boolean;
   /** The owner's user id, which a driver may label the node's objects with (kubernetes). */
   userId?: string;
   /**
@@ -63,15 +73,19 @@ export interface ChainOption {
   network: string;
   /** `<software name>-<version>`, read from the binary or package that runs it. */
   software: string;
+  /** Its nodes run on a private dev chain (regtest, anvil, the dev chain), not on `network`. */
+  dev: boolean;
+  /** Its nodes keep only recent blocks (so cannot have a transaction index). */
+  pruned: boolean;
 }
 
 export type NodeStatus =
-  /** Nothing runs for this node here. */
+  /** Nothing runs for this node here (never started, stopped, or gone). */
   | { state: 'absent' }
   /** Started (or restarting after a crash); its RPC does not answer yet. */
   | { state: 'starting' }
-  /** Its RPC answers at `endpoint`. */
-  | { state: 'running'; endpoint: InternalEndpoint }
+  /** Its RPC answers at `endpoint`; `sync` is how far it is with its network, when the driver can ask it. */
+  | { state: 'running'; endpoint: InternalEndpoint; sync?: SyncStatus }
   /** The driver gave up (the software keeps failing to start); `reason` says why, for the user. */
   | { state: 'failed'; reason: string };
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Logger } from '@cloud/logging';
 import { loadNodeRpcKey } from '@cloud/node-rpc-auth';
-import type { NodesConfig } from '../config';
+import { PEER_IMAGES, peersVariable, type NodesConfig } from '../config';
 import type { NodeDriver } from './driver';
 import { createKubernetesDriver, parseLabelSelector } from './kubernetes';
 import { createLocalDriver } from './local';
@@ -30,6 +30,9 @@ export function openNodeDriver(config: NodesConfig, logger: Logger): NodeDriver 
     logger: logger.child({ driver: 'local' }),
     blockIntervalSeconds: config.LOCAL_BLOCK_INTERVAL_SECONDS,
     ethChainId: config.LOCAL_ETH_CHAIN_ID,
+    networks: config.LOCAL_NETWORKS,
+    pruneMb: config.LOCAL_PRUNE_MB,
+    peers: Object.fromEntries(PEER_IMAGES.flatMap((image) => (config[peersVariable(image)] ? [[image, config[peersVariable(image)]]] : []))),
     binaries: {
       ...(config.ANVIL_PATH ? { anvil: config.ANVIL_PATH } : {}),
       ...(config.LITECOIND_PATH ? { litecoind: config.LITECOIND_PATH } : {}),

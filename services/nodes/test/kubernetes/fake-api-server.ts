@@ -46,7 +46,8 @@ const KINDS: Record<string, { kind: string; apiVersion: string }> = {
  * A stand-in for the Kubernetes API server, for the driver's tests: it keeps objects per resource,
  * answers as the real one does (201 on create, 409 AlreadyExists and 404 NotFound as `Status`
  * objects, resourceVersion conflicts on PUT, JSON merge patches, label selectors on lists, a pod's
- * log as text with `tailLines`), creates a StatefulSet's volume claims as its controller would, and
+ * log as text with `tailLines`), creates a StatefulSet's volume claims as its controller would (and
+ * deletes its pod when scaled to zero), refuses changes to a StatefulSet's immutable fields, and
  * records every request. Tests put pods in themselves (the scheduler and kubelet are not faked),
  * and can make the next matching calls fail or hang.
  */
@@ -206,6 +207,13 @@ export class FakeKubernetesApi {
         if (body.metadata.resourceVersion !== existing.metadata.resourceVersion) {
           return status(response, 409, 'Conflict', `Operation cannot be fulfilled on ${resource} "${name}": the object has been modified`);
         }
+        if (resource === 'statefulsets') {
+          // As the real API server: a StatefulSet's volume claims, selector and service name never change.
+          if (!sameImmutableFields(existing, body)) {
+            return status(response, 422, 'Invalid', `StatefulSet.apps "${name}" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'template', ... are forbidden`);
+          }
+          if ((body.spec as { replicas?: number }).replicas === 0) this.deletePods(body);
+        }
         return json(response, 200, this.put(resource, body));
       }
       case 'PATCH': {
@@ -278,4 +286,13 @@ function json(response: ServerResponse, code: number, body: unknown): void {
 
 function status(response: ServerResponse, code: number, reason: string, message: string, details?: Record<string, unknown>): void {
   json(response, code, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(details ? { details } : {}), code });
+}
+
+/** The fields of a StatefulSet's spec the API server refuses to change. */
+function sameImmutableFields(existing: WireObject, updated: WireObject): boolean {
+  const fixed = (object: WireObject) => {
+    const spec = object.spec as { selector?: unknown; serviceName?: unknown; volumeClaimTemplates?: unknown };
+    return JSON.stringify([spec.selector, spec.serviceName, spec.volumeClaimTemplates]);
+  };
+  return fixed(existing) === fixed(updated);
 }

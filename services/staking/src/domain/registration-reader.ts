@@ -92,6 +92,8 @@ function whyNotReadable(validator: ValidatorRecord): string | undefined {
       return undefined;
     case 'provisioning':
       return 'the node is not running yet (provisioning)';
+    case 'syncing':
+      return 'the node is still bootstrapping (syncing)';
     case 'failed':
       return `the node failed${validator.nodeStateReason ? `: ${validator.nodeStateReason}` : ''}`;
     default:

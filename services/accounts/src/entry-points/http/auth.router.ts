@@ -4,16 +4,23 @@ import { attributeCallTo } from '@cloud/call-events';
 import { parseInput } from '@cloud/http';
 import type { ClientKeysService } from '../../domain/client-keys';
 import type { UsersService } from '../../domain/users';
-import { tokenRequestBody } from './schemas';
+import { loginBody, tokenRequestBody } from './schemas';
 
 export function authRouter(users: UsersService, clientKeys: ClientKeysService, signingKey: SigningKey): Router {
   const router = Router();
 
-  const logIn = basicGuard(async (login, password, req) => {
-    const user = await users.findByIdOrEmail(login);
-    if (user) attributeCallTo(req.res!, user.id);
-    return users.authenticate(user, login, password, req.ip);
-  });
+  const logIn = basicGuard(
+    async (login, password, req) => {
+      // The body is optional: `{code}` is the second factor, for accounts with two-factor login on.
+      const { code } = parseInput(loginBody, req.body ?? {}, 'body');
+      const user = await users.findByIdOrEmail(login);
+      if (user) attributeCallTo(req.res!, user.id);
+      return users.authenticate(user, login, password, req.ip, code);
+    },
+    // Credentials that cannot name an account (refused before any lookup: a NUL is a 400, an
+    // undecodable header a 401) still count, against the address.
+    (req) => users.countMalformedLogin(req.ip),
+  );
 
   router.post('/auth', logIn, async (_req, res) => {
     res.json({ accessToken: await users.issueAccountToken(res.locals.userId!) });

@@ -7,12 +7,21 @@ import {
   clientKeySchema,
   clientKeySummarySchema,
   clientTokensSchema,
+  confirmTwoFactorBody,
   deleteUserBody,
+  disableTwoFactorBody,
+  enrolTwoFactorBody,
+  passwordResetBody,
+  passwordResetRequestBody,
   eventSchema,
   eventsQuery,
+  loginBody,
   profileSchema,
+  recoveryCodesSchema,
   signUpBody,
   tokenRequestBody,
+  twoFactorEnrolmentSchema,
+  twoFactorStatusSchema,
   updateProfileBody,
   userReferenceParams,
   verifyParams,
@@ -42,7 +51,12 @@ export function accountsOpenApiDocument(): OpenApiDocument {
     tags: ['users'],
     summary: 'Sign up; sends the verification e-mail',
     request: { body: jsonBody(signUpBody) },
-    responses: { 201: jsonResponse('the new user', profileSchema), 400: invalid, 409: errorResponse('the e-mail address is taken (Conflict)') },
+    responses: {
+      201: jsonResponse('the new user', profileSchema),
+      400: invalid,
+      409: errorResponse('the e-mail address is taken (Conflict)'),
+      429: errorResponse('too many sign-ups from this client address (TooManyRequests)'),
+    },
   });
   registry.registerPath({
     method: 'put',
@@ -67,6 +81,30 @@ export function accountsOpenApiDocument(): OpenApiDocument {
       404: errorResponse('no such user'),
       409: errorResponse('already verified (UserVerified)'),
       429: errorResponse('one was sent moments ago (TooManyRequests)'),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/users/password-reset',
+    tags: ['users'],
+    summary: 'Ask for a password-reset e-mail; 202 whether or not the address has an account',
+    request: { body: jsonBody(passwordResetRequestBody) },
+    responses: {
+      202: jsonResponse('accepted (an e-mail is sent if the address has an account)', z.object({ message: z.string() })),
+      400: invalid,
+      429: errorResponse('too many requests for this e-mail address or from this client address (TooManyRequests)'),
+    },
+  });
+  registry.registerPath({
+    method: 'put',
+    path: '/users/{userId}/password-reset/{token}',
+    tags: ['users'],
+    summary: 'Set a new password with the token of a password-reset e-mail; every token issued before stops working',
+    request: { params: verifyParams, body: jsonBody(passwordResetBody) },
+    responses: {
+      204: { description: 'the password is changed; log in with it' },
+      400: errorResponse('the token is wrong, used or expired (InvalidResetToken), or the password is weak (InvalidInput)'),
+      429: errorResponse('too many requests from this client address (TooManyRequests)'),
     },
   });
   registry.registerPath({
@@ -121,12 +159,18 @@ export function accountsOpenApiDocument(): OpenApiDocument {
     path: '/auth',
     tags: ['auth'],
     summary: 'Log in with HTTP Basic credentials; returns an Account Access Token (12 hours)',
+    description:
+      'With two-factor login on, the body carries `{"code": "123456"}`: the code of the authenticator app (the current 30-second ' +
+      'step or the one before or after, each step once) or an unused recovery code. Without it the answer is 401 ' +
+      '`TwoFactorRequired`, so a client knows to ask for it; a wrong code is 401 `InvalidTwoFactorCode`. Both count as failed logins.',
     security: [{ [basic]: [] }],
+    request: { body: { ...jsonBody(loginBody), required: false } },
     responses: {
       200: jsonResponse('the account access token', accessTokenSchema),
-      401: errorResponse('wrong user id, e-mail or password'),
+      400: invalid,
+      401: errorResponse('wrong user id, e-mail or password (Unauthorized); code missing (TwoFactorRequired) or wrong (InvalidTwoFactorCode)'),
       403: errorResponse('e-mail not verified yet (UserNotVerified)'),
-      429: errorResponse('too many failed logins (TooManyRequests)'),
+      429: errorResponse('too many failed logins from this address (TooManyRequests); see the throttle table in the README'),
     },
   });
   registry.registerPath({
@@ -147,6 +191,61 @@ export function accountsOpenApiDocument(): OpenApiDocument {
     tags: ['auth'],
     summary: 'Public keys that verify tokens (JWK Set)',
     responses: { 200: jsonResponse('the key set', z.object({ keys: z.array(z.record(z.string(), z.string())) })) },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/users/me/two-factor',
+    tags: ['two-factor'],
+    summary: 'Whether two-factor login is on (or enrolled and waiting for its first code), and how many recovery codes are left',
+    security: asAccount,
+    responses: { 200: jsonResponse('the status', twoFactorStatusSchema), 401: unauthorized },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/users/me/two-factor',
+    tags: ['two-factor'],
+    summary: 'Enrol an authenticator (confirmed with the password): a new TOTP secret and its otpauth URI, pending until confirmed',
+    security: asAccount,
+    request: { body: jsonBody(enrolTwoFactorBody) },
+    responses: {
+      200: jsonResponse('the secret, shown only here', twoFactorEnrolmentSchema),
+      400: invalid,
+      401: unauthorized,
+      403: errorResponse('the password is wrong (Forbidden)'),
+      409: errorResponse('two-factor login is on already (TwoFactorEnabled)'),
+      429: errorResponse('too many wrong passwords (TooManyRequests)'),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/users/me/two-factor/confirm',
+    tags: ['two-factor'],
+    summary: 'Turn two-factor login on with a first code from the enrolled secret; returns the recovery codes, shown only here',
+    security: asAccount,
+    request: { body: jsonBody(confirmTwoFactorBody) },
+    responses: {
+      200: jsonResponse('the recovery codes', recoveryCodesSchema),
+      400: invalid,
+      401: unauthorized,
+      403: errorResponse('the code is wrong (InvalidTwoFactorCode)'),
+      409: errorResponse('nothing enrolled (TwoFactorNotPending), or on already (TwoFactorEnabled)'),
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/users/me/two-factor',
+    tags: ['two-factor'],
+    summary: 'Turn two-factor login off (confirmed with the password and a code or a recovery code); the secret and recovery codes are deleted',
+    security: asAccount,
+    request: { body: jsonBody(disableTwoFactorBody) },
+    responses: {
+      204: { description: 'off' },
+      400: invalid,
+      401: unauthorized,
+      403: errorResponse('the password (Forbidden) or the code (InvalidTwoFactorCode) is wrong'),
+      409: errorResponse('two-factor login is off (TwoFactorNotEnabled)'),
+      429: errorResponse('too many wrong passwords or codes (TooManyRequests)'),
+    },
   });
   registry.registerPath({
     method: 'post',

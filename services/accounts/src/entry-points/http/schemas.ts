@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { idOf, timestamp } from '@cloud/http';
+import { CLIENT_ID_LENGTH } from '../../domain/client-keys';
 
 // Request and response shapes of the accounts API. The same schemas validate input and build the
 // OpenAPI document, so the two cannot drift apart.
@@ -35,9 +37,49 @@ export const changePasswordBody = z
   })
   .meta({ id: 'ChangePasswordRequest' });
 
-export const deleteUserBody = z
-  .strictObject({ password: z.string({ error: 'is required' }).min(1).max(200) })
-  .meta({ id: 'DeleteUserRequest' });
+const currentPassword = z.string({ error: 'is required' }).min(1, { error: 'is required' }).max(200);
+
+export const deleteUserBody = z.strictObject({ password: currentPassword }).meta({ id: 'DeleteUserRequest' });
+
+const twoFactorCode = z
+  .string({ error: 'is required' })
+  .trim()
+  .min(1, { error: 'is required' })
+  .max(32)
+  .meta({ description: 'the 6-digit code of the authenticator app, or a recovery code', example: '123456' });
+
+export const loginBody = z
+  .strictObject({ code: twoFactorCode.optional().meta({ description: 'the second factor, when the account has two-factor login on' }) })
+  .meta({ id: 'LoginRequest' });
+
+export const enrolTwoFactorBody = z.strictObject({ password: currentPassword }).meta({ id: 'TwoFactorEnrolRequest' });
+
+export const confirmTwoFactorBody = z.strictObject({ code: twoFactorCode }).meta({ id: 'TwoFactorConfirmRequest' });
+
+export const disableTwoFactorBody = z.strictObject({ password: currentPassword, code: twoFactorCode }).meta({ id: 'TwoFactorDisableRequest' });
+
+export const twoFactorEnrolmentSchema = z
+  .object({
+    secret: z.string().meta({ description: 'base32, for typing into an authenticator app' }),
+    uri: z.string().meta({ description: 'otpauth://totp/… URI, for a QR code', example: 'otpauth://totp/Cloud%20Nodes:ada%40example.com?issuer=Cloud%20Nodes&secret=…' }),
+  })
+  .meta({ id: 'TwoFactorEnrolment', description: 'Pending until confirmed with a code from it.' });
+
+export const recoveryCodesSchema = z
+  .object({ recoveryCodes: z.array(z.string()).meta({ description: 'single-use codes, each standing in for one TOTP code' }) })
+  .meta({ id: 'RecoveryCodes', description: 'Shown once, here.' });
+
+export const twoFactorStatusSchema = z
+  .object({ enabled: z.boolean(), pending: z.boolean(), recoveryCodesLeft: z.number().int() })
+  .meta({ id: 'TwoFactorStatus' });
+
+export const passwordResetRequestBody = z
+  .strictObject({ email: z.email({ error: 'must be an e-mail address' }).max(254) })
+  .meta({ id: 'PasswordResetRequest' });
+
+export const passwordResetBody = z
+  .strictObject({ password: z.string({ error: 'is required' }).max(200) })
+  .meta({ id: 'PasswordReset', description: 'the new password, with the sign-up rules' });
 
 export const profileSchema = z
   .object({
@@ -49,10 +91,15 @@ export const profileSchema = z
     createdAt: z.string(),
     updatedAt: z.string(),
     billingAddress: billingAddressSchema,
+    twoFactor: z.boolean().meta({ description: 'whether logging in needs a two-factor code' }),
   })
   .meta({ id: 'UserProfile' });
 
-export const userReferenceParams = z.object({ userId: z.string().min(1).max(254).meta({ description: 'user id or e-mail address' }) });
+export const userReferenceParams = z.object({
+  userId: z
+    .union([idOf('user'), z.email().max(254)], { error: 'must be a user id (user-<uuid>) or an e-mail address' })
+    .meta({ description: 'user id or e-mail address' }),
+});
 
 export const verifyParams = userReferenceParams.extend({ token: z.string().min(1).max(200) });
 
@@ -84,7 +131,9 @@ export const clientKeySchema = z
 
 export const clientKeySummarySchema = z.object({ id: z.string().length(40), createdAt: z.string() }).meta({ id: 'ClientKeySummary' });
 
-export const clientKeyParams = z.object({ id: z.string().min(1).max(100) });
+export const clientKeyParams = z.object({
+  id: z.string().regex(new RegExp(`^[A-Za-z0-9]{${CLIENT_ID_LENGTH}}$`), { error: `must be a client key id (${CLIENT_ID_LENGTH} letters and digits)` }),
+});
 
 export const eventSchema = z
   .object({
@@ -100,12 +149,10 @@ export const eventSchema = z
 
 export const eventsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(50),
-  before: z
-    .string()
-    .regex(/^event-[0-9a-f-]{36}$/, { error: 'must be an event id' })
+  before: idOf('event')
     .optional()
     .meta({ description: 'id of the last event of the previous page' }),
   service: z.string().max(64).optional(),
-  since: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
-  until: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
+  since: timestamp().optional(),
+  until: timestamp().optional(),
 });

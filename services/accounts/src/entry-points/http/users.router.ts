@@ -2,15 +2,25 @@ import { Router, type RequestHandler } from 'express';
 import { authOf } from '@cloud/auth';
 import { attributeCallTo } from '@cloud/call-events';
 import { parseInput } from '@cloud/http';
+import type { PasswordResets } from '../../domain/password-resets';
 import type { UsersService } from '../../domain/users';
 import { toProfile } from '../../domain/profile';
-import { changePasswordBody, deleteUserBody, signUpBody, updateProfileBody, userReferenceParams, verifyParams } from './schemas';
+import {
+  changePasswordBody,
+  deleteUserBody,
+  passwordResetBody,
+  passwordResetRequestBody,
+  signUpBody,
+  updateProfileBody,
+  userReferenceParams,
+  verifyParams,
+} from './schemas';
 
-export function usersRouter(users: UsersService, requireAccount: RequestHandler): Router {
+export function usersRouter(users: UsersService, resets: PasswordResets, requireAccount: RequestHandler): Router {
   const router = Router();
 
   router.post('/users', async (req, res) => {
-    const user = await users.signUp(parseInput(signUpBody, req.body, 'body'));
+    const user = await users.signUp(parseInput(signUpBody, req.body, 'body'), req.ip);
     attributeCallTo(res, user.id);
     res.status(201).json(toProfile(user));
   });
@@ -28,6 +38,24 @@ export function usersRouter(users: UsersService, requireAccount: RequestHandler)
     if (user) attributeCallTo(res, user.id);
     await users.resendVerification(user);
     res.status(202).json({ message: 'a new verification e-mail is on its way' });
+  });
+
+  // 202 whether or not the address has an account (see PasswordResets.request).
+  router.post('/users/password-reset', async (req, res) => {
+    const { email } = parseInput(passwordResetRequestBody, req.body, 'body');
+    const user = await users.findByIdOrEmail(email);
+    if (user) attributeCallTo(res, user.id);
+    await resets.request(email, req.ip, user);
+    res.status(202).json({ message: 'if the address has an account, a password-reset e-mail is on its way' });
+  });
+
+  router.put('/users/:userId/password-reset/:token', async (req, res) => {
+    const { userId, token } = parseInput(verifyParams, req.params, 'params');
+    const { password } = parseInput(passwordResetBody, req.body, 'body');
+    const user = await users.findByIdOrEmail(userId);
+    if (user) attributeCallTo(res, user.id);
+    await resets.reset(user, token, password, req.ip);
+    res.status(204).end();
   });
 
   router.get('/users/me', requireAccount, async (_req, res) => {

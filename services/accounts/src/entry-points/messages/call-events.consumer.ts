@@ -1,4 +1,4 @@
-import { callEventsOf, type Bus } from '@cloud/bus';
+import { callEventsOf, type Bus, type Unsubscribe } from '@cloud/bus';
 import type { EventsRepository } from '../../data-access/events.repository';
 
 /**
@@ -6,7 +6,7 @@ import type { EventsRepository } from '../../data-access/events.repository';
  * `call.recorded-batch`), a batch of messages per insert. The batch is acknowledged only
  * after the insert commits, and a redelivered event is stored once (by its id).
  */
-export function consumeCallEvents(bus: Bus, events: EventsRepository, batchSize = 500): Promise<void> {
+export function consumeCallEvents(bus: Bus, events: EventsRepository, batchSize = 500): Promise<Unsubscribe> {
   return bus.subscribe({
     queue: 'accounts.call-events',
     batchSize,

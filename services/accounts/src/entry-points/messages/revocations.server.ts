@@ -1,7 +1,7 @@
-import type { Bus } from '@cloud/bus';
+import type { Bus, Unsubscribe } from '@cloud/bus';
 import type { Revocations } from '../../domain/revocations';
 
 /** Answers services that (re)build their revocation set. */
-export function serveRevocationSnapshots(bus: Bus, revocations: Revocations): Promise<void> {
-  return bus.serve('revocations.snapshot', () => revocations.snapshot());
+export function serveRevocationSnapshots(bus: Bus, revocations: Revocations): Promise<Unsubscribe> {
+  return bus.serve('revocations.snapshot', ({ after, limit }) => revocations.snapshot(after, limit));
 }

@@ -77,7 +77,8 @@ export class KubernetesDriver implements NodeDriver {
         const main = entry?.containers[0];
         if (!main) return [];
         const { chain, network } = IMAGES[image];
-        return [{ image, chain, network, software: catalogueSoftware(catalogue, main).label }];
+        // The cluster runs every image's own network, whole (not pruned).
+        return [{ image, chain, network, software: catalogueSoftware(catalogue, main).label, dev: false, pruned: false }];
       }),
     );
   }
@@ -89,9 +90,10 @@ export class KubernetesDriver implements NodeDriver {
       if (!catalogueImage(this.settings.catalogue, spec.image)) {
         throw new ImageUnavailableError(`the kubernetes driver's catalogue has no ${spec.image} image`);
       }
+      if (spec.dev) throw new ImageUnavailableError(`node ${spec.id} was created on a dev chain, which the kubernetes driver does not run`);
       const api = await this.kubeApi();
       const build = (secretData: Record<string, string>) =>
-        nodeManifests({ id: objectName(spec.id), image: spec.image, large: spec.large, userId: spec.userId, secretData }, this.settings.catalogue, this.settings);
+        nodeManifests({ id: objectName(spec.id), image: spec.image, large: spec.large, txindex: spec.txindex, userId: spec.userId, secretData }, this.settings.catalogue, this.settings);
       let manifests: NodeManifests;
       if (IMAGES[spec.image].family === 'avalanche') {
         manifests = await this.ensureStakingSecret(api, spec, build);
@@ -107,6 +109,8 @@ export class KubernetesDriver implements NodeDriver {
       }));
       await this.apply(api.networkPolicies, manifests.networkPolicy, spec.id, (existing, policy) => ({ ...existing, metadata: owned(existing, policy), spec: policy.spec }));
       // Last: a StatefulSet that exists means its Secret and Service were made before it.
+      // A stopped node's StatefulSet (zero replicas) is scaled up again even when nothing else changed.
+      const sameReplicas = (existing: V1StatefulSet) => existing.spec?.replicas === manifests.statefulSet.spec?.replicas;
       await this.apply(api.statefulSets, manifests.statefulSet, spec.id, (existing, statefulSet) => ({
         ...existing,
         metadata: owned(existing, statefulSet),
@@ -117,7 +121,7 @@ export class KubernetesDriver implements NodeDriver {
           persistentVolumeClaimRetentionPolicy: statefulSet.spec?.persistentVolumeClaimRetentionPolicy,
           template: statefulSet.spec?.template ?? {},
         },
-      }));
+      }), sameReplicas);
       this.ensured.add(spec.id);
     });
   }
@@ -127,14 +131,16 @@ export class KubernetesDriver implements NodeDriver {
     const api = await this.kubeApi();
     const pod = await this.findPod(api, nodeId);
     if (!pod) {
+      let statefulSet: V1StatefulSet;
       try {
-        await api.statefulSets.read(nodeId);
+        statefulSet = await api.statefulSets.read(nodeId);
       } catch (error) {
         if (!isNotFound(error)) throw error;
         this.ensured.delete(nodeId); // deleted behind our back: the next ensure recreates it
         return { state: 'absent' };
       }
-      return { state: 'starting' };
+      // Scaled to zero and its pod gone: stopped, nothing runs for it.
+      return { state: statefulSet.spec?.replicas === 0 ? 'absent' : 'starting' };
     }
     const port = podRpcPort(pod);
     if (port === undefined) return { state: 'starting' };
@@ -156,10 +162,11 @@ export class KubernetesDriver implements NodeDriver {
   }
 
   /**
-   * Scales the failed node's StatefulSet to zero: its pod stops crash-looping (or waiting for an
-   * image or a machine), its volume and objects stay until the node is deleted.
+   * Scales the node's StatefulSet to zero: its pod goes (a failed one stops crash-looping or
+   * waiting for an image or a machine), its volume and other objects stay. The next `ensure`
+   * scales it back to one, with the spec's resource class, on the same volume.
    */
-  stopFailed(nodeId: string): Promise<void> {
+  stop(nodeId: string): Promise<void> {
     return this.queue.run(nodeId, async () => {
       this.ensured.delete(nodeId);
       if (!isObjectName(nodeId)) return;
@@ -264,7 +271,13 @@ export class KubernetesDriver implements NodeDriver {
   }
 
   /** Creates the object; when it exists, adopts it, and brings it up to date when it differs from what would be created. */
-  private async apply<T extends KubeObject>(calls: ObjectCalls<T>, desired: T, nodeId: string, updated: (existing: T, desired: T) => T): Promise<void> {
+  private async apply<T extends KubeObject>(
+    calls: ObjectCalls<T>,
+    desired: T,
+    nodeId: string,
+    updated: (existing: T, desired: T) => T,
+    alsoUpToDate: (existing: T) => boolean = () => true,
+  ): Promise<void> {
     try {
       await calls.create(desired);
       this.logger.info(`created ${calls.kind}`, { nodeId });
@@ -274,7 +287,7 @@ export class KubernetesDriver implements NodeDriver {
     }
     const existing = await calls.read(nodeId);
     assertOwned(calls.kind, existing, nodeId);
-    if (hashOf(existing) === hashOf(desired)) {
+    if (hashOf(existing) === hashOf(desired) && alsoUpToDate(existing)) {
       this.logger.info(`adopted ${calls.kind}`, { nodeId });
       return;
     }

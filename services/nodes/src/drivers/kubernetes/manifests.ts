@@ -43,6 +43,8 @@ export interface NodeManifestInput {
   id: string;
   image: ImageId;
   large: boolean;
+  /** Keep a transaction index (`-txindex`, Bitcoin family); absent: no index. */
+  txindex?: boolean;
   /** The owner, for the user-id label; absent when the caller does not say. */
   userId?: string | undefined;
   /** The Secret's entries: `rpcauth`, `jwt.hex`, or a validator's `staker.crt`/`staker.key`. */
@@ -170,7 +172,8 @@ function nodeContainer(
 ): V1Container {
   const software = catalogueSoftware(catalogue, container);
   const size = node.large ? container.resources.large : container.resources.standard;
-  const args = expandArgs([...container.args, ...size.args], entry, settings);
+  const txindex = main && node.txindex === true && IMAGES[node.image].family === 'bitcoin' ? ['-txindex'] : [];
+  const args = expandArgs([...container.args, ...size.args, ...txindex], entry, settings);
   const ports: V1ContainerPort[] = [
     ...(main ? [{ name: RPC_PORT_NAME, containerPort: entry.rpcPort, protocol: 'TCP' }] : []),
     ...container.p2pPorts.map(({ name, port, protocol }) => ({ name, containerPort: port, protocol })),

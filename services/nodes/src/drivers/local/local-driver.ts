@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '@cloud/logging';
@@ -8,21 +9,25 @@ import { isNodeId, nodePaths, readNodeRecord, writeStakingTls, type NodePaths } 
 import { tailLog } from './node-log';
 import { localSettings, type LocalDriverOptions, type LocalSettings } from './options';
 import { isAlive, runsFrom, stopProcess } from './processes';
-import { resolveSoftware, type SoftwareCatalog } from './software';
+import { resolveSoftware, type Software, type SoftwareCatalog } from './software';
 import { NodeSupervisor } from './supervisor';
 import { PerNodeQueue } from '../per-node-queue';
 
 /**
- * The embedded driver: each node is a supervised child process on 127.0.0.1, with its own data
+ * The embedded driver: each node is a supervised process on 127.0.0.1, with its own data
  * directory and RPC port under `rootDir`. Several instances of the service on one machine share
- * `rootDir`; each node's `node.json` names its process, so whichever instance ensures it next
- * stops one that a crashed instance left behind.
+ * `rootDir`; each node's `node.json` names its process and the instance supervising it, so
+ * whichever instance ensures it next adopts a process whose supervisor died (the node keeps
+ * serving through a crash of the service), waits while that supervisor is alive, and never starts
+ * a second one; `stop` or `destroy` stops the process node.json names wherever it was started.
  */
 export class LocalDriver implements NodeDriver {
   readonly name = 'local';
   private readonly settings: LocalSettings;
   private readonly logger: Logger;
   private readonly supervisors = new Map<string, NodeSupervisor>();
+  /** Names this driver in the node records it writes: the process id (alive or not) and a tag of its own. */
+  private readonly supervisorId = `${process.pid}:${randomUUID().slice(0, 8)}`;
   // Each node's ensure, release and destroy run one after another, never interleaved.
   private readonly queue = new PerNodeQueue();
   private software: Promise<SoftwareCatalog> | undefined;
@@ -36,10 +41,11 @@ export class LocalDriver implements NodeDriver {
   async chains(): Promise<ChainOption[]> {
     const catalog = await this.catalog();
     return IMAGE_IDS.flatMap((image) => {
-      const label = catalog[image]?.label;
-      if (!label) return [];
-      const { chain, network } = IMAGES[image];
-      return [{ image, chain, network, software: label }];
+      const software = catalog[image];
+      if (!software?.label) return [];
+      const { chain, network, family } = IMAGES[image];
+      const dev = runsDevChain(software, this.settings.networks);
+      return [{ image, chain, network, software: software.label, dev, pruned: !dev && family === 'bitcoin' && this.settings.pruneMb > 0 }];
     });
   }
 
@@ -49,14 +55,20 @@ export class LocalDriver implements NodeDriver {
       if (this.supervisors.has(spec.id)) return;
       const software = (await this.catalog())[spec.image];
       if (!software) throw new ImageUnavailableError(`no software on this machine runs ${spec.image} nodes`);
+      if (!spec.dev && runsDevChain(software, 'public')) {
+        throw new ImageUnavailableError(`${software.label ?? software.kind} runs only a dev chain; ${spec.image} nodes on ${IMAGES[spec.image].network} need the real software`);
+      }
+      if (this.settings.peers[spec.image] && software.kind === 'dev-chain') {
+        this.logger.warn('the dev chain has no peers: the peers setting of this image is not used', { nodeId: spec.id, image: spec.image });
+      }
+      // A process an earlier instance left running (node.json names it) is adopted by the supervisor, not started twice.
       const paths = nodePaths(this.settings.rootDir, spec.id);
-      await this.stopLeftover(spec.id, paths);
       if (IMAGES[spec.image].family === 'avalanche') {
         if (!spec.stakingTls) throw new Error(`validator node ${spec.id} has no staking TLS pair`);
         await writeStakingTls(paths, await spec.stakingTls());
       }
       if (this.closed) throw new Error('the local driver is closed'); // close() would miss a node started now
-      const { secretKey, ethChainId, blockIntervalSeconds, restart, liveness, stopTimeoutMs, logMaxBytes } = this.settings;
+      const { secretKey, ethChainId, blockIntervalSeconds, restart, liveness, stopTimeoutMs, logMaxBytes, peers, pruneMb } = this.settings;
       const supervisor = new NodeSupervisor({
         spec,
         paths,
@@ -66,12 +78,16 @@ export class LocalDriver implements NodeDriver {
             ...spec,
             dataDir: paths.dataDir,
             port,
+            peers: peers[spec.image],
+            // A node created with a transaction index keeps it: it is never pruned.
+            pruneMb: spec.txindex ? 0 : pruneMb,
             rpcKey: secretKey,
             ethChainId,
             blockIntervalSeconds,
             stakingCertificate: paths.stakingCertificate,
             stakingKey: paths.stakingKey,
           }),
+        supervisorId: this.supervisorId,
         restart,
         liveness,
         stopTimeoutMs,
@@ -88,18 +104,26 @@ export class LocalDriver implements NodeDriver {
     return Promise.resolve(this.supervisors.get(nodeId)?.status() ?? { state: 'absent' });
   }
 
+  /**
+   * Another instance holds the node's lease now: the process is stopped (data kept). Stopped,
+   * not left for the other instance to adopt: that one may run on another machine, with its own
+   * folder, and then the node would run twice.
+   */
   release(nodeId: string): Promise<void> {
-    return this.queue.run(nodeId, () => this.stop(nodeId));
+    return this.queue.run(nodeId, () => this.stopNode(nodeId));
   }
 
-  /** A failed node's process is stopped as when it is released: this machine runs nothing for it. */
-  stopFailed(nodeId: string): Promise<void> {
+  /**
+   * The node's process is stopped, its directory kept: the next `ensure` starts it on the same
+   * data, with the same derived RPC login, on a port chosen then.
+   */
+  stop(nodeId: string): Promise<void> {
     return this.release(nodeId);
   }
 
   destroy(nodeId: string): Promise<void> {
     return this.queue.run(nodeId, async () => {
-      await this.stop(nodeId);
+      await this.stopNode(nodeId);
       await rm(nodePaths(this.settings.rootDir, nodeId).dir, { recursive: true, force: true });
     });
   }
@@ -110,6 +134,7 @@ export class LocalDriver implements NodeDriver {
     return tailLog(nodePaths(this.settings.rootDir, nodeId).log, lines);
   }
 
+  /** Stops every node this instance runs (a service stopped on purpose takes its nodes down with it). */
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.supervisors.keys()].map((nodeId) => this.release(nodeId)));
@@ -121,7 +146,7 @@ export class LocalDriver implements NodeDriver {
   }
 
   /** Stops the node's process, whether this instance runs it or an earlier one left it behind. */
-  private async stop(nodeId: string): Promise<void> {
+  private async stopNode(nodeId: string): Promise<void> {
     const supervisor = this.supervisors.get(nodeId);
     this.supervisors.delete(nodeId);
     if (supervisor) await supervisor.stop();
@@ -135,6 +160,13 @@ export class LocalDriver implements NodeDriver {
     this.logger.warn('stopping a node process that an earlier instance left behind', { nodeId, pid });
     await stopProcess(pid, this.settings.stopTimeoutMs);
   }
+}
+
+/** Whether nodes of this software run on a private dev chain: the dev chain and anvil always, Bitcoin-family daemons unless networks are public. */
+function runsDevChain(software: Software, networks: 'dev' | 'public'): boolean {
+  if (software.kind === 'dev-chain' || software.kind === 'anvil') return true;
+  if (software.kind === 'avalanchego') return false; // runs mainnet or fuji, as its network id says
+  return networks === 'dev';
 }
 
 export function createLocalDriver(options: LocalDriverOptions): LocalDriver {

@@ -1,12 +1,14 @@
-import { closeSync, fstatSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fstatSync, openSync, renameSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 const TAIL_BLOCK_BYTES = 64 * 1024;
+// The owner only: a log of an earlier version, made 0644, is closed at its next write.
+const LOG_MODE = 0o600;
 
 /**
  * A node's output, appended to `node.log`; beyond `maxBytes` the file becomes `node.log.1` (replacing
  * the one before) and a new one begins. Writes are synchronous: chunks are small, and rotation then
- * never races a write.
+ * never races a write. What it is given is already redacted (`log-redaction.ts`).
  */
 export class NodeLog {
   private fd: number | undefined;
@@ -17,16 +19,16 @@ export class NodeLog {
     private readonly maxBytes: number,
   ) {}
 
-  write(chunk: Buffer | string): void {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+  write(text: string): void {
+    const bytes = Buffer.from(text);
     if (this.fd === undefined) {
-      this.fd = openSync(this.file, 'a');
+      this.fd = openPrivate(this.file);
       this.size = fstatSync(this.fd).size;
     }
     if (this.size > 0 && this.size + bytes.length > this.maxBytes) {
       this.close();
       renameSync(this.file, `${this.file}.1`);
-      this.fd = openSync(this.file, 'a');
+      this.fd = openPrivate(this.file);
       this.size = 0;
     }
     writeSync(this.fd, bytes);
@@ -37,6 +39,12 @@ export class NodeLog {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
   }
+}
+
+function openPrivate(file: string): number {
+  const fd = openSync(file, 'a', LOG_MODE);
+  fchmodSync(fd, LOG_MODE);
+  return fd;
 }
 
 /** The last `count` lines of a rotated log, oldest first: from `file`, then `file.1` when short. */

@@ -1,3 +1,4 @@
+import type { ImageId } from '@cloud/chains';
 import type { Logger } from '@cloud/logging';
 
 /** Explicit paths of the node software (ANVIL_PATH, ...); what is not given is looked for (see `software.ts`). */
@@ -38,6 +39,12 @@ export interface LocalDriverOptions {
   /** anvil's `--chain-id`. */
   ethChainId: number;
   binaries: LocalBinaries;
+  /** `dev` (default): Bitcoin-family daemons run regtest; `public`: the network their image names (LOCAL_NETWORKS). */
+  networks?: 'dev' | 'public';
+  /** -prune (MB) of nodes on a public network; 0 (default): none (LOCAL_PRUNE_MB). */
+  pruneMb?: number;
+  /** The only peers nodes of an image connect to ([] for none); an image not here finds its own (`<IMAGE>_PEERS`). */
+  peers?: Partial<Record<ImageId, string[]>>;
   restart?: RestartPolicy;
   liveness?: LivenessPolicy;
   /** After SIGTERM, how long a node gets to stop before SIGKILL. */
@@ -55,6 +62,9 @@ export interface LocalSettings extends Required<LocalDriverOptions> {
 export function localSettings(options: LocalDriverOptions): LocalSettings {
   return {
     ...options,
+    networks: options.networks ?? 'dev',
+    pruneMb: options.pruneMb ?? 0,
+    peers: options.peers ?? {},
     restart: { initialDelayMs: 500, maxDelayMs: 30_000, failuresBeforeGivingUp: 5, ...options.restart },
     liveness: { intervalMs: 5_000, failuresBeforeRestart: 3, ...options.liveness },
     // Short enough that stopping the service (npm start's Ctrl-C) stays within 10 s.

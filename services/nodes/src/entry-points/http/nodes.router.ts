@@ -1,13 +1,17 @@
 import { Router, type RequestHandler } from 'express';
-import { authOf } from '@cloud/auth';
+import { authOf, optionalGuard } from '@cloud/auth';
 import { parseInput } from '@cloud/http';
+import type { NodeOperation, NodeOperations } from '../../domain/node-operations';
 import type { NodesService } from '../../domain/nodes';
-import { createNodeBody, logsQuery, nodeParams } from './schemas';
+import { createNodeBody, logsQuery, noBody, nodeParams, resizeNodeBody } from './schemas';
 
-export function nodesRouter(nodes: NodesService, requireClient: RequestHandler): Router {
+const OPERATIONS: readonly NodeOperation[] = ['stop', 'start', 'restart'];
+
+export function nodesRouter(nodes: NodesService, operations: NodeOperations, requireClient: RequestHandler): Router {
   const router = Router();
 
-  router.get('/chains', requireClient, async (_req, res) => {
+  // A public catalogue, as in the original service and its CLI; a token sent along is still checked.
+  router.get('/chains', optionalGuard(requireClient), async (_req, res) => {
     res.json(await nodes.chains());
   });
 
@@ -29,10 +33,19 @@ export function nodesRouter(nodes: NodesService, requireClient: RequestHandler):
     res.json(await nodes.delete(authOf(res).sub, id));
   });
 
-  router.post('/users/me/nodes/:id/credentials', requireClient, async (req, res) => {
+  router.patch('/users/me/nodes/:id', requireClient, async (req, res) => {
     const { id } = parseInput(nodeParams, req.params, 'params');
-    res.json(await nodes.rotateCredentials(authOf(res).sub, id));
+    const { large } = parseInput(resizeNodeBody, req.body, 'body');
+    res.json(await operations.resize(authOf(res).sub, id, large));
   });
+
+  for (const operation of OPERATIONS) {
+    router.post(`/users/me/nodes/:id/${operation}`, requireClient, async (req, res) => {
+      const { id } = parseInput(nodeParams, req.params, 'params');
+      parseInput(noBody, req.body ?? {}, 'body');
+      res.json(await operations.run(authOf(res).sub, id, operation));
+    });
+  }
 
   router.get('/users/me/nodes/:id/logs', requireClient, async (req, res) => {
     const { id } = parseInput(nodeParams, req.params, 'params');

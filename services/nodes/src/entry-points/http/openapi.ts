@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { buildOpenApiDocument, clientTokenSecurity, errorResponse, jsonBody, jsonResponse, OpenAPIRegistry, type OpenApiDocument } from '@cloud/http';
-import { chainOptionSchema, createNodeBody, logsQuery, nodeParams, nodeSchema } from './schemas';
+import { registerAccessPaths } from './access-openapi';
+import { registerUsagePaths } from './usage.openapi';
+import { chainOptionSchema, createNodeBody, logsQuery, noBody, nodeParams, nodeSchema, resizeNodeBody } from './schemas';
 
 /** The nodes API as served at GET /openapi.json (and /docs). */
 export function nodesOpenApiDocument(): OpenApiDocument {
@@ -13,20 +15,21 @@ export function nodesOpenApiDocument(): OpenApiDocument {
     method: 'get',
     path: '/chains',
     tags: ['chains'],
-    summary: 'The chains this installation runs nodes of, and the software of each',
-    security,
-    responses: { 200: jsonResponse('chain options', z.array(chainOptionSchema)), 401: unauthorized },
+    summary:
+      'The chains this installation runs nodes of, the software of each, and whether its nodes run on a private dev chain (dev) or keep only recent blocks (pruned); public: a token, if sent, must be valid',
+    security: [{}, ...security],
+    responses: { 200: jsonResponse('chain options', z.array(chainOptionSchema)), 401: errorResponse('an invalid, expired or revoked client access token was sent (Unauthorized)') },
   });
   registry.registerPath({
     method: 'post',
     path: '/users/me/nodes',
     tags: ['nodes'],
-    summary: 'Create a node; it answers at once in state provisioning and comes up in the background',
+    summary: 'Create a node; it answers at once in state provisioning and comes up in the background (syncing while it catches up with its network, then running)',
     security,
     request: { body: jsonBody(createNodeBody) },
     responses: {
       200: jsonResponse('the new node, with its Basic credentials (shown once) unless jwt', nodeSchema),
-      400: invalid,
+      400: errorResponse('the body is not valid (InvalidInput); also txindex on a chain other than btc, bch or ltc, or on a pruned chain option'),
       401: unauthorized,
       403: errorResponse('you have as many nodes as allowed (LimitExceeded)'),
     },
@@ -57,18 +60,36 @@ export function nodesOpenApiDocument(): OpenApiDocument {
     request: { params: nodeParams },
     responses: { 200: jsonResponse('the node, deleting', nodeSchema), 401: unauthorized, 404: notFound },
   });
+  const conflict = errorResponse('the operation does not apply to the node\'s state, which the message names, or the node is a validator\'s (Conflict)');
+  const operations = [
+    ['stop', 'Stop a node, keeping its data, credentials and address: stopping, then stopped', 'the node, stopping'],
+    ['start', 'Start a stopped (or failed) node on its kept data: provisioning, then running', 'the node, provisioning'],
+    ['restart', 'Restart a node: stopping, then provisioning, then running, on its kept data', 'the node, stopping'],
+  ] as const;
+  for (const [operation, summary, answer] of operations) {
+    registry.registerPath({
+      method: 'post',
+      path: `/users/me/nodes/{id}/${operation}`,
+      tags: ['nodes'],
+      summary,
+      security,
+      request: { params: nodeParams, body: { ...jsonBody(noBody), required: false } },
+      responses: { 200: jsonResponse(answer, nodeSchema), 400: invalid, 401: unauthorized, 404: notFound, 409: conflict },
+    });
+  }
   registry.registerPath({
-    method: 'post',
-    path: '/users/me/nodes/{id}/credentials',
+    method: 'patch',
+    path: '/users/me/nodes/{id}',
     tags: ['nodes'],
-    summary: 'Replace the node\'s Basic credentials; the old ones stop working',
+    summary: 'Resize a node (large or standard): a running node restarts with the new class on its kept data; a stopped one takes it when started',
     security,
-    request: { params: nodeParams },
+    request: { params: nodeParams, body: jsonBody(resizeNodeBody) },
     responses: {
-      200: jsonResponse('the node with its new credentials (shown once)', nodeSchema),
+      200: jsonResponse('the node with its new class, stopping if it was restarted for it', nodeSchema),
+      400: invalid,
       401: unauthorized,
       404: notFound,
-      409: errorResponse('a jwt node, or a node being deleted (Conflict)'),
+      409: errorResponse('the node is deleting, or is a validator\'s (Conflict)'),
     },
   });
   registry.registerPath({
@@ -80,5 +101,7 @@ export function nodesOpenApiDocument(): OpenApiDocument {
     request: { params: nodeParams, query: logsQuery },
     responses: { 200: jsonResponse('log lines', z.array(z.string())), 400: invalid, 401: unauthorized, 404: notFound },
   });
+  registerAccessPaths(registry, { security, unauthorized });
+  registerUsagePaths(registry, security, unauthorized);
   return buildOpenApiDocument(registry, { title: 'Nodes API', version: '0.1.0' });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idOf } from '@cloud/http';
 
 // Request and response shapes of the staking API; the same schemas validate input and build the
 // OpenAPI document.
@@ -8,7 +9,7 @@ const network = z.string().min(1).max(64).meta({ description: 'its network: main
 
 export const chainParams = z.object({ chain });
 export const networkParams = z.object({ chain, network });
-export const validatorParams = z.object({ chain, network, nodeId: z.string().min(1).max(64).meta({ description: 'the nodeId the creation answered' }) });
+export const validatorParams = z.object({ chain, network, nodeId: idOf('node').meta({ description: 'the nodeId the creation answered' }) });
 
 /** The creation takes no body: none, or an empty JSON object. */
 export const createValidatorBody = z.strictObject({}, { error: 'this call takes no body' }).meta({ id: 'CreateValidatorRequest', description: 'no body, or {}' });
@@ -44,7 +45,7 @@ export const validatorSchema = z
     chain: z.string(),
     network: z.string(),
     image: z.string().meta({ description: 'the node image it runs: avalanche (mainnet) or avalanchefuji' }),
-    state: z.enum(['provisioning', 'running', 'failed', 'deleting', 'deleted']).meta({ description: 'the node\'s state' }),
+    state: z.enum(['provisioning', 'syncing', 'running', 'failed', 'deleting', 'deleted']).meta({ description: 'the node\'s state; syncing: it answers but is still bootstrapping' }),
     stateReason: z.string().nullable().meta({ description: 'why the node failed; null otherwise' }),
     address: z.string().meta({ description: 'host name at the node-proxy: <nodeId>.<NODE_DOMAIN>' }),
     ports: z.object({ jsonRpc: z.number().int(), management: z.number().int() }).meta({ description: 'HTTPS ports of `address`: avalanchego\'s API, and /status, /logs' }),

@@ -1,4 +1,4 @@
-import type { Bus } from '@cloud/bus';
+import type { Bus, Unsubscribe } from '@cloud/bus';
 import type { ValidatorsService } from '../../domain/validators';
 
 /**
@@ -6,7 +6,7 @@ import type { ValidatorsService } from '../../domain/validators';
  * and where their RPC answers, for reading the P-chain. Each message carries the node's route at
  * a revision, so a redelivered or late message changes nothing.
  */
-export function consumeNodeChanges(bus: Bus, validators: ValidatorsService): Promise<void> {
+export function consumeNodeChanges(bus: Bus, validators: ValidatorsService): Promise<Unsubscribe> {
   return bus.subscribe({
     queue: 'staking.node-changes',
     batchSize: 50,

@@ -1,4 +1,4 @@
-import type { Bus } from '@cloud/bus';
+import type { Bus, Unsubscribe } from '@cloud/bus';
 import type { ValidatorsService } from '../../domain/validators';
 
 /**
@@ -6,6 +6,6 @@ import type { ValidatorsService } from '../../domain/validators';
  * validator's node starts with. The key is decrypted only here, only for the answer; an unknown
  * or deleted validator is an error.
  */
-export function serveValidatorTls(bus: Bus, validators: ValidatorsService): Promise<void> {
+export function serveValidatorTls(bus: Bus, validators: ValidatorsService): Promise<Unsubscribe> {
   return bus.serve('staking.validator-tls', ({ nodeId }) => validators.stakingTls(nodeId));
 }

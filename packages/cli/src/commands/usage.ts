@@ -1,0 +1,67 @@
+import { Option, type Command } from 'commander';
+import type { NodeUsage } from '@cloud/sdk';
+import { barChart } from '../bar-chart';
+import type { Context } from '../context';
+import { note, printJson, printRecord, printTable } from '../output';
+
+// cloud nodes usage <id>: a node's calls over time as a chart, and per method and per credential as tables.
+
+type ContextOf = (command: Command) => Context;
+type Totals = NodeUsage['totals'];
+
+const OUTCOMES = ['ok', 'node_error', 'refused', 'rate_limited', 'unauthorized'] as const;
+
+export function registerUsageCommand(nodes: Command, contextOf: ContextOf): void {
+  nodes
+    .command('usage')
+    .description('calls to the node over time (a chart), per method and per credential by outcome (tables); the last hour by minute unless told')
+    .argument('<nodeId>')
+    .option('--from <time>', 'start, an ISO 8601 date-time (default: an hour, or a day by hour, before --to)')
+    .option('--to <time>', 'end, an ISO 8601 date-time (default: now)')
+    .addOption(new Option('--granularity <size>', 'bucket size').choices(['minute', 'hour']))
+    .action(async (nodeId: string, options: { from?: string; to?: string; granularity?: 'minute' | 'hour' }, command: Command) => {
+      const ctx = contextOf(command);
+      const usage = await ctx.cloud().nodes.usage(nodeId, options);
+      if (ctx.output.json) return printJson(ctx.output, usage);
+      printUsage(ctx, usage);
+    });
+}
+
+function printUsage(ctx: Context, usage: NodeUsage): void {
+  const { totals } = usage;
+  printRecord(ctx.output, [
+    ['Node', usage.nodeId],
+    ['Range', `${usage.from} to ${usage.to}, by ${usage.granularity}`],
+    ['Calls', `${totals.total} (${outcomeText(totals.calls)})`],
+    ['Bytes', `${totals.bytesIn} in, ${totals.bytesOut} out`],
+  ]);
+  if (totals.total === 0) {
+    note(ctx.output, 'No calls in this range.');
+    return;
+  }
+  const time = (iso: string) => (usage.granularity === 'minute' ? iso.slice(11, 16) : iso.slice(5, 13).replace('T', ' ') + 'h');
+  ctx.output.out.write(`\nCalls per ${usage.granularity}:\n`);
+  ctx.output.out.write(barChart(usage.series.map((point) => ({ label: time(point.time), value: point.total }))));
+  ctx.output.out.write('\n');
+  printTable<NodeUsage['methods'][number]>(ctx.output, usage.methods, [{ key: 'method', header: 'METHOD' }, ...outcomeColumns], 'No calls.');
+  if (usage.credentials.length === 0) return;
+  ctx.output.out.write('\n');
+  printTable<NodeUsage['credentials'][number]>(
+    ctx.output,
+    usage.credentials,
+    [{ key: 'name', header: 'CREDENTIAL', format: (name) => (name === null ? '(removed)' : String(name)) }, { key: 'credentialId', header: 'ID' }, ...outcomeColumns],
+    'No calls.',
+  );
+}
+
+/** A column per outcome and the total, for any row with `calls` and `total`. */
+const outcomeColumns = [
+  ...OUTCOMES.map((outcome) => ({ key: 'calls' as const, header: outcome.toUpperCase().replace('_', ' '), format: (calls: unknown) => String((calls as Totals['calls'])[outcome]) })),
+  { key: 'total' as const, header: 'TOTAL' },
+];
+
+function outcomeText(calls: Totals['calls']): string {
+  return OUTCOMES.filter((outcome) => calls[outcome] > 0)
+    .map((outcome) => `${outcome} ${calls[outcome]}`)
+    .join(', ');
+}

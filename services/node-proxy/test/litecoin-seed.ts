@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * A private Litecoin network of one node: litecoind on regtest, listening for peers on loopback,
+ * which a test fills with blocks and hosted nodes sync from. Its data stays between `start` and
+ * `stop`, so a test can take the network away and bring it back with the same chain.
+ */
+export class LitecoinSeed {
+  private child: ChildProcess | undefined;
+
+  private constructor(
+    private readonly litecoind: string,
+    private readonly dataDir: string,
+    /** Where peers reach it: `127.0.0.1:<port>`. */
+    readonly p2pPort: number,
+    private readonly rpcPort: number,
+  ) {}
+
+  static async create(litecoind: string): Promise<LitecoinSeed> {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'litecoin-seed-'));
+    return new LitecoinSeed(litecoind, dataDir, await freePort(), await freePort());
+  }
+
+  get address(): string {
+    return `127.0.0.1:${this.p2pPort}`;
+  }
+
+  /** Starts litecoind and waits until its RPC answers. */
+  async start(): Promise<void> {
+    this.child = spawn(
+      this.litecoind,
+      [
+        '-regtest',
+        `-datadir=${this.dataDir}`,
+        ...['-listen=1', '-bind=127.0.0.1', `-port=${this.p2pPort}`, '-dnsseed=0', '-discover=0'],
+        ...['-server', '-rpcbind=127.0.0.1', '-rpcallowip=127.0.0.1', `-rpcport=${this.rpcPort}`, '-rpcuser=seed', '-rpcpassword=seed'],
+        ...['-disablewallet', '-printtoconsole=0', '-nodebuglogfile'],
+      ],
+      { stdio: 'ignore' },
+    );
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      try {
+        await this.rpc('getblockcount');
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await sleep(100);
+      }
+    }
+  }
+
+  /** Stops litecoind cleanly (its chain flushed to disk). */
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await exited;
+    this.child = undefined;
+  }
+
+  async remove(): Promise<void> {
+    await this.stop();
+    await rm(this.dataDir, { recursive: true, force: true });
+  }
+
+  /** Mines `count` blocks, their coinbase to an anyone-can-spend script; the chain's height after. */
+  async mine(count: number): Promise<number> {
+    await this.rpc('generatetodescriptor', [count, 'raw(51)']);
+    return (await this.rpc('getblockcount')) as number;
+  }
+
+  /** The txid of the coinbase transaction of the block at `height`. */
+  async coinbaseTxid(height: number): Promise<string> {
+    const hash = (await this.rpc('getblockhash', [height])) as string;
+    return ((await this.rpc('getblock', [hash, 1])) as { tx: string[] }).tx[0]!;
+  }
+
+  async rpc(method: string, params: unknown[] = []): Promise<unknown> {
+    const response = await fetch(`http://127.0.0.1:${this.rpcPort}/`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from('seed:seed').toString('base64')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '1.0', id: 'seed', method, params }),
+    });
+    const answer = (await response.json()) as { result: unknown; error: { message: string } | null };
+    if (answer.error) throw new Error(`${method}: ${answer.error.message}`);
+    return answer.result;
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

@@ -1,0 +1,15 @@
+// Lets a test run a service's TypeScript entry point as its own process, as jest runs the tests:
+// `node --conditions=@cloud/source -r ./run-typescript.cjs src/main.ts` (swc, no type-check; the
+// workspace packages resolve to their src/ by the condition). node:cluster workers inherit both.
+/* eslint-disable @typescript-eslint/no-require-imports -- it is what makes .ts loadable, so it cannot be one */
+const { readFileSync } = require('node:fs');
+const { transformSync } = require('@swc/core');
+
+require.extensions['.ts'] = (module, filename) => {
+  const { code } = transformSync(readFileSync(filename, 'utf8'), {
+    filename,
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+    module: { type: 'commonjs', ignoreDynamic: true },
+  });
+  module._compile(code, filename);
+};

@@ -1,0 +1,148 @@
+import type { Database, Executor } from '@cloud/db';
+import type { UsageOutcome } from '@cloud/bus';
+
+export type Granularity = 'minute' | 'hour';
+
+/** Whose usage a query reads: one node's, or every node of a user. */
+export type UsageScope = { nodeId: string } | { userId: string };
+
+export interface UsageRange {
+  granularity: Granularity;
+  /** Buckets starting at or after `from` and before `to`. */
+  from: Date;
+  to: Date;
+}
+
+export interface CallRow {
+  bucketStart: Date;
+  nodeId: string;
+  userId: string;
+  method: string;
+  outcome: UsageOutcome;
+  calls: number;
+}
+
+export interface CredentialCallRow {
+  bucketStart: Date;
+  nodeId: string;
+  userId: string;
+  credentialId: string;
+  outcome: UsageOutcome;
+  calls: number;
+}
+
+export interface TrafficRow {
+  bucketStart: Date;
+  nodeId: string;
+  userId: string;
+  requests: number;
+  bytesIn: number;
+  bytesOut: number;
+}
+
+// PostgreSQL answers bigint sums as text; counts stay far below 2^53.
+const num = (value: unknown): number => Number(value ?? 0);
+
+/** A grouped row as the database answers it. */
+type Summed = { bucket_start: Date; node_id: string; method: string; credential_id: string; outcome: UsageOutcome; calls: unknown; bytes_in: unknown; bytes_out: unknown };
+const rowsOf = (rows: unknown): Summed[] => rows as Summed[];
+
+/** The tables of time buckets, all under the same retention. */
+const BUCKET_TABLES = ['usage_calls', 'usage_credential_calls', 'usage_traffic'] as const;
+
+/** The usage tables: counts added to time buckets, the ids of counted messages, and reads by range. */
+export class UsageRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Notes a message as counted; false when it was counted before (a redelivery or a replay). */
+  async claimMessage(trx: Executor, id: string, receivedAt: Date): Promise<boolean> {
+    const inserted = await trx('usage_messages').insert({ id, received_at: receivedAt }).onConflict('id').ignore().returning('id');
+    return inserted.length > 0;
+  }
+
+  async addCalls(trx: Executor, granularity: Granularity, rows: readonly CallRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await trx('usage_calls')
+      .insert(rows.map((row) => ({ granularity, bucket_start: row.bucketStart, node_id: row.nodeId, user_id: row.userId, method: row.method, outcome: row.outcome, calls: row.calls })))
+      .onConflict(['granularity', 'node_id', 'bucket_start', 'method', 'outcome'])
+      .merge({ calls: trx.raw('usage_calls.calls + excluded.calls') });
+  }
+
+  async addCredentialCalls(trx: Executor, granularity: Granularity, rows: readonly CredentialCallRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await trx('usage_credential_calls')
+      .insert(rows.map((row) => ({ granularity, bucket_start: row.bucketStart, node_id: row.nodeId, user_id: row.userId, credential_id: row.credentialId, outcome: row.outcome, calls: row.calls })))
+      .onConflict(['granularity', 'node_id', 'bucket_start', 'credential_id', 'outcome'])
+      .merge({ calls: trx.raw('usage_credential_calls.calls + excluded.calls') });
+  }
+
+  async addTraffic(trx: Executor, granularity: Granularity, rows: readonly TrafficRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await trx('usage_traffic')
+      .insert(rows.map((row) => ({ granularity, bucket_start: row.bucketStart, node_id: row.nodeId, user_id: row.userId, requests: row.requests, bytes_in: row.bytesIn, bytes_out: row.bytesOut })))
+      .onConflict(['granularity', 'node_id', 'bucket_start'])
+      .merge({
+        requests: trx.raw('usage_traffic.requests + excluded.requests'),
+        bytes_in: trx.raw('usage_traffic.bytes_in + excluded.bytes_in'),
+        bytes_out: trx.raw('usage_traffic.bytes_out + excluded.bytes_out'),
+      });
+  }
+
+  /** Calls per bucket and outcome. */
+  async callsByBucket(scope: UsageScope, range: UsageRange): Promise<{ bucketStart: Date; outcome: UsageOutcome; calls: number }[]> {
+    const rows = rowsOf(await this.inRange('usage_calls', scope, range).select('bucket_start', 'outcome').sum({ calls: 'calls' }).groupBy('bucket_start', 'outcome'));
+    return rows.map((row) => ({ bucketStart: new Date(row.bucket_start), outcome: row.outcome, calls: num(row.calls) }));
+  }
+
+  /** Calls per method and outcome over the whole range. */
+  async callsByMethod(scope: UsageScope, range: UsageRange): Promise<{ method: string; outcome: UsageOutcome; calls: number }[]> {
+    const rows = rowsOf(await this.inRange('usage_calls', scope, range).select('method', 'outcome').sum({ calls: 'calls' }).groupBy('method', 'outcome'));
+    return rows.map((row) => ({ method: row.method, outcome: row.outcome, calls: num(row.calls) }));
+  }
+
+  /** Calls per node and outcome over the whole range. */
+  async callsByNode(scope: UsageScope, range: UsageRange): Promise<{ nodeId: string; outcome: UsageOutcome; calls: number }[]> {
+    const rows = rowsOf(await this.inRange('usage_calls', scope, range).select('node_id', 'outcome').sum({ calls: 'calls' }).groupBy('node_id', 'outcome'));
+    return rows.map((row) => ({ nodeId: row.node_id, outcome: row.outcome, calls: num(row.calls) }));
+  }
+
+  /** Calls per credential and outcome over the whole range. */
+  async callsByCredential(scope: UsageScope, range: UsageRange): Promise<{ credentialId: string; outcome: UsageOutcome; calls: number }[]> {
+    const rows = rowsOf(await this.inRange('usage_credential_calls', scope, range).select('credential_id', 'outcome').sum({ calls: 'calls' }).groupBy('credential_id', 'outcome'));
+    return rows.map((row) => ({ credentialId: row.credential_id, outcome: row.outcome, calls: num(row.calls) }));
+  }
+
+  /** Bytes per bucket. */
+  async trafficByBucket(scope: UsageScope, range: UsageRange): Promise<{ bucketStart: Date; bytesIn: number; bytesOut: number }[]> {
+    const rows = rowsOf(await this.inRange('usage_traffic', scope, range).select('bucket_start').sum({ bytes_in: 'bytes_in', bytes_out: 'bytes_out' }).groupBy('bucket_start'));
+    return rows.map((row) => ({ bucketStart: new Date(row.bucket_start), bytesIn: num(row.bytes_in), bytesOut: num(row.bytes_out) }));
+  }
+
+  /** Bytes per node. */
+  async trafficByNode(scope: UsageScope, range: UsageRange): Promise<{ nodeId: string; bytesIn: number; bytesOut: number }[]> {
+    const rows = rowsOf(await this.inRange('usage_traffic', scope, range).select('node_id').sum({ bytes_in: 'bytes_in', bytes_out: 'bytes_out' }).groupBy('node_id'));
+    return rows.map((row) => ({ nodeId: row.node_id, bytesIn: num(row.bytes_in), bytesOut: num(row.bytes_out) }));
+  }
+
+  /** Deletes the buckets of a granularity that start before `before`; how many rows went. */
+  async deleteBucketsBefore(granularity: Granularity, before: Date): Promise<number> {
+    let deleted = 0;
+    for (const table of BUCKET_TABLES) deleted += await this.db(table).where({ granularity }).where('bucket_start', '<', before).delete();
+    return deleted;
+  }
+
+  /** Deletes every bucket of a user's nodes (the user was deleted). */
+  async deleteUser(userId: string): Promise<void> {
+    for (const table of BUCKET_TABLES) await this.db(table).where({ user_id: userId }).delete();
+  }
+
+  /** Forgets the ids of messages counted before `before`. */
+  async deleteMessagesBefore(before: Date): Promise<number> {
+    return this.db('usage_messages').where('received_at', '<', before).delete();
+  }
+
+  private inRange(table: (typeof BUCKET_TABLES)[number], scope: UsageScope, range: UsageRange) {
+    const where = 'nodeId' in scope ? { node_id: scope.nodeId } : { user_id: scope.userId };
+    return this.db(table).where({ ...where, granularity: range.granularity }).where('bucket_start', '>=', range.from).where('bucket_start', '<', range.to);
+  }
+}

@@ -1,0 +1,143 @@
+import type { Clock } from '@cloud/auth';
+import { USAGE_OUTCOMES, type UsageOutcome } from '@cloud/bus';
+import { InvalidInputError } from '@cloud/http';
+import type { Granularity, UsageRange, UsageRepository, UsageScope } from '../data-access/usage.repository';
+import { bucketStart, bucketStep } from './usage-ingest';
+
+/** Most points a series may have: a day of minutes, two months of hours. */
+export const MAX_USAGE_POINTS = 1440;
+const DEFAULT_SPAN_MS: Record<Granularity, number> = { minute: 3_600_000, hour: 86_400_000 };
+
+export type CallsByOutcome = Record<UsageOutcome, number>;
+export interface UsageTotals {
+  calls: CallsByOutcome;
+  total: number;
+}
+export interface UsagePoint extends UsageTotals {
+  time: string;
+  bytesIn: number;
+  bytesOut: number;
+}
+export interface UsageReport {
+  granularity: Granularity;
+  from: string;
+  to: string;
+  series: UsagePoint[];
+  methods: (UsageTotals & { method: string })[];
+  totals: UsageTotals & { bytesIn: number; bytesOut: number };
+}
+export interface NodeUsageReport extends UsageReport {
+  /** Calls per named Basic credential; `name` is null for a credential removed since. */
+  credentials: (UsageTotals & { credentialId: string; name: string | null })[];
+}
+export interface UserUsageReport extends UsageReport {
+  nodes: (UsageTotals & { nodeId: string; bytesIn: number; bytesOut: number })[];
+}
+
+export interface UsageQuery {
+  from?: string;
+  to?: string;
+  granularity?: Granularity;
+}
+
+const noCalls = (): CallsByOutcome => Object.fromEntries(USAGE_OUTCOMES.map((outcome) => [outcome, 0])) as CallsByOutcome;
+
+/** Adds a row's calls to the totals kept under its key. */
+function addTo<K>(totals: Map<K, UsageTotals>, key: K, outcome: UsageOutcome, calls: number): void {
+  let entry = totals.get(key);
+  if (!entry) {
+    entry = { calls: noCalls(), total: 0 };
+    totals.set(key, entry);
+  }
+  entry.calls[outcome] += calls;
+  entry.total += calls;
+}
+
+/**
+ * The buckets a query covers: by default the last hour by minute, or the last day by hour (the
+ * bucket in progress included). `from` is taken back to its bucket's start and `to` on to the
+ * next bucket's, and the series may hold at most MAX_USAGE_POINTS buckets.
+ */
+export function usageRange(query: UsageQuery, now: number): UsageRange {
+  const granularity = query.granularity ?? 'minute';
+  const step = bucketStep(granularity);
+  const to = query.to === undefined ? now : Date.parse(query.to);
+  const from = query.from === undefined ? to - DEFAULT_SPAN_MS[granularity] : Date.parse(query.from);
+  if (from >= to) throw new InvalidInputError('query.from: must be before query.to (or now, when to is not given)');
+  const start = bucketStart(from, granularity);
+  const end = bucketStart(to - 1, granularity) + step;
+  const points = (end - start) / step;
+  if (points > MAX_USAGE_POINTS) {
+    throw new InvalidInputError(`query.from: the range holds ${points} ${granularity} buckets, over the limit of ${MAX_USAGE_POINTS}; shorten it or use a coarser granularity`);
+  }
+  return { granularity, from: new Date(start), to: new Date(end) };
+}
+
+/** Reads usage: a series of calls by outcome and bytes per bucket (every bucket of the range, zeros included), and totals per method. */
+export class UsageReports {
+  constructor(private readonly deps: { usage: UsageRepository; clock: Clock }) {}
+
+  async report(scope: UsageScope, query: UsageQuery): Promise<UsageReport> {
+    const range = usageRange(query, this.deps.clock());
+    const { usage } = this.deps;
+    const [byBucket, byMethod, traffic] = [await usage.callsByBucket(scope, range), await usage.callsByMethod(scope, range), await usage.trafficByBucket(scope, range)];
+    const calls = new Map<number, UsageTotals>();
+    for (const row of byBucket) addTo(calls, row.bucketStart.getTime(), row.outcome, row.calls);
+    const bytes = new Map(traffic.map((row) => [row.bucketStart.getTime(), row]));
+    const series: UsagePoint[] = [];
+    const step = bucketStep(range.granularity);
+    for (let time = range.from.getTime(); time < range.to.getTime(); time += step) {
+      const counted = calls.get(time) ?? { calls: noCalls(), total: 0 };
+      series.push({ time: new Date(time).toISOString(), ...counted, bytesIn: bytes.get(time)?.bytesIn ?? 0, bytesOut: bytes.get(time)?.bytesOut ?? 0 });
+    }
+    const methods = new Map<string, UsageTotals>();
+    const totals = new Map<'all', UsageTotals>([['all', { calls: noCalls(), total: 0 }]]);
+    for (const row of byMethod) {
+      addTo(methods, row.method, row.outcome, row.calls);
+      addTo(totals, 'all', row.outcome, row.calls);
+    }
+    return {
+      granularity: range.granularity,
+      from: range.from.toISOString(),
+      to: range.to.toISOString(),
+      series,
+      methods: [...methods].map(([method, counted]) => ({ method, ...counted })).sort((a, b) => b.total - a.total || a.method.localeCompare(b.method)),
+      totals: { ...totals.get('all')!, bytesIn: sum(traffic, 'bytesIn'), bytesOut: sum(traffic, 'bytesOut') },
+    };
+  }
+
+  /** One node's report, with totals per credential (`names`: the node's credentials now, by id). */
+  async nodeReport(nodeId: string, names: ReadonlyMap<string, string>, query: UsageQuery): Promise<NodeUsageReport> {
+    const scope = { nodeId };
+    const report = await this.report(scope, query);
+    const range = { granularity: report.granularity, from: new Date(report.from), to: new Date(report.to) };
+    const calls = new Map<string, UsageTotals>();
+    for (const row of await this.deps.usage.callsByCredential(scope, range)) addTo(calls, row.credentialId, row.outcome, row.calls);
+    const credentials = [...calls]
+      .map(([credentialId, counted]) => ({ credentialId, name: names.get(credentialId) ?? null, ...counted }))
+      .sort((a, b) => b.total - a.total || a.credentialId.localeCompare(b.credentialId));
+    return { ...report, credentials };
+  }
+
+  /** The report across every node of a user, with totals per node. */
+  async userReport(userId: string, query: UsageQuery): Promise<UserUsageReport> {
+    const scope = { userId };
+    const report = await this.report(scope, query);
+    const range = { granularity: report.granularity, from: new Date(report.from), to: new Date(report.to) };
+    const calls = new Map<string, UsageTotals>();
+    for (const row of await this.deps.usage.callsByNode(scope, range)) addTo(calls, row.nodeId, row.outcome, row.calls);
+    const traffic = new Map((await this.deps.usage.trafficByNode(scope, range)).map((row) => [row.nodeId, row]));
+    const nodeIds = [...new Set([...calls.keys(), ...traffic.keys()])].sort();
+    const nodes = nodeIds.map((nodeId) => ({
+      nodeId,
+      ...(calls.get(nodeId) ?? { calls: noCalls(), total: 0 }),
+      bytesIn: traffic.get(nodeId)?.bytesIn ?? 0,
+      bytesOut: traffic.get(nodeId)?.bytesOut ?? 0,
+    }));
+    return { ...report, nodes };
+  }
+}
+
+function sum<K extends string>(rows: readonly Record<K, number>[], key: K): number {
+  return rows.reduce((total, row) => total + row[key], 0);
+}

@@ -1,0 +1,84 @@
+import type { ImageDefinition } from '@cloud/chains';
+import type { SyncStatus } from '../../domain/node';
+import { callJsonRpc, type RpcTarget } from './json-rpc';
+
+type Family = ImageDefinition['family'];
+
+/** Asks a running node how far it is with its network. */
+export type SyncReader = (rpc: RpcTarget) => Promise<SyncStatus>;
+
+/**
+ * The sync reader of a node of `family`. `ownChain`: the node makes its own chain (a dev chain
+ * nobody else mines), so it has nothing to catch up with: a fresh regtest daemon reports initial
+ * block download until its first block, which is not syncing.
+ */
+export function syncReader(family: Family, ownChain: boolean): SyncReader {
+  const read = READERS[family];
+  return async (rpc) => {
+    const reported = await read(rpc);
+    const syncing = reported.syncing && !ownChain;
+    return { ...reported, syncing, progress: syncing ? clamp(reported.progress) : 1, checkedAt: new Date() };
+  };
+}
+
+type Reported = Omit<SyncStatus, 'checkedAt'>;
+
+const READERS: Record<Family, (rpc: RpcTarget) => Promise<Reported>> = {
+  bitcoin: readBitcoin,
+  ethereum: readEthereum,
+  avalanche: readAvalanche,
+};
+
+interface BlockchainInfo {
+  blocks: number;
+  headers: number;
+  verificationprogress: number;
+  initialblockdownload: boolean;
+}
+
+/**
+ * A Bitcoin-family node syncs while it knows of headers beyond its blocks, or while it says it is
+ * in initial block download (its tip older than -maxtipage: at start, before any peer told it of a
+ * header). Progress is its blocks over its headers, capped by its own verification estimate
+ * (which weighs blocks by transactions); a node that has nothing but its genesis block is at 0.
+ */
+async function readBitcoin(rpc: RpcTarget): Promise<Reported> {
+  const info = (await callJsonRpc(rpc, { method: 'getblockchaininfo', params: [] })) as BlockchainInfo;
+  const network = (await callJsonRpc(rpc, { method: 'getnetworkinfo', params: [] })) as { connections?: number };
+  const behind = info.headers > info.blocks;
+  const syncing = behind || info.initialblockdownload;
+  let progress = info.verificationprogress;
+  if (behind) progress = Math.min(progress, info.blocks / info.headers);
+  if (syncing && info.blocks === 0) progress = 0;
+  return {
+    height: info.blocks,
+    bestKnownHeight: Math.max(info.headers, info.blocks),
+    progress,
+    peers: typeof network.connections === 'number' ? network.connections : null,
+    syncing,
+  };
+}
+
+/** eth_syncing is false once synced, else how far: current and highest block (hex quantities). */
+async function readEthereum(rpc: RpcTarget): Promise<Reported> {
+  const syncing = (await callJsonRpc(rpc, { method: 'eth_syncing', params: [] })) as false | { currentBlock: string; highestBlock: string };
+  const height = Number(BigInt((await callJsonRpc(rpc, { method: 'eth_blockNumber', params: [] })) as string));
+  const peers = await callJsonRpc(rpc, { method: 'net_peerCount', params: [] }).then(
+    (count) => Number(BigInt(count as string)),
+    () => null, // not every node answers it
+  );
+  if (syncing === false) return { height, bestKnownHeight: height, progress: 1, peers, syncing: false };
+  const current = Number(BigInt(syncing.currentBlock));
+  const highest = Number(BigInt(syncing.highestBlock));
+  return { height: current, bestKnownHeight: highest, progress: highest > 0 ? current / highest : 0, peers, syncing: true };
+}
+
+/** avalanchego bootstraps each chain before it serves it; the P-chain is what a validator needs. */
+async function readAvalanche(rpc: RpcTarget): Promise<Reported> {
+  const { isBootstrapped } = (await callJsonRpc(rpc, { method: 'info.isBootstrapped', params: { chain: 'P' }, path: '/ext/info' })) as { isBootstrapped: boolean };
+  return { height: null, bestKnownHeight: null, progress: isBootstrapped ? 1 : 0, peers: null, syncing: !isBootstrapped };
+}
+
+function clamp(progress: number): number {
+  return Number.isFinite(progress) ? Math.min(Math.max(progress, 0), 1) : 0;
+}

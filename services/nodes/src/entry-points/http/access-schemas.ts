@@ -1,0 +1,97 @@
+import ipaddr from 'ipaddr.js';
+import { z } from 'zod';
+
+// Shapes of the access-rules and credentials routes. Addresses and origins are normalised here,
+// so the node-proxy compares them as they are stored.
+
+/**
+ * `10.0.0.0/8`, `2001:db8::/32`, or one address (`/32`, `/128`), as its network address. IPv4
+ * only in four decimal parts (ipaddr.js also reads `127.1` or hex, which nobody means), and
+ * IPv4-mapped IPv6 refused: the proxy sees such a peer as its IPv4 address.
+ */
+export function normaliseCidr(text: string): string | undefined {
+  const [address = '', bits, ...rest] = text.split('/');
+  if (rest.length > 0 || (bits !== undefined && !/^\d{1,3}$/.test(bits))) return undefined;
+  const ipv4 = ipaddr.IPv4.isValidFourPartDecimal(address);
+  if (!ipv4 && !ipaddr.IPv6.isValid(address)) return undefined;
+  const parsed = ipaddr.parse(address);
+  if (parsed instanceof ipaddr.IPv6 && parsed.isIPv4MappedAddress()) return undefined;
+  const length = bits === undefined ? (ipv4 ? 32 : 128) : Number(bits);
+  if (length > (ipv4 ? 32 : 128)) return undefined;
+  const network = ipv4 ? ipaddr.IPv4.networkAddressFromCIDR(`${address}/${length}`) : ipaddr.IPv6.networkAddressFromCIDR(`${address}/${length}`);
+  return `${network.toString()}/${length}`;
+}
+
+/** `https://app.example.com[:port]` as browsers send it in `Origin`, or undefined. */
+export function normaliseOrigin(text: string): string | undefined {
+  const match = /^(https?):\/\/([^/?#@\s]+)\/?$/i.exec(text);
+  if (!match) return undefined;
+  try {
+    // The origin drops a default port and lower-cases the host, as a browser writes it.
+    const origin = new URL(`${match[1]}://${match[2]}`).origin;
+    return /^https?:\/\/[a-z0-9.\-[\]:]+$/.test(origin) ? origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const cidr = z.string().transform((text, ctx) => {
+  const normalised = normaliseCidr(text.trim());
+  if (normalised === undefined) ctx.addIssue({ code: 'custom', message: `${text} is not an IPv4 or IPv6 address or CIDR (write IPv4 as IPv4, not ::ffff:…)` });
+  return normalised ?? text;
+});
+
+const origin = z.string().transform((text, ctx) => {
+  const normalised = normaliseOrigin(text.trim());
+  if (normalised === undefined) ctx.addIssue({ code: 'custom', message: `${text} is not an origin: scheme http or https, host and optional port, nothing else (no path, no *)` });
+  return normalised ?? text;
+});
+
+const method = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9_.]{0,127}$/, 'a method name: a letter, then letters, digits, _ or . (at most 128)')
+  .transform((name) => name.toLowerCase());
+
+const unique = <T>(items: T[]): T[] => [...new Set(items)];
+
+export const accessSchema = z
+  .object({
+    ipAllowlist: z.array(z.string()).meta({ description: 'CIDRs (IPv4, IPv6) or single addresses the node takes calls from; empty: anywhere', example: ['203.0.113.0/24', '2001:db8::/32'] }),
+    originAllowlist: z.array(z.string()).meta({ description: 'origins whose pages may call the node (CORS); empty: no CORS, as before', example: ['https://app.example.com'] }),
+    refusedMethods: z.array(z.string()).meta({ description: 'methods refused (-32601) on top of the platform policy, lower case', example: ['eth_getlogs'] }),
+    ratePerSecond: z.number().int().nullable().meta({ description: "calls per second below the platform's rate; null: the platform's" }),
+  })
+  .meta({ id: 'NodeAccess' });
+
+export const accessBody = z
+  .strictObject({
+    ipAllowlist: z.array(cidr).max(100).default([]).transform(unique),
+    originAllowlist: z.array(origin).max(100).default([]).transform(unique),
+    refusedMethods: z.array(method).max(200).default([]).transform(unique),
+    ratePerSecond: z.number({ error: 'must be a whole number of calls per second, or null' }).int().min(1).nullable().default(null),
+  })
+  .meta({ id: 'NodeAccessRequest' });
+
+export const credentialParams = z.object({ id: z.string().min(1).max(64), credentialId: z.string().min(1).max(64) });
+
+export const createCredentialBody = z
+  .strictObject({
+    name: z
+      .string({ error: 'must be a name' })
+      .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/, 'a name of 1 to 64 letters, digits, spaces, ., _ or -, starting with a letter or digit')
+      .meta({ description: 'your name for it, unique on the node', example: 'ci' }),
+  })
+  .meta({ id: 'CreateCredentialRequest' });
+
+export const credentialSchema = z
+  .object({
+    id: z.string().meta({ example: 'cred-4e1b7c2a-9d3f-4a8e-b5c6-7f0a1d2e3b4c' }),
+    name: z.string(),
+    nodeUser: z.string().meta({ description: 'the Basic user name' }),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'NodeCredential' });
+
+export const newCredentialSchema = credentialSchema
+  .extend({ nodePass: z.string().meta({ description: 'the Basic password: shown only in this answer' }) })
+  .meta({ id: 'NewNodeCredential' });

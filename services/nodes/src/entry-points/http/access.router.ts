@@ -1,0 +1,41 @@
+import { Router, type RequestHandler } from 'express';
+import { authOf } from '@cloud/auth';
+import { parseInput } from '@cloud/http';
+import type { NodeAccessRules } from '../../domain/node-access';
+import type { NodeCredentials } from '../../domain/node-credentials';
+import type { NodesService } from '../../domain/nodes';
+import { accessBody, createCredentialBody, credentialParams } from './access-schemas';
+import { nodeParams } from './schemas';
+
+/** A node's access rules and its named Basic credentials, for its owner. */
+export function accessRouter(parts: { nodes: NodesService; access: NodeAccessRules; credentials: NodeCredentials }, requireClient: RequestHandler): Router {
+  const router = Router();
+
+  router.get('/users/me/nodes/:id/access', requireClient, async (req, res) => {
+    const { id } = parseInput(nodeParams, req.params, 'params');
+    res.json((await parts.nodes.get(authOf(res).sub, id)).access);
+  });
+
+  router.put('/users/me/nodes/:id/access', requireClient, async (req, res) => {
+    const { id } = parseInput(nodeParams, req.params, 'params');
+    res.json(await parts.access.set(authOf(res).sub, id, parseInput(accessBody, req.body, 'body')));
+  });
+
+  router.get('/users/me/nodes/:id/credentials', requireClient, async (req, res) => {
+    const { id } = parseInput(nodeParams, req.params, 'params');
+    res.json(await parts.credentials.list(authOf(res).sub, id));
+  });
+
+  router.post('/users/me/nodes/:id/credentials', requireClient, async (req, res) => {
+    const { id } = parseInput(nodeParams, req.params, 'params');
+    const { name } = parseInput(createCredentialBody, req.body, 'body');
+    res.json(await parts.credentials.create(authOf(res).sub, id, name));
+  });
+
+  router.delete('/users/me/nodes/:id/credentials/:credentialId', requireClient, async (req, res) => {
+    const { id, credentialId } = parseInput(credentialParams, req.params, 'params');
+    res.json(await parts.credentials.remove(authOf(res).sub, id, credentialId));
+  });
+
+  return router;
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { USAGE_OUTCOMES } from '@cloud/bus';
+import { timestamp } from '@cloud/http';
+
+// Request and response shapes of the usage API; they validate input and build the OpenAPI document.
+
+
+export const usageQuery = z.strictObject({
+  from: timestamp().optional().meta({ description: 'start of the range (taken back to its bucket); default: an hour (minute) or a day (hour) before `to`' }),
+  to: timestamp().optional().meta({ description: 'end of the range, exclusive (taken on to the next bucket); default: now' }),
+  granularity: z.enum(['minute', 'hour'], { error: 'must be minute or hour' }).optional().meta({ description: 'bucket size; default minute. At most 1440 buckets per query' }),
+});
+
+const callsByOutcome = z
+  .object(Object.fromEntries(USAGE_OUTCOMES.map((outcome) => [outcome, z.number().int()])) as Record<(typeof USAGE_OUTCOMES)[number], z.ZodNumber>)
+  .meta({
+    id: 'CallsByOutcome',
+    description:
+      'ok: answered by the node; node_error: the node answered a JSON-RPC error; refused: refused by the proxy (method policy, the node\'s access rules, unreadable, too large); rate_limited: over the node\'s rate; unauthorized: wrong or missing credentials',
+  });
+
+const totals = { calls: callsByOutcome, total: z.number().int() };
+const bytes = { bytesIn: z.number().int(), bytesOut: z.number().int() };
+
+const usageReportShape = {
+  granularity: z.enum(['minute', 'hour']),
+  from: z.string(),
+  to: z.string(),
+  series: z.array(z.object({ time: z.string().meta({ description: 'start of the bucket' }), ...totals, ...bytes })).meta({ description: 'every bucket of the range, oldest first, zeros included' }),
+  methods: z
+    .array(z.object({ method: z.string(), ...totals }))
+    .meta({ description: 'calls per method over the range, most called first. Methods the platform does not allow are counted under `other`; `rest`, `management` and `unread` (refused before the body was read) are buckets of their own' }),
+  totals: z.object({ ...totals, ...bytes }),
+};
+
+export const nodeUsageSchema = z
+  .object({
+    nodeId: z.string(),
+    ...usageReportShape,
+    credentials: z
+      .array(z.object({ credentialId: z.string(), name: z.string().nullable().meta({ description: 'null for a credential removed since' }), ...totals }))
+      .meta({ description: 'calls per named Basic credential over the range, most used first; calls with the owner\'s client access token (jwt nodes) and calls refused before credentials were checked are in no credential\'s count' }),
+  })
+  .meta({ id: 'NodeUsage' });
+
+export const userUsageSchema = z
+  .object({ ...usageReportShape, nodes: z.array(z.object({ nodeId: z.string(), ...totals, ...bytes })).meta({ description: 'totals per node that had calls in the range' }) })
+  .meta({ id: 'UserUsage' });
