@@ -37,6 +37,9 @@ export class OutputFollower {
 
   /** Reads what is left (the process has exited); a last line without a newline counts. */
   async drain(): Promise<void> {
+    // A poll under way may have looked at the file before the process's last writes: let it end,
+    // then read again.
+    await this.reading;
     await this.read();
     if (this.partial !== '') this.onLine(this.partial);
     this.partial = '';
