@@ -105,7 +105,9 @@ export const nodesEnvironment = apiServiceEnvironment.extend(nodeRpcKeyEnvironme
   KUBE_PROXY_POD_SELECTOR: labelSelector.default('app.kubernetes.io/name=node-proxy'),
   /** Pods that may also reach validator nodes' RPC ports (the staking service reads the P-chain through them). */
   KUBE_STAKING_POD_SELECTOR: labelSelector.default('app.kubernetes.io/name=staking'),
-  /** The namespace the node-proxy and staking pods run in; unset: KUBE_NAMESPACE. */
+  /** Pods of this service, which read every node's sync status at its RPC port. */
+  KUBE_NODES_POD_SELECTOR: labelSelector.default('app.kubernetes.io/name=nodes'),
+  /** The namespace the node-proxy, staking and nodes pods run in; unset: KUBE_NAMESPACE. */
   KUBE_PLATFORM_NAMESPACE: z.string().regex(dnsLabel, 'a Kubernetes namespace name').optional(),
   /** Addresses bitcoind-family nodes take RPC calls from (-rpcallowip): the cluster's pod network, comma-separated. */
   KUBE_RPC_ALLOW_CIDRS: z

@@ -1,3 +1,5 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,7 +7,11 @@ import { parseAllDocuments } from 'yaml';
 import { createLogger } from '@cloud/logging';
 import { ImageUnavailableError } from '../src/drivers/driver';
 import { createKubernetesDriver, defaultCatalogue, KubernetesApiError, type KubernetesDriver, type KubernetesDriverOptions } from '../src/drivers/kubernetes';
+import { nodeRpcAuth } from '../src/drivers/kubernetes/credentials';
+import { findOnPath } from '../src/drivers/local/software';
+import { choosePort } from '../src/drivers/local/ports';
 import { FakeKubernetesApi, type WireObject } from './kubernetes/fake-api-server';
+import { asProxy, jsonRpc, waitFor as waitForValue } from './rpc-client';
 import { NAMESPACE, SECRET_KEY, SETTINGS, STAKING_TLS, USER_ID, goldenFile, nodeIdOf } from './kubernetes/fixtures';
 
 const BTC = nodeIdOf('btc');
@@ -304,6 +310,7 @@ describe('the kubernetes driver against a fake API server', () => {
     const policy = fake.get('networkpolicies', AVALANCHE) as WireObject & { spec: { ingress: { from?: unknown[] }[] } };
     expect(policy.spec.ingress[0]?.from).toEqual([
       { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'node-proxy' } } },
+      { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'nodes' } } },
       { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'staking' } } },
     ]);
 
@@ -372,3 +379,86 @@ async function waitFor(condition: () => boolean, timeoutMs = 2_000): Promise<voi
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+// Real Litecoin Core: LITECOIND_PATH, else litecoind on PATH. CI must have it; elsewhere the test is skipped.
+const litecoind = process.env.LITECOIND_PATH || findOnPath('litecoind');
+if (!litecoind && process.env.CI) throw new Error('litecoind is missing: install it or set LITECOIND_PATH');
+const describeWithLitecoind = litecoind ? describe : describe.skip;
+
+describeWithLitecoind(`the kubernetes driver reads a node's sync status at its pod (real litecoind)${litecoind ? '' : ' (skipped: litecoind not found)'}`, () => {
+  const LTC = nodeIdOf('ltc');
+  let node: ChildProcess;
+  let rpcPort: number;
+
+  // The node's pod, as the fake API server reports it: the container on `port` of 127.0.0.1.
+  const putLtcPod = (uid: string, port: number) =>
+    fake.put('pods', {
+      metadata: { name: `${LTC}-0`, uid, labels: { 'app.kubernetes.io/managed-by': 'cloud-nodes', 'cloud.nodes/node-id': LTC, 'cloud.nodes/image': 'ltc' } },
+      spec: { containers: [{ name: 'node', image: 'docker.io/uphold/litecoin-core:0.21', ports: [{ name: 'rpc', containerPort: port }] }] },
+      status: { phase: 'Running', podIP: '127.0.0.1', conditions: [condition('PodScheduled', 'True'), condition('Ready', 'True')] },
+    });
+
+  beforeEach(async () => {
+    // A node just started, with no peer yet: in initial block download, as a real node is until its network tells it the tip.
+    rpcPort = await choosePort(undefined);
+    node = spawn(
+      litecoind!,
+      [
+        '-regtest',
+        `-datadir=${dir}`,
+        ...['-connect=0', '-listen=0', '-dnsseed=0', '-disablewallet', '-printtoconsole=0', '-nodebuglogfile'],
+        ...['-server', '-rpcbind=127.0.0.1', '-rpcallowip=127.0.0.1', `-rpcport=${rpcPort}`, `-rpcauth=${nodeRpcAuth(SECRET_KEY, LTC)}`],
+      ],
+      { stdio: 'ignore' },
+    );
+  });
+
+  afterEach(async () => {
+    if (node.exitCode !== null) return;
+    const exited = once(node, 'exit');
+    node.kill('SIGTERM');
+    await exited;
+  });
+
+  it('reports a node still in initial block download with its reading, and the new reading once it has caught up', async () => {
+    const driver = newDriver();
+    const rpc = asProxy({ url: `http://127.0.0.1:${rpcPort}` }, SECRET_KEY, LTC);
+    await waitForValue('litecoind to answer', async () => (await jsonRpc(rpc, 'getblockcount').catch(() => undefined))?.result);
+    await driver.ensure({ id: LTC, image: 'ltc', large: false, dev: false, txindex: false });
+    putLtcPod('pod-1', rpcPort);
+
+    // The first reading of a pod is awaited: a syncing node is never announced `running` without it.
+    const first = await driver.status(LTC);
+    expect(first).toEqual({
+      state: 'running',
+      endpoint: { url: `http://${LTC}.${NAMESPACE}.svc:${rpcPort}` },
+      sync: { height: 0, bestKnownHeight: 0, progress: 0, peers: 0, syncing: true, checkedAt: expect.any(Date) as Date },
+    });
+
+    // It gets the network's tip (here: mines it), and leaves initial block download.
+    expect((await jsonRpc(rpc, 'generatetodescriptor', [1, 'raw(51)'])).error).toBeUndefined();
+    // Within the read interval the last reading answers, without calling the node.
+    expect(await driver.status(LTC)).toMatchObject({ sync: { height: 0, syncing: true } });
+    // After it, a new reading is taken (in the background: the pass is not held up by the node's RPC).
+    const caughtUp = await waitForValue('a new reading', async () => {
+      now += 5_000;
+      const status = await driver.status(LTC);
+      return status.state === 'running' && status.sync?.syncing === false ? status.sync : undefined;
+    });
+    expect(caughtUp).toMatchObject({ height: 1, bestKnownHeight: 1, progress: 1, peers: 0, syncing: false });
+  });
+
+  it('reads a new pod afresh, and reports a node it cannot reach without a reading rather than failing', async () => {
+    const driver = newDriver();
+    const rpc = asProxy({ url: `http://127.0.0.1:${rpcPort}` }, SECRET_KEY, LTC);
+    await waitForValue('litecoind to answer', async () => (await jsonRpc(rpc, 'getblockcount').catch(() => undefined))?.result);
+    await driver.ensure({ id: LTC, image: 'ltc', large: false, dev: false, txindex: false });
+    const closedPort = await choosePort(undefined);
+    putLtcPod('pod-1', closedPort);
+    expect(await driver.status(LTC)).toEqual({ state: 'running', endpoint: { url: `http://${LTC}.${NAMESPACE}.svc:${closedPort}` } });
+
+    // Rescheduled (a new pod), now where its RPC answers: read at once, not after the interval.
+    putLtcPod('pod-2', rpcPort);
+    expect(await driver.status(LTC)).toMatchObject({ state: 'running', sync: { height: 0, syncing: true } });
+  });
+});

@@ -85,14 +85,18 @@ describe('kubernetes manifests', () => {
     const namespaceSelector = { matchLabels: { 'kubernetes.io/metadata.name': 'cloud' } };
     expect(manifests.networkPolicy.spec?.ingress?.[0]?._from).toEqual([
       { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'node-proxy' } }, namespaceSelector },
+      { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'nodes' } }, namespaceSelector },
       { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'staking' } }, namespaceSelector },
     ]);
   });
 
-  it('let only the node-proxy reach a user node’s RPC port, and everyone its P2P ports', () => {
+  it('let only the node-proxy and the nodes service (sync readings) reach a user node’s RPC port, and everyone its P2P ports', () => {
     const policy = nodeManifests(goldenInput('eth', 'standard'), catalogue, SETTINGS).networkPolicy.spec;
     expect(policy?.ingress).toEqual([
-      { _from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'node-proxy' } } }], ports: [{ protocol: 'TCP', port: 8545 }] },
+      {
+        _from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'node-proxy' } } }, { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'nodes' } } }],
+        ports: [{ protocol: 'TCP', port: 8545 }],
+      },
       {
         ports: [
           { protocol: 'TCP', port: 30303 },

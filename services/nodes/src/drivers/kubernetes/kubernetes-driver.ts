@@ -1,6 +1,8 @@
 import type { V1ObjectMeta, V1PersistentVolumeClaim, V1Pod, V1StatefulSet } from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
 import type { Logger } from '@cloud/logging';
-import { IMAGE_IDS, IMAGES } from '@cloud/chains';
+import { IMAGE_IDS, IMAGES, isImageId } from '@cloud/chains';
+import { nodeRpcAuthorization } from '@cloud/node-rpc-auth';
+import type { SyncStatus } from '../../domain/node';
 import { ImageUnavailableError, type ChainOption, type NodeDriver, type NodeSpec, type NodeStatus } from '../driver';
 import { catalogueImage, catalogueSoftware, defaultCatalogue } from './catalogue';
 import { engineJwtSecret, nodeRpcAuth } from './credentials';
@@ -8,6 +10,7 @@ import { isConflict, isNotFound, KubernetesApiError, loadKubernetesClient, openK
 import { nodeManifests, type NodeManifests } from './manifests';
 import {
   DELETE_AFTER_LABEL,
+  IMAGE_LABEL,
   MANAGED_BY,
   MANAGED_BY_LABEL,
   MANIFEST_HASH_ANNOTATION,
@@ -21,7 +24,7 @@ import {
 import type { KubernetesDriverOptions, KubernetesSettings } from './options';
 import { podNodeStatus, podRpcPort } from './pod-status';
 import { PerNodeQueue } from '../per-node-queue';
-
+import { SyncReadings } from './sync-readings';
 
 type KubeObject = { metadata?: V1ObjectMeta };
 
@@ -44,6 +47,7 @@ export class KubernetesDriver implements NodeDriver {
   private readonly ensured = new Set<string>();
   // Each node's ensure and destroy run one after another, never interleaved.
   private readonly queue = new PerNodeQueue();
+  private readonly syncReadings: SyncReadings;
   private readonly sweeper: NodeJS.Timeout | undefined;
   private sweeping = false;
   private closed = false;
@@ -62,6 +66,7 @@ export class KubernetesDriver implements NodeDriver {
     };
     this.namespace = options.namespace;
     this.logger = options.logger.child({ driver: 'kubernetes', namespace: options.namespace });
+    this.syncReadings = new SyncReadings(this.logger, this.settings.clock, Math.min(this.settings.requestTimeoutMs, 2_000));
     if (pvcDeleteGraceSeconds > 0) {
       this.sweeper = setInterval(() => void this.sweepVolumes(), this.settings.sweepIntervalMs);
       this.sweeper.unref();
@@ -137,6 +142,7 @@ export class KubernetesDriver implements NodeDriver {
       } catch (error) {
         if (!isNotFound(error)) throw error;
         this.ensured.delete(nodeId); // deleted behind our back: the next ensure recreates it
+        this.syncReadings.forget(nodeId);
         return { state: 'absent' };
       }
       // Scaled to zero and its pod gone: stopped, nothing runs for it.
@@ -144,10 +150,28 @@ export class KubernetesDriver implements NodeDriver {
     }
     const port = podRpcPort(pod);
     if (port === undefined) return { state: 'starting' };
-    return podNodeStatus(pod, `http://${nodeId}.${this.namespace}.svc:${port}`, {
+    const status = podNodeStatus(pod, `http://${nodeId}.${this.namespace}.svc:${port}`, {
       now: this.settings.clock(),
       crashRestarts: this.settings.crashRestarts,
       unschedulableMs: this.settings.unschedulableSeconds * 1000,
+    });
+    if (status.state !== 'running') return status;
+    const sync = await this.readSync(nodeId, pod, port);
+    return sync ? { ...status, sync } : status;
+  }
+
+  /**
+   * How far the node in `pod` is with its network, asked at the pod itself (the Service would pick
+   * any ready pod; this is the one whose readiness was just read), as the node-proxy calls it.
+   */
+  private readSync(nodeId: string, pod: V1Pod, port: number): Promise<SyncStatus | undefined> {
+    const image = pod.metadata?.labels?.[IMAGE_LABEL];
+    const address = pod.status?.podIP;
+    if (image === undefined || !isImageId(image) || !address || !pod.metadata?.uid) return Promise.resolve(undefined);
+    const host = address.includes(':') ? `[${address}]` : address;
+    return this.syncReadings.read(nodeId, pod.metadata.uid, IMAGES[image].family, {
+      url: `http://${host}:${port}`,
+      authorization: nodeRpcAuthorization(this.settings.secretKey, nodeId),
     });
   }
 
@@ -158,6 +182,7 @@ export class KubernetesDriver implements NodeDriver {
    */
   release(nodeId: string): Promise<void> {
     this.ensured.delete(nodeId);
+    this.syncReadings.forget(nodeId);
     return Promise.resolve();
   }
 
@@ -169,6 +194,7 @@ export class KubernetesDriver implements NodeDriver {
   stop(nodeId: string): Promise<void> {
     return this.queue.run(nodeId, async () => {
       this.ensured.delete(nodeId);
+      this.syncReadings.forget(nodeId);
       if (!isObjectName(nodeId)) return;
       const api = await this.kubeApi();
       let statefulSet: V1StatefulSet;
@@ -186,6 +212,7 @@ export class KubernetesDriver implements NodeDriver {
   destroy(nodeId: string): Promise<void> {
     return this.queue.run(nodeId, async () => {
       this.ensured.delete(nodeId);
+      this.syncReadings.forget(nodeId);
       if (!isObjectName(nodeId)) return;
       const api = await this.kubeApi();
       for (const calls of [api.statefulSets, api.services, api.networkPolicies, api.secrets]) {

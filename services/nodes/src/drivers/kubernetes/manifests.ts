@@ -32,6 +32,8 @@ export interface ManifestSettings {
   proxyPodSelector: Labels;
   /** Pods also allowed to reach a validator node's RPC port (the staking service reads the P-chain through it). */
   stakingPodSelector: Labels;
+  /** Pods allowed to read every node's sync status at its RPC port (the nodes service). */
+  nodesPodSelector: Labels;
   /** The namespace of those pods, when not the nodes' own. */
   platformNamespace?: string | undefined;
   /** Addresses bitcoind-family nodes accept RPC from (`-rpcallowip`): the pod network. */
@@ -151,7 +153,11 @@ export function nodeManifests(node: NodeManifestInput, catalogue: NodeCatalogue,
   };
 }
 
-/** Who may call a node's RPC: the node-proxy; for a validator's node, the staking service too. */
+/**
+ * Who may call a node's RPC: the node-proxy, the nodes service (it reads how far the node is with
+ * its network: `getblockchaininfo`, `eth_syncing`, `info.isBootstrapped`), and for a validator's
+ * node the staking service too.
+ */
 function rpcClients(image: ImageId, settings: ManifestSettings): V1NetworkPolicyPeer[] {
   const peer = (matchLabels: Labels): V1NetworkPolicyPeer => ({
     podSelector: { matchLabels },
@@ -159,7 +165,7 @@ function rpcClients(image: ImageId, settings: ManifestSettings): V1NetworkPolicy
     ...(settings.platformNamespace ? { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': settings.platformNamespace } } } : {}),
   });
   const validator = IMAGES[image].purpose === 'validator';
-  return [peer(settings.proxyPodSelector), ...(validator ? [peer(settings.stakingPodSelector)] : [])];
+  return [peer(settings.proxyPodSelector), peer(settings.nodesPodSelector), ...(validator ? [peer(settings.stakingPodSelector)] : [])];
 }
 
 function nodeContainer(

@@ -2,9 +2,9 @@ import path from 'node:path';
 import { nodeRpcAuthorization, nodeRpcPassword } from '@cloud/node-rpc-auth';
 import { IMAGES, type ImageId } from '@cloud/chains';
 import { rpcAuth } from './credentials';
-import type { RpcCall, RpcTarget } from './json-rpc';
+import type { RpcCall, RpcTarget } from '../json-rpc';
 import type { Software, SoftwareKind } from './software';
-import { syncReader, type SyncReader } from './sync-status';
+import { syncReader, type SyncReader } from '../sync-status';
 
 /** How to start one node and talk to it once it runs. */
 export interface LaunchPlan {

@@ -1,5 +1,5 @@
 import type { Logger } from '@cloud/logging';
-import { callJsonRpc, type RpcCall, type RpcTarget } from './json-rpc';
+import { callJsonRpc, type RpcCall, type RpcTarget } from '../json-rpc';
 
 export interface MinerPlan {
   rpc: RpcTarget;

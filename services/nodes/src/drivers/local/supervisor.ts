@@ -5,7 +5,7 @@ import type { Logger } from '@cloud/logging';
 import type { SyncStatus } from '../../domain/node';
 import type { NodeSpec, NodeStatus } from '../driver';
 import { redactLine } from '../log-redaction';
-import { callJsonRpc } from './json-rpc';
+import { callJsonRpc } from '../json-rpc';
 import { CHECKPOINT_SECONDS, type LaunchPlan } from './launch-plans';
 import { Miner } from './miner';
 import { prepareNodeDirs, readNodeRecord, writeNodeRecord, type NodePaths } from './node-files';

@@ -1,11 +1,11 @@
 import type { ImageDefinition } from '@cloud/chains';
-import type { SyncStatus } from '../../domain/node';
-import { callJsonRpc, type RpcTarget } from './json-rpc';
+import type { SyncStatus } from '../domain/node';
+import { callJsonRpc, type RpcCall, type RpcTarget } from './json-rpc';
 
 type Family = ImageDefinition['family'];
 
-/** Asks a running node how far it is with its network. */
-export type SyncReader = (rpc: RpcTarget) => Promise<SyncStatus>;
+/** Asks a running node how far it is with its network; each call gives up after `timeoutMs`. */
+export type SyncReader = (rpc: RpcTarget, timeoutMs?: number) => Promise<SyncStatus>;
 
 /**
  * The sync reader of a node of `family`. `ownChain`: the node makes its own chain (a dev chain
@@ -14,16 +14,19 @@ export type SyncReader = (rpc: RpcTarget) => Promise<SyncStatus>;
  */
 export function syncReader(family: Family, ownChain: boolean): SyncReader {
   const read = READERS[family];
-  return async (rpc) => {
-    const reported = await read(rpc);
+  return async (rpc, timeoutMs = DEFAULT_TIMEOUT_MS) => {
+    const reported = await read((call) => callJsonRpc(rpc, call, timeoutMs));
     const syncing = reported.syncing && !ownChain;
     return { ...reported, syncing, progress: syncing ? clamp(reported.progress) : 1, checkedAt: new Date() };
   };
 }
 
-type Reported = Omit<SyncStatus, 'checkedAt'>;
+const DEFAULT_TIMEOUT_MS = 5_000;
 
-const READERS: Record<Family, (rpc: RpcTarget) => Promise<Reported>> = {
+type Reported = Omit<SyncStatus, 'checkedAt'>;
+type Call = (call: RpcCall) => Promise<unknown>;
+
+const READERS: Record<Family, (call: Call) => Promise<Reported>> = {
   bitcoin: readBitcoin,
   ethereum: readEthereum,
   avalanche: readAvalanche,
@@ -42,9 +45,9 @@ interface BlockchainInfo {
  * header). Progress is its blocks over its headers, capped by its own verification estimate
  * (which weighs blocks by transactions); a node that has nothing but its genesis block is at 0.
  */
-async function readBitcoin(rpc: RpcTarget): Promise<Reported> {
-  const info = (await callJsonRpc(rpc, { method: 'getblockchaininfo', params: [] })) as BlockchainInfo;
-  const network = (await callJsonRpc(rpc, { method: 'getnetworkinfo', params: [] })) as { connections?: number };
+async function readBitcoin(call: Call): Promise<Reported> {
+  const info = (await call({ method: 'getblockchaininfo', params: [] })) as BlockchainInfo;
+  const network = (await call({ method: 'getnetworkinfo', params: [] })) as { connections?: number };
   const behind = info.headers > info.blocks;
   const syncing = behind || info.initialblockdownload;
   let progress = info.verificationprogress;
@@ -60,10 +63,10 @@ async function readBitcoin(rpc: RpcTarget): Promise<Reported> {
 }
 
 /** eth_syncing is false once synced, else how far: current and highest block (hex quantities). */
-async function readEthereum(rpc: RpcTarget): Promise<Reported> {
-  const syncing = (await callJsonRpc(rpc, { method: 'eth_syncing', params: [] })) as false | { currentBlock: string; highestBlock: string };
-  const height = Number(BigInt((await callJsonRpc(rpc, { method: 'eth_blockNumber', params: [] })) as string));
-  const peers = await callJsonRpc(rpc, { method: 'net_peerCount', params: [] }).then(
+async function readEthereum(call: Call): Promise<Reported> {
+  const syncing = (await call({ method: 'eth_syncing', params: [] })) as false | { currentBlock: string; highestBlock: string };
+  const height = Number(BigInt((await call({ method: 'eth_blockNumber', params: [] })) as string));
+  const peers = await call({ method: 'net_peerCount', params: [] }).then(
     (count) => Number(BigInt(count as string)),
     () => null, // not every node answers it
   );
@@ -74,8 +77,8 @@ async function readEthereum(rpc: RpcTarget): Promise<Reported> {
 }
 
 /** avalanchego bootstraps each chain before it serves it; the P-chain is what a validator needs. */
-async function readAvalanche(rpc: RpcTarget): Promise<Reported> {
-  const { isBootstrapped } = (await callJsonRpc(rpc, { method: 'info.isBootstrapped', params: { chain: 'P' }, path: '/ext/info' })) as { isBootstrapped: boolean };
+async function readAvalanche(call: Call): Promise<Reported> {
+  const { isBootstrapped } = (await call({ method: 'info.isBootstrapped', params: { chain: 'P' }, path: '/ext/info' })) as { isBootstrapped: boolean };
   return { height: null, bestKnownHeight: null, progress: isBootstrapped ? 1 : 0, peers: null, syncing: !isBootstrapped };
 }
 
