@@ -15,6 +15,8 @@ declare module 'autocannon' {
       overallRate?: number;
       timeout?: number;
       workers?: number;
+      /** TLS server name of an https URL (SNI); autocannon does not check the certificate. */
+      servername?: string;
     }
 
     interface Histogram {

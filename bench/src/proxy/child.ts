@@ -10,11 +10,18 @@ import path from 'node:path';
 export interface ReadyMessage {
   ready: true;
   port: number;
+  /** Other processes doing the child's work (a node daemon it started), charged to it. */
+  pids?: number[];
+  /** What the child set up that requests need (a block hash to ask for). */
+  facts?: Record<string, string>;
 }
 
 export interface RunningChild {
   pid: number;
+  /** The child and the processes it reported. */
+  pids: number[];
   port: number;
+  facts: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -46,7 +53,7 @@ export function startChild(entry: string, args: string[] = [], execArgv: string[
     child.once('message', (message: ReadyMessage) => {
       clearTimeout(timer);
       child.removeAllListeners('exit');
-      resolve({ pid: child.pid!, port: message.port, stop: () => stopChild(child) });
+      resolve({ pid: child.pid!, pids: [child.pid!, ...(message.pids ?? [])], port: message.port, facts: message.facts ?? {}, stop: () => stopChild(child) });
     });
   });
 }
@@ -69,7 +76,7 @@ function stopChild(child: ChildProcess): Promise<void> {
  * The child's side: tells the parent its port, and runs `close` then exits when the parent says
  * `stop` or disconnects (the benchmark failed or was interrupted), so no process is left behind.
  */
-export function reportReady(port: number, close: () => Promise<void>): void {
+export function reportReady(port: number, close: () => Promise<void>, extra: Pick<ReadyMessage, 'pids' | 'facts'> = {}): void {
   let closing = false;
   const stop = () => {
     if (closing) return;
@@ -81,5 +88,5 @@ export function reportReady(port: number, close: () => Promise<void>): void {
     if (message === 'stop') stop();
   });
   process.on('disconnect', stop);
-  process.send?.({ ready: true, port } satisfies ReadyMessage);
+  process.send?.({ ready: true, port, ...extra } satisfies ReadyMessage);
 }

@@ -20,6 +20,8 @@ export interface LoadTarget {
   body: string;
   /** Processes whose CPU time is charged to the target (its own, not the upstream's). */
   pids: number[];
+  /** TLS server name for an https URL (the certificate is not checked: the proxy's own is self-signed). */
+  servername?: string | undefined;
 }
 
 export interface LoadResult {
@@ -75,7 +77,7 @@ function withChildren(pid: number): number[] {
 /** User + system CPU seconds of these processes (all their threads), or undefined without /proc. */
 function cpuSeconds(pids: number[]): number | undefined {
   let ticks = 0;
-  for (const pid of pids.flatMap(withChildren)) {
+  for (const pid of new Set(pids.flatMap(withChildren))) {
     let stat: string;
     try {
       stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -124,6 +126,7 @@ export async function runLoad(target: LoadTarget, settings: LoadSettings, upstre
         headers: target.headers,
         body: target.body,
         timeout: 10,
+        ...(target.servername ? { servername: target.servername } : {}),
       },
       (error, done) => (error ? reject(error) : resolve(done)),
     );

@@ -55,8 +55,10 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-export function nginxConfig(options: { dir: string; port: number; upstreamPort: number; workers: string }): string {
-  const { dir, port, upstreamPort, workers } = options;
+export function nginxConfig(options: { dir: string; port: number; upstreamPort: number; workers: string; authorization?: string | undefined }): string {
+  const { dir, port, upstreamPort, workers, authorization } = options;
+  // In front of a real node nginx logs in to it as the node-proxy does (one fixed header).
+  const login = authorization ? `\n      proxy_set_header Authorization "${authorization}";` : '';
   return `# Written by bench/src/proxy/nginx.ts: nginx as a plain reverse proxy for the benchmark.
 worker_processes ${workers};
 pid ${dir}/nginx.pid;
@@ -85,7 +87,7 @@ http {
     location / {
       proxy_pass http://fast;
       proxy_http_version 1.1;
-      proxy_set_header Connection "";
+      proxy_set_header Connection "";${login}
     }
   }
 }
@@ -93,11 +95,11 @@ http {
 }
 
 /** Starts nginx in front of the upstream; resolves once it accepts connections. */
-export async function startNginx(binary: string, upstreamPort: number, workers: string): Promise<RunningNginx> {
+export async function startNginx(binary: string, upstreamPort: number, workers: string, authorization?: string): Promise<RunningNginx> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-nginx-'));
   const port = await freePort();
   const file = path.join(dir, 'nginx.conf');
-  writeFileSync(file, nginxConfig({ dir, port, upstreamPort, workers }));
+  writeFileSync(file, nginxConfig({ dir, port, upstreamPort, workers, authorization }));
   const versionRun = spawnSync(binary, ['-v'], { encoding: 'utf8' });
   const version = (versionRun.stderr || versionRun.stdout).trim().replace(/^nginx version: nginx\//, '');
   const args = ['-e', path.join(dir, 'error.log'), '-p', dir, '-c', file, '-g', 'daemon off;'];

@@ -14,6 +14,11 @@
  *
  * With `PROXY_WORKERS=N` (N > 1) this process is a node:cluster primary, as the proxy's main.ts
  * makes it: N workers, each the above with its own in-process bus, share the port.
+ *
+ * In front of a real node (`real-node.ts`), `BENCH_NODE_IMAGE` is its image (`eth`, `ltc`: the
+ * listener that serves it) and `BENCH_NODE_RPC_KEY_FILE` the key its RPC login derives from, as
+ * the nodes service and the proxy share it. `BENCH_PROXY_TLS=on` ends TLS on the chain port with
+ * the proxy's own self-signed certificate, as `npm start` does.
  */
 import cluster from 'node:cluster';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -61,11 +66,12 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-node-proxy-'));
   const logger = createLogger({ service: 'bench', level: 'silent' });
   const bus = new InProcessBus(logger);
+  const image = process.env.BENCH_NODE_IMAGE === 'ltc' ? 'ltc' : 'eth';
   const route: NodeRoute = {
     nodeId: BENCH_NODE_ID,
     userId: 'user-bench',
-    image: 'eth',
-    chain: 'eth',
+    image,
+    chain: image,
     revision: 1,
     state: 'running',
     basic: { user: BENCH_NODE_USER, passwordSha256: sha256Hex(BENCH_NODE_PASSWORD) },
@@ -77,7 +83,8 @@ async function main(): Promise<void> {
   const config = loadProxyConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
-    PROXY_TLS: 'off',
+    PROXY_TLS: process.env.BENCH_PROXY_TLS === 'on' ? 'on' : 'off',
+    ...(process.env.BENCH_NODE_RPC_KEY_FILE ? { NODE_RPC_KEY_FILE: process.env.BENCH_NODE_RPC_KEY_FILE } : {}),
     PROXY_BTC_PORT: '0',
     PROXY_BTC_TESTNET_PORT: '0',
     PROXY_LTC_PORT: '0',
@@ -94,7 +101,7 @@ async function main(): Promise<void> {
     if (Date.now() > deadline) throw new Error('the node-proxy did not load its routes within 10 s');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  reportReady(proxy.ports.eth, async () => {
+  reportReady(proxy.ports[image], async () => {
     await proxy.close();
     await bus.close();
     rmSync(dataDir, { recursive: true, force: true });

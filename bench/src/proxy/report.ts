@@ -154,3 +154,39 @@ export function scenarioMarkdown(report: ScenarioReport, settings: ReportSetting
   }
   return lines.join('\n');
 }
+
+/** The issue's bounds on what the proxy keeps (issue 19): against nginx with as many workers, TLS on against off, N workers against 1. */
+export const RATIO_TARGETS = { vsNginx: 0.6, tlsVsPlain: 0.85, workersVsOne: 1.5 };
+
+/**
+ * One row per scenario of the ratios the issue asks for, each from figures of the same run:
+ * the node-proxy against direct and against nginx with the same number of worker processes,
+ * TLS on against TLS off, N workers against one; and each target's CPU per call.
+ */
+export function ratiosMarkdown(reports: ScenarioReport[], workers: number): string {
+  const lines: string[] = ['### Ratios (req/s at full load, same run) and proxy CPU per call', ''];
+  const ratio = (rows: Row[], over: TargetName, under: TargetName, bound?: number): string => {
+    const a = rows.find((row) => row.name === over)?.saturated.requestsPerSecond;
+    const b = rows.find((row) => row.name === under)?.saturated.requestsPerSecond;
+    if (a === undefined || b === undefined || b === 0) return '–';
+    const value = a / b;
+    return `${value.toFixed(2)}×${bound === undefined ? '' : value >= bound ? ' (pass)' : ' (**below**)'}`;
+  };
+  const cpu = (rows: Row[], name: TargetName) => {
+    const value = rows.find((row) => row.name === name)?.saturated.targetCpuMicrosPerRequest;
+    return value === undefined ? '–' : integer(value);
+  };
+  lines.push(
+    `| scenario | proxy / direct | proxy / nginx (1 worker each, ≥ ${RATIO_TARGETS.vsNginx}) | proxy / nginx (${workers} each, ≥ ${RATIO_TARGETS.vsNginx}) | TLS on / off (≥ ${RATIO_TARGETS.tlsVsPlain}) | ${workers} workers / 1 (≥ ${RATIO_TARGETS.workersVsOne}) | proxy µs/call | TLS µs/call | ${workers} workers µs/call | nginx µs/call |`,
+  );
+  lines.push('|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
+  for (const { title, rows } of reports) {
+    lines.push(
+      `| ${title} | ${ratio(rows, 'node-proxy', 'direct')} | ${ratio(rows, 'node-proxy', 'nginx', RATIO_TARGETS.vsNginx)} | ${ratio(rows, 'node-proxy-workers', 'nginx-workers', RATIO_TARGETS.vsNginx)} | ` +
+        `${ratio(rows, 'node-proxy-tls', 'node-proxy', RATIO_TARGETS.tlsVsPlain)} | ${ratio(rows, 'node-proxy-workers', 'node-proxy', RATIO_TARGETS.workersVsOne)} | ` +
+        `${cpu(rows, 'node-proxy')} | ${cpu(rows, 'node-proxy-tls')} | ${cpu(rows, 'node-proxy-workers')} | ${cpu(rows, 'nginx')} |`,
+    );
+  }
+  lines.push('');
+  return lines.join('\n');
+}

@@ -8,10 +8,19 @@ import { startChild } from './child';
 import { findNginx, startNginx } from './nginx';
 import { BENCH_NODE_ID, BENCH_NODE_PASSWORD, BENCH_NODE_USER } from './requests';
 
-/** Worker processes of the node-proxy targets (node-proxy.ts reads it too). */
-const PROXY_WORKERS = Number(process.env.PROXY_WORKERS || '1');
-
-export const TARGET_NAMES = ['direct', 'node-proxy', 'node-proxy-baseline', 'nginx', 'undici', 'undici-stream', 'node-http', 'http-proxy'] as const;
+export const TARGET_NAMES = [
+  'direct',
+  'node-proxy',
+  'node-proxy-tls',
+  'node-proxy-workers',
+  'node-proxy-baseline',
+  'nginx',
+  'nginx-workers',
+  'undici',
+  'undici-stream',
+  'node-http',
+  'http-proxy',
+] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
 export interface Target {
@@ -22,6 +31,8 @@ export interface Target {
   headers: Record<string, string>;
   /** The processes doing the target's work (for direct: the upstream itself). */
   pids: number[];
+  /** TLS server name (the node's host name) for an https target. */
+  servername?: string;
   stop(): Promise<void>;
 }
 
@@ -29,9 +40,22 @@ export type Started = { target: Target } | { skipped: string };
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
+/** What the targets are put in front of. */
+export interface UpstreamInfo {
+  port: number;
+  pids: number[];
+  /** The bench node's image: the node-proxy's listener that serves it. */
+  image: 'eth' | 'ltc';
+  /** The RPC login a real node takes (the node-proxy derives it from `keyFile`; direct calls and nginx send it as is). */
+  authorization?: string | undefined;
+  keyFile?: string | undefined;
+}
+
 export interface TargetOptions {
-  upstream: { port: number; pid: number };
+  upstream: UpstreamInfo;
   nginxWorkers: string;
+  /** Processes of the `-workers` targets: node-proxy workers, nginx worker_processes. */
+  workers: number;
   /** Node options for the node-proxy's process, e.g. `--cpu-prof`. */
   proxyExecArgv: string[];
   /** A checkout (built) whose node-proxy the `node-proxy-baseline` target runs; unset: that target is skipped. */
@@ -40,17 +64,21 @@ export interface TargetOptions {
   baselineLabel: string;
 }
 
+/** The bench node's host name under the proxy's default NODE_DOMAIN. */
+const nodeHostName = () => `${BENCH_NODE_ID}.nodes.localhost`;
+
 /** The headers a call to the bench node through our node-proxy listening on `port` carries (its host name and Basic credentials). */
 export function nodeProxyHeaders(port: number): Record<string, string> {
   return {
     ...JSON_HEADERS,
-    host: `${BENCH_NODE_ID}.nodes.localhost:${port}`,
+    host: `${nodeHostName()}:${port}`,
     authorization: `Basic ${Buffer.from(`${BENCH_NODE_USER}:${BENCH_NODE_PASSWORD}`).toString('base64')}`,
   };
 }
 
 export async function startTarget(name: TargetName, options: TargetOptions): Promise<Started> {
-  const upstreamPort = String(options.upstream.port);
+  const { upstream } = options;
+  const upstreamPort = String(upstream.port);
   switch (name) {
     case 'direct':
       return {
@@ -58,33 +86,48 @@ export async function startTarget(name: TargetName, options: TargetOptions): Pro
           name,
           label: 'direct (upstream alone)',
           url: `http://127.0.0.1:${upstreamPort}/`,
-          headers: JSON_HEADERS,
-          pids: [options.upstream.pid],
+          headers: upstream.authorization ? { ...JSON_HEADERS, authorization: upstream.authorization } : JSON_HEADERS,
+          pids: upstream.pids,
           stop: async () => undefined,
         },
       };
     case 'node-proxy':
+    case 'node-proxy-tls':
+    case 'node-proxy-workers':
     case 'node-proxy-baseline': {
       if (name === 'node-proxy-baseline' && !options.baselineRoot) {
         return { skipped: 'no baseline checkout (set BASELINE_ROOT to a built checkout of an earlier commit)' };
       }
       const baseline = name === 'node-proxy-baseline' ? [options.baselineRoot!] : [];
-      const child = await startChild('node-proxy', [upstreamPort, ...baseline], options.proxyExecArgv);
+      const workers = name === 'node-proxy-workers' ? options.workers : 1;
+      const tls = name === 'node-proxy-tls';
+      const env = {
+        ...process.env,
+        PROXY_WORKERS: String(workers),
+        BENCH_NODE_IMAGE: upstream.image,
+        BENCH_PROXY_TLS: tls ? 'on' : 'off',
+        ...(upstream.keyFile ? { BENCH_NODE_RPC_KEY_FILE: upstream.keyFile } : {}),
+      };
+      const child = await startChild('node-proxy', [upstreamPort, ...baseline], options.proxyExecArgv, { env });
+      const label = baseline.length ? `our node-proxy at the baseline (${options.baselineLabel})` : '**our node-proxy** (auth + filter + metering)';
       return {
         target: {
           name,
-          label: `${baseline.length ? `our node-proxy at the baseline (${options.baselineLabel})` : '**our node-proxy** (auth + filter + metering)'}${PROXY_WORKERS > 1 ? `, ${PROXY_WORKERS} workers` : ''}`,
-          url: `http://127.0.0.1:${child.port}/`,
+          label: `${label}${tls ? ', TLS on' : ''}${workers > 1 ? `, ${workers} workers` : ''}`,
+          url: `${tls ? 'https' : 'http'}://127.0.0.1:${child.port}/`,
           headers: nodeProxyHeaders(child.port),
           pids: [child.pid],
+          ...(tls ? { servername: nodeHostName() } : {}),
           stop: child.stop,
         },
       };
     }
-    case 'nginx': {
+    case 'nginx':
+    case 'nginx-workers': {
       const binary = findNginx();
       if (!binary) return { skipped: 'nginx is not installed (`apt-get install -y nginx-light`, or set NGINX_BIN)' };
-      const nginx = await startNginx(binary, options.upstream.port, options.nginxWorkers);
+      const workers = name === 'nginx-workers' ? String(options.workers) : options.nginxWorkers;
+      const nginx = await startNginx(binary, upstream.port, workers, upstream.authorization);
       return {
         target: {
           name,
@@ -100,6 +143,7 @@ export async function startTarget(name: TargetName, options: TargetOptions): Pro
     case 'undici-stream':
     case 'node-http':
     case 'http-proxy': {
+      if (upstream.authorization) return { skipped: 'the reference pass-throughs do not log in to a node; they run against the synthetic upstream only' };
       if (name === 'http-proxy' && !resolvable('http-proxy')) {
         return { skipped: 'http-proxy is not installed (not a dependency of this repository)' };
       }

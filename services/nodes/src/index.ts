@@ -7,3 +7,6 @@ export type { NodesService, NodesServiceOptions } from './service';
 export type { ChainOption, InternalEndpoint, NodeDriver, NodeSpec, NodeStatus } from './drivers/driver';
 export { nodesMigrations, NODES_SCHEMA } from './migrations';
 export { nodesOpenApiDocument } from './entry-points/http/openapi';
+export { createLocalDriver } from './drivers/local';
+export type { LocalDriverOptions } from './drivers/local';
+export { anvilFromPackage, findOnPath } from './drivers/local/software';

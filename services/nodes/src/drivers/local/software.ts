@@ -92,7 +92,7 @@ async function identify(kind: SoftwareKind, command: string | undefined, baseArg
 }
 
 /** anvil's binary from the `@foundry-rs/anvil-<platform>-<arch>` package, when installed. */
-function anvilFromPackage(): string | undefined {
+export function anvilFromPackage(): string | undefined {
   const arch = process.arch === 'x64' ? 'amd64' : process.arch;
   const manifest = resolveFile(`@foundry-rs/anvil-${process.platform}-${arch}/package.json`);
   return manifest && path.join(path.dirname(manifest), 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');

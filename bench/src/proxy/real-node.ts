@@ -1,0 +1,94 @@
+/**
+ * A real node as the benchmark's upstream, as a child process: the nodes service's local driver
+ * runs it (anvil for `anvil`, Litecoin Core for `litecoind`, argv[2]) on a private dev chain, with
+ * the RPC login derived from a key this child makes, exactly as the platform runs users' nodes.
+ * It then gives the chain something to serve and reports the node's port, the daemon's pid (its
+ * CPU is the upstream's) and what requests need:
+ * - anvil: a block of BLOCK_TRANSACTIONS transfers, mined as the latest block, so `eth_getBlockByNumber("latest",
+ *   true)` returns a full block (no other block is mined during the run: the block interval is a day);
+ * - litecoind: 101 blocks mined at once, and the tip's hash for `getblock <hash> 2`.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createLogger } from '@cloud/logging';
+import { loadNodeRpcKey, nodeRpcAuthorization } from '@cloud/node-rpc-auth';
+import { createLocalDriver } from '@cloud/nodes';
+import { reportReady } from './child';
+import { BENCH_NODE_ID } from './requests';
+
+/**
+ * Transfers in the block `eth_getBlockByNumber("latest", true)` returns (BLOCK_TRANSACTIONS, 10:
+ * an 8.7 KB answer). anvil takes ~25 ms of CPU for a block of 100, which would hide any proxy.
+ */
+const TX_COUNT = Number(process.env.BLOCK_TRANSACTIONS || '10');
+
+type Kind = 'anvil' | 'litecoind';
+
+async function rpc(url: string, authorization: string, method: string, params: unknown[] = []): Promise<unknown> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const answer = (await response.json()) as { result?: unknown; error?: { message?: string } | null };
+  if (answer.error) throw new Error(`${method}: ${answer.error.message ?? JSON.stringify(answer.error)}`);
+  return answer.result;
+}
+
+async function fillAnvil(url: string, authorization: string): Promise<Record<string, string>> {
+  const [from, to] = (await rpc(url, authorization, 'eth_accounts')) as string[];
+  if (!from || !to) throw new Error('anvil has fewer than two accounts');
+  for (let index = 0; index < TX_COUNT; index++) await rpc(url, authorization, 'eth_sendTransaction', [{ from, to, value: '0x1' }]);
+  await rpc(url, authorization, 'evm_mine');
+  const block = (await rpc(url, authorization, 'eth_getBlockByNumber', ['latest', true])) as { number: string; transactions: unknown[] };
+  if (block.transactions.length !== TX_COUNT) throw new Error(`the latest block holds ${block.transactions.length} transactions, not ${TX_COUNT}`);
+  return { latestBlock: block.number, transactions: String(TX_COUNT) };
+}
+
+async function fillLitecoind(url: string, authorization: string): Promise<Record<string, string>> {
+  await rpc(url, authorization, 'generatetodescriptor', [101, 'raw(51)']);
+  const height = (await rpc(url, authorization, 'getblockcount')) as number;
+  const tip = (await rpc(url, authorization, 'getblockhash', [height])) as string;
+  return { height: String(height), tipHash: tip };
+}
+
+async function main(): Promise<void> {
+  const kind = process.argv[2] as Kind;
+  if (kind !== 'anvil' && kind !== 'litecoind') throw new Error(`usage: real-node.js anvil|litecoind, not ${process.argv[2]}`);
+  const dir = mkdtempSync(path.join(os.tmpdir(), `bench-${kind}-`));
+  const key = loadNodeRpcKey({ DATA_DIR: dir });
+  const rootDir = path.join(dir, 'nodes');
+  const driver = createLocalDriver({
+    rootDir,
+    secretKey: key,
+    logger: createLogger({ service: 'bench', level: 'silent' }),
+    blockIntervalSeconds: 86_400,
+    ethChainId: 31_337,
+    binaries: { litecoind: process.env.LITECOIND_PATH || undefined, anvil: process.env.ANVIL_PATH || undefined },
+    networks: 'dev',
+  });
+  await driver.ensure({ id: BENCH_NODE_ID, image: kind === 'anvil' ? 'eth' : 'ltc', large: false, dev: true, txindex: false });
+  const deadline = Date.now() + 60_000;
+  let url: string | undefined;
+  while (!url) {
+    const status = await driver.status(BENCH_NODE_ID);
+    if (status.state === 'running') url = status.endpoint.url;
+    else if (status.state === 'failed') throw new Error(`the ${kind} node failed: ${status.reason}`);
+    else if (Date.now() > deadline) throw new Error(`the ${kind} node is not running after 60 s (${status.state})`);
+    else await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const authorization = nodeRpcAuthorization(key, BENCH_NODE_ID);
+  const facts = kind === 'anvil' ? await fillAnvil(url, authorization) : await fillLitecoind(url, authorization);
+  const { pid } = JSON.parse(readFileSync(path.join(rootDir, BENCH_NODE_ID, 'node.json'), 'utf8')) as { pid: number };
+  reportReady(
+    Number(new URL(url).port),
+    async () => {
+      await driver.destroy(BENCH_NODE_ID);
+      await driver.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+    { pids: [pid], facts: { ...facts, keyFile: path.join(dir, 'keys', 'node-rpc.key'), authorization } },
+  );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`real-node (bench) failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
