@@ -1,8 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { Writable } from 'node:stream';
 import { errors, Pool, type Dispatcher } from 'undici';
 import type { NodeErrorScan } from '../usage/node-error-scan';
-import { ResponseTap } from './response-tap';
+import { AnswerWriter } from './answer-writer';
 import { nodeRpcAuthorization } from '@cloud/node-rpc-auth';
 import type { Route } from '../routing/route-table';
 
@@ -59,40 +58,23 @@ export class Upstreams {
 
   /**
    * Forwards a request and writes the node's answer straight into `res` (status, content type and
-   * length only), the cheapest way through undici; resolves with the answer's size once sent.
-   * With `scan`, the answer's chunks are also fed to it on the way (a JSON-RPC answer's errors).
+   * length only) as it arrives (`AnswerWriter`, undici's lowest-level API: this is every call's
+   * path); resolves with the answer's size once sent. With `scan`, the answer's chunks are also
+   * fed to it on the way (a JSON-RPC answer's errors).
    */
-  async streamTo(route: Route, request: UpstreamRequest, res: ServerResponse, scan?: NodeErrorScan): Promise<number> {
+  streamTo(route: Route, request: UpstreamRequest, res: ServerResponse, scan?: NodeErrorScan): Promise<number> {
     const upstream = this.upstreamOf(route);
-    let refusedLogin = false;
-    let size = 0;
-    let tap: ResponseTap | undefined;
-    try {
-      await upstream.pool.stream(this.requestOptions(upstream, request), ({ statusCode, headers }) => {
-        if (statusCode === 401 || statusCode === 403) {
-          refusedLogin = true;
-          return new Writable({ write: (_chunk, _encoding, done) => done() });
-        }
-        const contentType = headers['content-type'];
-        const contentLength = headers['content-length'];
-        res.writeHead(statusCode, {
-          ...(typeof contentType === 'string' ? { 'content-type': contentType } : {}),
-          ...(typeof contentLength === 'string' ? { 'content-length': contentLength } : {}),
-        });
-        if (typeof contentLength === 'string' && !scan) {
-          size = Number(contentLength);
-          return res;
-        }
-        // Chunked (a REST block, say), or scanned: counted on the way, for usage.
-        tap = new ResponseTap(res, scan);
-        return tap;
+    return new Promise((resolve, reject) => {
+      const writer = new AnswerWriter(res, scan, (outcome) => {
+        if (outcome.ok) resolve(outcome.size);
+        else reject('refusedLogin' in outcome ? new UpstreamError(502, "the node refused the proxy's credentials") : toUpstreamError(outcome.error));
       });
-    } catch (error) {
-      throw toUpstreamError(error);
-    }
-    if (tap) size = tap.size;
-    if (refusedLogin) throw new UpstreamError(502, "the node refused the proxy's credentials");
-    return size;
+      try {
+        upstream.pool.dispatch(this.requestOptions(upstream, request), writer);
+      } catch (error) {
+        reject(toUpstreamError(error));
+      }
+    });
   }
 
   /** The node's base URL for a WebSocket and the header to log in with. */

@@ -1,0 +1,73 @@
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { Dispatcher } from 'undici';
+import type { NodeErrorScan } from '../usage/node-error-scan';
+
+/** How a forwarded call ended: the answer's size once written, or why there was none. */
+export type AnswerOutcome = { ok: true; size: number } | { ok: false; refusedLogin: true } | { ok: false; error: Error };
+
+/**
+ * undici's dispatch handler for a forwarded call: writes the node's answer straight into the
+ * caller's response (status, content type and length only) as it arrives, counting its bytes and
+ * feeding each chunk to `scan`. It is what `pool.stream()` did with a Writable, without the
+ * stream, the async resource and the end-of-stream watcher `stream()` adds to every call.
+ *
+ * Back-pressure: when the caller's socket is full the node's answer is paused until it drains;
+ * a caller that goes away meanwhile aborts the call. A 401/403 from the node (it refused the
+ * proxy's own login) is not passed on: the caller gets a 502 instead.
+ */
+export class AnswerWriter implements Dispatcher.DispatchHandler {
+  private size = 0;
+  private refusedLogin = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly scan: NodeErrorScan | undefined,
+    private readonly done: (outcome: AnswerOutcome) => void,
+  ) {}
+
+  // Marks this as a handler of undici's current API (controller first), not its deprecated one.
+  onRequestStart(): void {}
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    if (statusCode === 401 || statusCode === 403) {
+      this.refusedLogin = true;
+      return;
+    }
+    const contentType = headers['content-type'];
+    const contentLength = headers['content-length'];
+    this.res.writeHead(statusCode, {
+      ...(typeof contentType === 'string' ? { 'content-type': contentType } : {}),
+      ...(typeof contentLength === 'string' ? { 'content-length': contentLength } : {}),
+    });
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.refusedLogin) return;
+    this.size += chunk.length;
+    this.scan?.feed(chunk);
+    if (this.res.write(chunk)) return;
+    // Gone already ('close' has fired): nothing would ever resume the call.
+    if (this.res.destroyed) return controller.abort(new Error('the caller closed the connection'));
+    controller.pause();
+    const onDrain = () => {
+      this.res.off('close', onClose);
+      controller.resume();
+    };
+    const onClose = () => {
+      this.res.off('drain', onDrain);
+      controller.abort(new Error('the caller closed the connection'));
+    };
+    this.res.once('drain', onDrain);
+    this.res.once('close', onClose);
+  }
+
+  onResponseEnd(): void {
+    if (this.refusedLogin) return this.done({ ok: false, refusedLogin: true });
+    this.res.end();
+    this.done({ ok: true, size: this.size });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.done({ ok: false, error });
+  }
+}

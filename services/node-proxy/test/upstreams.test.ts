@@ -1,0 +1,178 @@
+import { once } from 'node:events';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { nodeRpcAuthorization } from '@cloud/node-rpc-auth';
+import { UpstreamError, Upstreams } from '../src/forwarding/upstreams';
+import type { Route } from '../src/routing/route-table';
+import { NodeErrorScan } from '../src/usage/node-error-scan';
+
+// Upstreams.streamTo between a real caller and a real upstream, both plain node:http: what reaches
+// the caller, back-pressure from a caller that does not read, a caller that goes away, and a node
+// that refuses the proxy's login.
+
+const KEY = Buffer.alloc(32, 7);
+const NODE_ID = 'node-streaming';
+
+async function listen(server: Server): Promise<number> {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return (server.address() as AddressInfo).port;
+}
+
+/** An upstream whose handler the test sets per case; it records the Authorization it was sent. */
+function startUpstream() {
+  const seen = { authorization: undefined as string | undefined, closedEarly: false, finished: false };
+  let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end();
+  const server = createServer((req, res) => {
+    seen.authorization = req.headers.authorization;
+    res.on('finish', () => (seen.finished = true));
+    res.on('close', () => {
+      if (!res.writableFinished) seen.closedEarly = true;
+    });
+    handler(req, res);
+  });
+  return { server, seen, handle: (next: typeof handler) => (handler = next) };
+}
+
+describe('Upstreams.streamTo', () => {
+  const upstream = startUpstream();
+  let upstreamPort: number;
+  let upstreams: Upstreams;
+  let proxy: Server;
+  let proxyPort: number;
+  let scan: NodeErrorScan | undefined;
+  /** Hands the next proxied call's streamTo promise to the test (wrapped, so awaiting it does not wait for it). */
+  let arrived: ((call: { settled: Promise<number> }) => void) | undefined;
+  const nextCall = () => new Promise<{ settled: Promise<number> }>((resolve) => (arrived = resolve));
+
+  const route = () => ({ nodeId: NODE_ID, upstream: `http://127.0.0.1:${upstreamPort}` }) as Route;
+
+  beforeAll(async () => {
+    upstreamPort = await listen(upstream.server);
+    upstreams = new Upstreams({ key: KEY, timeoutMs: 5_000 });
+    proxy = createServer((req, res) => {
+      const settled = upstreams.streamTo(route(), { method: 'POST', path: '/', body: '{}', headers: { 'content-type': 'application/json' } }, res, scan);
+      settled.catch(() => res.destroy());
+      arrived?.({ settled });
+    });
+    proxyPort = await listen(proxy);
+  });
+
+  afterAll(async () => {
+    await upstreams.close();
+    proxy.close();
+    upstream.server.closeAllConnections();
+    upstream.server.close();
+  });
+
+  beforeEach(() => {
+    upstream.seen.authorization = undefined;
+    upstream.seen.closedEarly = false;
+    upstream.seen.finished = false;
+    scan = undefined;
+  });
+
+  /** Calls the proxy: the caller's response once its headers are in (its body not read), and what streamTo settles with. */
+  async function call(): Promise<{ response: Promise<IncomingMessage>; settled: Promise<number> }> {
+    const proxied = nextCall();
+    const response = new Promise<IncomingMessage>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: proxyPort, method: 'POST', path: '/' }, resolve);
+      req.on('error', reject);
+      req.end();
+    });
+    response.catch(() => undefined); // a test that expects it to fail awaits it itself
+    return { response, settled: (await proxied).settled };
+  }
+
+  async function readAll(res: IncomingMessage): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of res) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
+  it("passes the node's status, type, length and body, logged in with the node's derived credentials, and resolves with the size", async () => {
+    upstream.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '36', 'x-node-secret': 'kept back' });
+      res.end('{"jsonrpc":"2.0","id":1,"result":42}');
+    });
+    scan = new NodeErrorScan();
+    const { response, settled } = await call();
+    const res = await response;
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.headers['content-length']).toBe('36');
+    expect(res.headers['x-node-secret']).toBeUndefined();
+    expect((await readAll(res)).toString()).toBe('{"jsonrpc":"2.0","id":1,"result":42}');
+    await expect(settled).resolves.toBe(36);
+    expect(scan.errors).toBe(0);
+    expect(upstream.seen.authorization).toBe(nodeRpcAuthorization(KEY, NODE_ID));
+  });
+
+  it('holds a large answer back while the caller does not read, then delivers all of it, byte for byte', async () => {
+    const body = Buffer.alloc(64 * 1024 * 1024, 'x');
+    body.write('{"id":1,"result":"', 0);
+    upstream.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }); // chunked: no length
+      res.end(body);
+    });
+    const { response, settled } = await call();
+    const res = await response;
+    res.pause();
+    // The caller reads nothing for a while: the node is held back (what the sockets on the way
+    // buffer is far less than 64 MB), rather than its answer piling up in the proxy.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    let pending = true;
+    void settled.finally(() => (pending = false));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(pending).toBe(true);
+    expect(upstream.seen.finished).toBe(false);
+    res.resume();
+    const received = await readAll(res);
+    expect(received.length).toBe(body.length);
+    expect(received.equals(body)).toBe(true);
+    await expect(settled).resolves.toBe(body.length);
+  });
+
+  it('aborts the call to the node when the caller goes away while its answer is held back', async () => {
+    upstream.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      // An answer that never ends, written as fast as the proxy takes it.
+      const chunk = Buffer.alloc(64 * 1024, 'y');
+      const pump = () => {
+        while (res.write(chunk));
+        res.once('drain', pump);
+      };
+      pump();
+    });
+    const { response, settled } = await call();
+    const res = await response;
+    res.pause();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    (res.socket as Socket).destroy();
+    const error = (await settled.catch((caught: unknown) => caught)) as UpstreamError;
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(error.status).toBe(502);
+    await waitFor(() => upstream.seen.closedEarly);
+  });
+
+  it("answers 502 and passes nothing on when the node refuses the proxy's login", async () => {
+    upstream.handle((_req, res) => {
+      res.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Basic realm="jsonrpc"' });
+      res.end('node-internal detail');
+    });
+    const { response, settled } = await call();
+    const error = (await settled.catch((caught: unknown) => caught)) as UpstreamError;
+    await expect(response).rejects.toThrow(); // nothing was written: the test's proxy destroys the response on failure
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(error.status).toBe(502);
+    expect(error.message).toBe("the node refused the proxy's credentials");
+  });
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
