@@ -73,7 +73,7 @@ describe('cloud nodes usage', () => {
 
     const byHour = await cli(['--json', 'nodes', 'usage', nodeId, '--granularity', 'hour']);
     expect(byHour.json<UsageJson>()).toMatchObject({ granularity: 'hour', totals: { total: 4 } });
-  }, 60_000);
+  }, 180_000);
 
   it('says what is wrong with a range, an unknown node or a granularity', async () => {
     const range = await cli(['--json', 'nodes', 'usage', nodeId, '--from', '2026-11-25T10:00:00Z', '--to', '2026-11-25T09:00:00Z']);

@@ -34,7 +34,7 @@ export function describeBitcoinRpc(name: string, start: () => Promise<RpcTarget>
 
     afterAll(async () => {
       await node?.stop();
-    }, 60_000);
+    }, 180_000);
 
     describe('chain queries', () => {
       it('agrees on the tip between getblockcount, getbestblockhash and getblockhash', async () => {

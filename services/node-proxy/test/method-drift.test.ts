@@ -59,7 +59,7 @@ describe('the method drift check: every method the node software serves is allow
     staking = await startTestStaking(platform);
     proxy = await platform.startProxy();
     user = await platform.user();
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await staking?.close();
     await platform?.close();

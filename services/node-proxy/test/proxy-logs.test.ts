@@ -18,7 +18,7 @@ describe("a node's /logs on the management port", () => {
     platform = await startProxyPlatform();
     proxy = await platform.startProxy();
     user = await platform.user();
-  }, 60_000);
+  }, 180_000);
   afterAll(() => platform?.close());
 
   const logs = async (node: CreatedNode) => {
@@ -41,5 +41,5 @@ describe("a node's /logs on the management port", () => {
     expect(lines).toEqual(expect.arrayContaining([expect.stringMatching(/^Mnemonic:\s+\[redacted: mnemonic\]$/), 'Listening on [redacted: internal address]']));
     // What the user needs stays: the blocks anvil mines, with their hashes (which look like keys).
     expect(lines.some((line) => /Block Hash: 0x[0-9a-f]{64}$/.test(line))).toBe(true);
-  }, 60_000);
+  }, 180_000);
 });

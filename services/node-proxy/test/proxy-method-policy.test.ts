@@ -107,7 +107,7 @@ describe('the default-deny method policy, against anvil and litecoind through th
     } finally {
       provider.destroy();
     }
-  }, 60_000);
+  }, 180_000);
 
   it('refuses submitblock and submitheader on litecoind, even of a block the node has, which it would otherwise answer itself', async () => {
     await waitUntil('two blocks', async () => ((await ltcResult('getblockcount')) as number) >= 2, 30_000, 200);

@@ -7,7 +7,7 @@ describe('node-proxy replicas over RabbitMQ', () => {
   let platform: ProxyPlatform;
   beforeAll(async () => {
     platform = await startProxyPlatform({ rabbitmq: true });
-  }, 60_000);
+  }, 180_000);
   afterAll(() => platform?.close());
 
   it('load the routing table at start and follow every change, each replica on its own', async () => {
@@ -41,7 +41,7 @@ describe('node-proxy replicas over RabbitMQ', () => {
 
     await platform.nodes.http.delete(`/users/me/nodes/${node.id}`).set('authorization', `Bearer ${user.clientToken}`).expect(200);
     for (const proxy of replicas) await waitUntil('the deletion to reach the replica', async () => (await call(proxy, fresh)).status === 404, 2000);
-  }, 90_000);
+  }, 180_000);
 
   it('serves the management log through the nodes service over the bus', async () => {
     const user = await platform.user();
@@ -50,7 +50,7 @@ describe('node-proxy replicas over RabbitMQ', () => {
     const logs = await callProxy(proxy, 'management', { host: node.address, auth: `${node.nodeUser}:${node.nodePass}`, path: '/logs?lines=5' });
     expect(logs).toMatchObject({ status: 200, body: expect.arrayContaining([expect.any(String)]) });
     expect((logs.body as string[]).length).toBe(5);
-  }, 90_000);
+  }, 180_000);
 
   it('stays ready and forwarding while its broker is away, saying so in /healthz and its dependency gauge', async () => {
     const user = await platform.user();
@@ -88,5 +88,5 @@ describe('node-proxy replicas over RabbitMQ', () => {
       await proxy?.close();
       await link.close();
     }
-  }, 90_000);
+  }, 180_000);
 });

@@ -44,7 +44,7 @@ describeWithLitecoind(`hosted nodes syncing from a private network${litecoind ? 
     platform = await startProxyPlatform({ nodesEnv: { LTC_PEERS: seed.address, LITECOIND_PATH: litecoind! } });
     proxy = await platform.startProxy();
     user = await platform.user();
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await platform?.close();
     await seed?.remove();

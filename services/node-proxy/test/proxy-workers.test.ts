@@ -97,7 +97,7 @@ describe('node-proxy with PROXY_WORKERS=2, as its own process', () => {
       for (const pid of childrenOf(primary.pid!)) process.kill(pid, 'SIGKILL');
     }
     await platform?.close();
-  }, 60_000);
+  }, 180_000);
 
   it('serves calls from both workers, meters each call once and reports the sum on /metrics', async () => {
     const credentials = `${node.nodeUser}:${node.nodePass}`;
@@ -117,7 +117,7 @@ describe('node-proxy with PROXY_WORKERS=2, as its own process', () => {
     expect(metric(text, 'node_proxy_routes')).toBeGreaterThanOrEqual(1);
     expect(metric(text, 'node_proxy_routes')).toBeLessThan(2 * metric(text, 'node_proxy_routes'));
     expect(metric(text, 'node_proxy_workers')).toBe(2);
-  }, 60_000);
+  }, 180_000);
 
   it('applies a credential rotation in every worker', async () => {
     const old = `${node.nodeUser}:${node.nodePass}`;
@@ -129,7 +129,7 @@ describe('node-proxy with PROXY_WORKERS=2, as its own process', () => {
     for (let i = 0; i < 6; i += 1) expect(await call(old)).toMatchObject({ status: 401 });
     for (let i = 0; i < 6; i += 1) expect(await call(fresh)).toMatchObject({ status: 200 });
     node = { ...node, nodeUser: rotated.nodeUser, nodePass: rotated.nodePass };
-  }, 60_000);
+  }, 180_000);
 
   it('replaces a worker killed under a stream of calls; only calls it held fail', async () => {
     const credentials = `${node.nodeUser}:${node.nodePass}`;

@@ -78,7 +78,7 @@ describe('a routing table of 100,000 nodes', () => {
     const config = loadProxyConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PROXY_TLS: 'off', ...FREE_PORTS });
     proxy = await startNodeProxy(config, { logger, bus, keys: staticKeys([]) });
     await waitUntil('the routing table to load', () => proxy.context.sync.loaded, 60_000);
-  }, 90_000);
+  }, 180_000);
   afterAll(async () => {
     await proxy?.close();
     await bus?.close();

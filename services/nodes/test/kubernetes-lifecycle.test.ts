@@ -71,7 +71,7 @@ describe('the nodes service with NODE_DRIVER=kubernetes', () => {
     for (const resource of ['statefulsets', 'services', 'secrets', 'networkpolicies', 'persistentvolumeclaims', 'pods']) {
       expect([resource, fake.list(resource).map((object) => object.metadata.name)]).toEqual([resource, []]);
     }
-  }, 60_000);
+  }, 180_000);
 
   it('stops a node (replicas 0), resizes it, and starts it again with the large class on the same volume', async () => {
     const { id } = (await nodes.http.post('/users/me/nodes').set(bearer(user.clientToken)).send({ image: 'btc' }).expect(200)).body as { id: string };
@@ -97,7 +97,7 @@ describe('the nodes service with NODE_DRIVER=kubernetes', () => {
     readyPod(id);
     await waitUntil('the node runs again', async () => (await nodeOf(id)).state === 'running', 10_000, 50);
     expect(await nodeOf(id)).toMatchObject({ large: true });
-  }, 60_000);
+  }, 180_000);
 
   it('fails a node whose software keeps crashing, saying why, and scales it to zero so it stops crash-looping', async () => {
     const { id } = (await nodes.http.post('/users/me/nodes').set(bearer(user.clientToken)).send({ image: 'ltc' }).expect(200)).body as { id: string };
@@ -126,5 +126,5 @@ describe('the nodes service with NODE_DRIVER=kubernetes', () => {
     expect((fake.get('statefulsets', id)?.spec as { replicas: number }).replicas).toBe(0);
     // Its volume and objects stay until it is deleted.
     expect(fake.list('persistentvolumeclaims').map((claim) => claim.metadata.name).some((name) => name.includes(id))).toBe(true);
-  }, 60_000);
+  }, 180_000);
 });

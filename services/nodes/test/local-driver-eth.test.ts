@@ -109,4 +109,4 @@ test('a killed anvil is restarted with its chain, and a released node starts aga
   endpoint = await runningEndpoint(driver, node.id);
   expect(await blockHeight(endpoint, 'ethereum')).toBeGreaterThanOrEqual(released);
   await driver.destroy(node.id);
-}, 60_000);
+}, 180_000);

@@ -95,7 +95,7 @@ describeWithLitecoind(`ltc on real litecoind${litecoind ? '' : ' (skipped: litec
     ({ endpoint } = await crashAndAwaitRestart(driver, rootDir, node.id));
     expect(await blockHeight(endpoint, 'bitcoin')).toBeGreaterThanOrEqual(before);
     await driver.destroy(node.id);
-  }, 60_000);
+  }, 180_000);
 
   test('mining goes on past the MWEB activation height, which a node without a wallet cannot mine through', async () => {
     const node = ltcNode();

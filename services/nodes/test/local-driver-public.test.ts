@@ -32,7 +32,7 @@ describeWithLitecoind(`LOCAL_NETWORKS=public on real litecoind${litecoind ? '' :
     platform = await startTestPlatform();
     nodes = await platform.startNodes({ LOCAL_NETWORKS: 'public', LTC_PEERS: 'none', LOCAL_PRUNE_MB: '550', LITECOIND_PATH: litecoind! });
     user = await platform.user();
-  }, 60_000);
+  }, 180_000);
   afterAll(() => platform?.close());
 
   const asUser = () => bearer(user.clientToken);
@@ -72,5 +72,5 @@ describeWithLitecoind(`LOCAL_NETWORKS=public on real litecoind${litecoind ? '' :
     await sleep(6000);
     expect(await getNode(created.id)).toMatchObject({ state: 'syncing', sync: { syncing: true, peers: 0 } });
     await nodes.http.delete(`/users/me/nodes/${created.id}`).set(asUser()).expect(200);
-  }, 90_000);
+  }, 180_000);
 });

@@ -66,7 +66,7 @@ describe('node logs hold no secrets', () => {
     await platform.bus.serve('staking.validator-tls', () => Promise.resolve(pair));
     nodes = await platform.startNodes({ MAX_NODES_PER_USER: '10', ...(litecoind ? { LITECOIND_PATH: litecoind } : {}) });
     user = await platform.user();
-  }, 60_000);
+  }, 180_000);
   afterAll(() => platform?.close());
 
   test('anvil printed its dev keys and mnemonic, so there is something to hide', () => {
@@ -124,7 +124,7 @@ describe('node logs hold no secrets', () => {
       const modeOf = async (target: string) => (await stat(target)).mode & 0o777;
       expect({ log: await modeOf(logFile), record: await modeOf(path.join(nodeDir, 'node.json')) }).toEqual({ log: 0o600, record: 0o600 });
       expect({ nodes: await modeOf(path.dirname(nodeDir)), node: await modeOf(nodeDir), data: await modeOf(path.join(nodeDir, 'data')) }).toEqual({ nodes: 0o700, node: 0o700, data: 0o700 });
-    }, 60_000);
+    }, 180_000);
   }
 
   test('a log written before redaction (or by the software itself) is redacted as it is read', async () => {
@@ -139,7 +139,7 @@ describe('node logs hold no secrets', () => {
       expect([text.includes(anvil.keys[0]!), text.includes(anvil.mnemonic), text.includes('45407')]).toEqual([false, false, false]);
       expect(lines).toEqual(expect.arrayContaining(['(0) [redacted: private key]', 'Mnemonic:          [redacted: mnemonic]', 'Listening on [redacted: internal address]']));
     }
-  }, 60_000);
+  }, 180_000);
 });
 
 test("a failure's reason, which the node's user reads, quotes the software's last output redacted", async () => {

@@ -43,7 +43,7 @@ describe('node operations', () => {
     [alice, bob] = [await platform.user(), await platform.user()];
     node = (await nodes.http.post('/users/me/nodes').set(bearer(alice.clientToken)).send({ image: 'btc' }).expect(200)).body as NodeBody;
     await untilState('running');
-  }, 60_000);
+  }, 180_000);
   afterAll(() => platform.close());
 
   const asAlice = () => bearer(alice.clientToken);
@@ -232,7 +232,7 @@ describe('operations on a failed node', () => {
     platform = await startTestPlatform();
     nodes = await platform.startNodes({ LITECOIND_PATH: litecoind });
     user = await platform.user();
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await platform?.close();
     rmSync(dir, { recursive: true, force: true });

@@ -80,7 +80,7 @@ describe('validator nodes', () => {
     expect(Number(count)).toBe(1);
     await waitUntil('node.deleted is heard', () => heard.some((each) => each.kind === 'node.deleted' && each.payload.nodeId === nodeId));
     expect(heard.filter((each) => 'nodeId' in each.payload && each.payload.nodeId === nodeId).map((each) => each.kind)).toEqual(['node.created', 'node.running', 'node.deleting', 'node.deleted']);
-  }, 60_000);
+  }, 180_000);
 
   it('takes a deletion of a node that is gone as done', async () => {
     const gone = 'node-00000000-0000-4000-8000-000000000000';

@@ -80,7 +80,7 @@ describe.each([
     // Still there, still running.
     expect((await get(nodeId).expect(200)).body).toMatchObject({ state: 'running' });
     expect((await nodes.service.db('nodes').where({ id: nodeId }).first('state')) as { state: string }).toEqual({ state: 'running' });
-  }, 90_000);
+  }, 180_000);
 
   it('deletes an unregistered validator and its node', async () => {
     const { nodeId } = (await staking.http.post(`${fuji}/validators`).set(bearer(user.clientToken)).expect(200)).body as { nodeId: string };
@@ -88,5 +88,5 @@ describe.each([
     await staking.http.delete(`${fuji}/validators/${nodeId}`).set(bearer(user.clientToken)).expect(200);
     await waitUntil('its node is deleted', async () => ((await nodes.service.db('nodes').where({ id: nodeId }).first('state')) as { state: string }).state === 'deleted', 20_000, 100);
     await get(nodeId).expect(404);
-  }, 60_000);
+  }, 180_000);
 });
