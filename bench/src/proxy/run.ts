@@ -21,7 +21,8 @@
  * JSON_OUT=<file> also writes every run's figures as JSON.
  *
  * Environment: UPSTREAMS (synthetic,anvil,litecoind; one whose software is missing is skipped with
- * the reason), CONNECTIONS (32), DURATION (10), WARMUP (3), PIPELINING (1), LATENCY_CONNECTIONS
+ * the reason), CONNECTIONS (32), LITECOIND_CONNECTIONS (8: Litecoin Core refuses more than its
+ * 4 RPC threads and queue of 16 take), DURATION (10), WARMUP (3), PIPELINING (1), LATENCY_CONNECTIONS
  * (1; 0: skip the latency runs), ROUNDS (3), TARGETS (comma-separated subset of direct,
  * node-proxy, node-proxy-tls, node-proxy-workers, node-proxy-baseline, nginx, nginx-workers,
  * undici, undici-stream, node-http, http-proxy; default all for the synthetic upstream, the first
@@ -46,6 +47,7 @@ import { startTarget, TARGET_NAMES, type Target, type TargetName, type UpstreamI
 import { integerSetting, listSetting } from './settings';
 
 const CONNECTIONS = integerSetting('CONNECTIONS', 32);
+const LITECOIND_CONNECTIONS = integerSetting('LITECOIND_CONNECTIONS', 8);
 const DURATION = integerSetting('DURATION', 10);
 const WARMUP = integerSetting('WARMUP', 3, 0);
 const PIPELINING = integerSetting('PIPELINING', 1);
@@ -117,6 +119,8 @@ interface Measurements {
 interface RunningUpstream {
   kind: UpstreamKind;
   title: string;
+  /** Connections of the full-load runs: CONNECTIONS, or fewer where the node itself refuses more. */
+  connections: number;
   info: UpstreamInfo;
   scenarios: Scenario[];
   stop(): Promise<void>;
@@ -137,6 +141,7 @@ async function startUpstream(kind: UpstreamKind): Promise<RunningUpstream | { sk
     return {
       kind,
       title: 'the synthetic upstream (a bare node:http server answering every call with `"0x10"`)',
+      connections: CONNECTIONS,
       info: { port: child.port, pids: child.pids, image: 'eth' },
       scenarios: pickScenarios([...SCENARIOS]),
       stop: child.stop,
@@ -152,7 +157,11 @@ async function startUpstream(kind: UpstreamKind): Promise<RunningUpstream | { sk
       kind === 'anvil'
         ? `a real anvil node (${softwareVersion(software)}), run by the local driver on its dev chain`
         : `a real Litecoin Core node (${softwareVersion(software)}), run by the local driver on regtest (${facts.height} blocks, each its coinbase only)`,
-    info: { port: child.port, pids: child.pids.slice(1), image: kind === 'anvil' ? 'eth' : 'ltc', authorization: facts.authorization, keyFile: facts.keyFile },
+    // Litecoin Core serves RPC on 4 threads with a queue of 16 and answers 503 ("Work queue depth
+    // exceeded") beyond that, so it gets LITECOIND_CONNECTIONS (8) rather than 32.
+    connections: kind === 'litecoind' ? LITECOIND_CONNECTIONS : CONNECTIONS,
+    // The driver's process is the node's too: it reads and redacts the node's log (anvil logs every call).
+    info: { port: child.port, pids: child.pids, image: kind === 'anvil' ? 'eth' : 'ltc', authorization: facts.authorization, keyFile: facts.keyFile },
     scenarios: pickScenarios(realScenarios(kind, facts)),
     stop: child.stop,
   };
@@ -191,7 +200,7 @@ async function measureUpstream(upstream: RunningUpstream, targetNames: readonly 
 
     const measured = new Map<string, Measurements>();
     const key = (scenario: Scenario, target: Target) => `${scenario.name}/${target.name}`;
-    const settings = (connections = CONNECTIONS): LoadSettings => ({ connections, durationSeconds: DURATION, pipelining: PIPELINING });
+    const settings = (connections = upstream.connections): LoadSettings => ({ connections, durationSeconds: DURATION, pipelining: PIPELINING });
     const upstreamPids = upstream.info.pids;
     for (let round = 0; round < ROUNDS; round++) {
       const order = targets.map((_, index) => targets[(index + round) % targets.length]!);
@@ -216,7 +225,7 @@ async function measureUpstream(upstream: RunningUpstream, targetNames: readonly 
       }
     }
 
-    const reportSettings: ReportSettings = { connections: CONNECTIONS, durationSeconds: DURATION, warmupSeconds: WARMUP, pipelining: PIPELINING, latencyConnections: LATENCY_CONNECTIONS || undefined, rounds: ROUNDS };
+    const reportSettings: ReportSettings = { connections: upstream.connections, durationSeconds: DURATION, warmupSeconds: WARMUP, pipelining: PIPELINING, latencyConnections: LATENCY_CONNECTIONS || undefined, rounds: ROUNDS };
     print(`## Upstream: ${upstream.title}`);
     for (const line of skipped) print(`\n- ${line}`);
     print();
