@@ -2,7 +2,8 @@ import { once } from 'node:events';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { nodeRpcAuthorization } from '@cloud/node-rpc-auth';
-import { UpstreamError, Upstreams } from '../src/forwarding/upstreams';
+import { CONNECTIONS_PER_NODE, UpstreamError, Upstreams } from '../src/forwarding/upstreams';
+import type { Family } from '../src/routing/interfaces';
 import type { Route } from '../src/routing/route-table';
 import { NodeErrorScan } from '../src/usage/node-error-scan';
 
@@ -41,11 +42,13 @@ describe('Upstreams.streamTo', () => {
   let proxy: Server;
   let proxyPort: number;
   let scan: NodeErrorScan | undefined;
-  /** Hands the next proxied call's streamTo promise to the test (wrapped, so awaiting it does not wait for it). */
-  let arrived: ((call: { settled: Promise<number> }) => void) | undefined;
-  const nextCall = () => new Promise<{ settled: Promise<number> }>((resolve) => (arrived = resolve));
+  /** Hand the proxied calls' streamTo promises to the test in the order they arrive (wrapped, so awaiting one does not wait for it). */
+  const waiting: ((call: { settled: Promise<number> }) => void)[] = [];
+  const nextCall = () => new Promise<{ settled: Promise<number> }>((resolve) => waiting.push(resolve));
 
-  const route = () => ({ nodeId: NODE_ID, upstream: `http://127.0.0.1:${upstreamPort}` }) as Route;
+  /** The family of the node the test's proxy forwards to (each family has its own pool). */
+  let family: Family = 'ethereum';
+  const route = () => ({ nodeId: `${NODE_ID}-${family}`, upstream: `http://127.0.0.1:${upstreamPort}`, interfaces: { family } }) as Route;
 
   beforeAll(async () => {
     upstreamPort = await listen(upstream.server);
@@ -53,7 +56,7 @@ describe('Upstreams.streamTo', () => {
     proxy = createServer((req, res) => {
       const settled = upstreams.streamTo(route(), { method: 'POST', path: '/', body: '{}', headers: { 'content-type': 'application/json' } }, res, scan);
       settled.catch(() => res.destroy());
-      arrived?.({ settled });
+      waiting.shift()?.({ settled });
     });
     proxyPort = await listen(proxy);
   });
@@ -70,6 +73,7 @@ describe('Upstreams.streamTo', () => {
     upstream.seen.closedEarly = false;
     upstream.seen.finished = false;
     scan = undefined;
+    family = 'ethereum';
   });
 
   /** Calls the proxy: the caller's response once its headers are in (its body not read), and what streamTo settles with. */
@@ -105,7 +109,7 @@ describe('Upstreams.streamTo', () => {
     expect((await readAll(res)).toString()).toBe('{"jsonrpc":"2.0","id":1,"result":42}');
     await expect(settled).resolves.toBe(36);
     expect(scan.errors).toBe(0);
-    expect(upstream.seen.authorization).toBe(nodeRpcAuthorization(KEY, NODE_ID));
+    expect(upstream.seen.authorization).toBe(nodeRpcAuthorization(KEY, `${NODE_ID}-ethereum`));
   });
 
   it('holds a large answer back while the caller does not read, then delivers all of it, byte for byte', async () => {
@@ -153,6 +157,39 @@ describe('Upstreams.streamTo', () => {
     expect(error).toBeInstanceOf(UpstreamError);
     expect(error.status).toBe(502);
     await waitFor(() => upstream.seen.closedEarly);
+  });
+
+  it.each([
+    ['bitcoin', 16],
+    ['ethereum', 32],
+  ] as const)('keeps at most %s-family node connections busy at once (%i) and queues the rest, each answered', async (nodeFamily, limit) => {
+    expect(CONNECTIONS_PER_NODE[nodeFamily]).toBe(limit);
+    family = nodeFamily;
+    // The node holds every call until the test lets them go, so the calls in flight pile up.
+    let inFlight = 0;
+    let most = 0;
+    let holding = true;
+    const held: (() => void)[] = [];
+    upstream.handle((_req, res) => {
+      most = Math.max(most, ++inFlight);
+      const answer = () => {
+        inFlight--;
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '2' });
+        res.end('{}');
+      };
+      if (holding) held.push(answer);
+      else setTimeout(answer, 5); // still slow enough that the queued calls keep every connection busy
+    });
+    const calls = await Promise.all(Array.from({ length: limit + 24 }, () => call()));
+    await waitFor(() => inFlight === limit);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(most).toBe(limit);
+    holding = false;
+    held.splice(0).forEach((answer) => answer());
+    const statuses = await Promise.all(calls.map(async ({ response }) => (await response).statusCode));
+    expect(statuses).toEqual(Array(limit + 24).fill(200));
+    await Promise.all(calls.map(({ settled }) => expect(settled).resolves.toBe(2)));
+    expect(most).toBe(limit);
   });
 
   it("answers 502 and passes nothing on when the node refuses the proxy's login", async () => {

@@ -3,6 +3,7 @@ import { errors, Pool, type Dispatcher } from 'undici';
 import type { NodeErrorScan } from '../usage/node-error-scan';
 import { AnswerWriter } from './answer-writer';
 import { nodeRpcAuthorization } from '@cloud/node-rpc-auth';
+import type { Family } from '../routing/interfaces';
 import type { Route } from '../routing/route-table';
 
 export interface UpstreamRequest {
@@ -24,6 +25,14 @@ export class UpstreamError extends Error {
   }
 }
 
+/**
+ * Connections the proxy opens to one node at most; calls beyond wait in the pool (bounded by the
+ * upstream timeout). Bitcoin-family daemons serve RPC on 4 threads with a work queue of 16 and
+ * answer 503 "Work queue depth exceeded" to whatever comes beyond that, so their callers would
+ * see a node error under a burst that the proxy can queue instead.
+ */
+export const CONNECTIONS_PER_NODE: Record<Family, number> = { bitcoin: 16, ethereum: 32, avalanche: 32 };
+
 interface Upstream {
   pool: Pool;
   basePath: string;
@@ -38,7 +47,7 @@ interface Upstream {
 export class Upstreams {
   private readonly upstreams = new Map<string, Upstream>();
 
-  constructor(private readonly options: { key: Buffer; timeoutMs: number; connectionsPerNode?: number }) {}
+  constructor(private readonly options: { key: Buffer; timeoutMs: number }) {}
 
   async request(route: Route, request: UpstreamRequest): Promise<Dispatcher.ResponseData> {
     const upstream = this.upstreamOf(route);
@@ -115,7 +124,7 @@ export class Upstreams {
     if (!upstream) {
       const url = new URL(route.upstream!);
       upstream = {
-        pool: new Pool(url.origin, { connections: this.options.connectionsPerNode ?? 32, keepAliveTimeout: 30_000 }),
+        pool: new Pool(url.origin, { connections: CONNECTIONS_PER_NODE[route.interfaces.family], keepAliveTimeout: 30_000 }),
         basePath: url.pathname.replace(/\/$/, ''),
         authorization: nodeRpcAuthorization(this.options.key, route.nodeId),
       };
