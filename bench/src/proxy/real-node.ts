@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createLogger } from '@cloud/logging';
 import { loadNodeRpcKey, nodeRpcAuthorization } from '@cloud/node-rpc-auth';
-import { createLocalDriver } from '@cloud/nodes';
+import { callJsonRpc, createLocalDriver, type RpcTarget } from '@cloud/nodes';
 import { reportReady } from './child';
 import { BENCH_NODE_ID } from './requests';
 
@@ -25,27 +25,23 @@ const TX_COUNT = Number(process.env.BLOCK_TRANSACTIONS || '10');
 
 type Kind = 'anvil' | 'litecoind';
 
-async function rpc(url: string, authorization: string, method: string, params: unknown[] = []): Promise<unknown> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  const answer = (await response.json()) as { result?: unknown; error?: { message?: string } | null };
-  if (answer.error) throw new Error(`${method}: ${answer.error.message ?? JSON.stringify(answer.error)}`);
-  return answer.result;
-}
+/** One call to the node as the driver makes them (`callJsonRpc`); a JSON-RPC error throws. */
+const rpc = (node: RpcTarget, method: string, params: unknown[] = []) => callJsonRpc(node, { method, params });
 
-async function fillAnvil(url: string, authorization: string): Promise<Record<string, string>> {
-  const [from, to] = (await rpc(url, authorization, 'eth_accounts')) as string[];
+async function fillAnvil(node: RpcTarget): Promise<Record<string, string>> {
+  const [from, to] = (await rpc(node, 'eth_accounts')) as string[];
   if (!from || !to) throw new Error('anvil has fewer than two accounts');
-  for (let index = 0; index < TX_COUNT; index++) await rpc(url, authorization, 'eth_sendTransaction', [{ from, to, value: '0x1' }]);
-  await rpc(url, authorization, 'evm_mine');
-  const block = (await rpc(url, authorization, 'eth_getBlockByNumber', ['latest', true])) as { number: string; transactions: unknown[] };
+  for (let index = 0; index < TX_COUNT; index++) await rpc(node, 'eth_sendTransaction', [{ from, to, value: '0x1' }]);
+  await rpc(node, 'evm_mine');
+  const block = (await rpc(node, 'eth_getBlockByNumber', ['latest', true])) as { number: string; transactions: unknown[] };
   if (block.transactions.length !== TX_COUNT) throw new Error(`the latest block holds ${block.transactions.length} transactions, not ${TX_COUNT}`);
   return { latestBlock: block.number, transactions: String(TX_COUNT) };
 }
 
-async function fillLitecoind(url: string, authorization: string): Promise<Record<string, string>> {
-  await rpc(url, authorization, 'generatetodescriptor', [101, 'raw(51)']);
-  const height = (await rpc(url, authorization, 'getblockcount')) as number;
-  const tip = (await rpc(url, authorization, 'getblockhash', [height])) as string;
+async function fillLitecoind(node: RpcTarget): Promise<Record<string, string>> {
+  await rpc(node, 'generatetodescriptor', [101, 'raw(51)']);
+  const height = (await rpc(node, 'getblockcount')) as number;
+  const tip = (await rpc(node, 'getblockhash', [height])) as string;
   return { height: String(height), tipHash: tip };
 }
 
@@ -75,7 +71,8 @@ async function main(): Promise<void> {
     else await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const authorization = nodeRpcAuthorization(key, BENCH_NODE_ID);
-  const facts = kind === 'anvil' ? await fillAnvil(url, authorization) : await fillLitecoind(url, authorization);
+  const node = { url, authorization };
+  const facts = kind === 'anvil' ? await fillAnvil(node) : await fillLitecoind(node);
   const { pid } = JSON.parse(readFileSync(path.join(rootDir, BENCH_NODE_ID, 'node.json'), 'utf8')) as { pid: number };
   reportReady(
     Number(new URL(url).port),

@@ -10,3 +10,5 @@ export { nodesOpenApiDocument } from './entry-points/http/openapi';
 export { createLocalDriver } from './drivers/local';
 export type { LocalDriverOptions } from './drivers/local';
 export { anvilFromPackage, findOnPath } from './drivers/local/software';
+export { callJsonRpc } from './drivers/json-rpc';
+export type { RpcTarget } from './drivers/json-rpc';
