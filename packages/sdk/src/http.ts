@@ -1,3 +1,4 @@
+import { basicAuthorization } from './encoding';
 import { apiErrorFromAnswer, UnreachableError, type CloudApiError, type CloudService } from './errors';
 
 // The one place the SDK talks HTTP to the platform's APIs: fetch, JSON in and out, and error
@@ -41,8 +42,7 @@ export class ApiClient {
     if (request.body !== undefined) headers['content-type'] = 'application/json';
     if (request.auth && 'bearer' in request.auth) headers.authorization = `Bearer ${request.auth.bearer}`;
     if (request.auth && 'basic' in request.auth) {
-      const { user, password } = request.auth.basic;
-      headers.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+      headers.authorization = basicAuthorization(request.auth.basic.user, request.auth.basic.password);
     }
     let response: Response;
     let text: string;

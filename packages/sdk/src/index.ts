@@ -1,5 +1,7 @@
-export { CloudClient, DEFAULT_URLS, avalancheApiPath, isValidatorImage } from './client';
+export { CloudClient, avalancheApiPath } from './client';
 export type { CloudClientOptions } from './client';
+export { DEFAULT_URLS, PlatformClient, isValidatorImage } from './platform-client';
+export type { PlatformClientOptions } from './platform-client';
 export * from './errors';
 export type { LoginOptions, Session } from './session';
 export { tokenExpiry } from './session';

@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOneOptions } from '
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { apiErrorFromAnswer, NodeRpcError, UnreachableError } from './errors';
+import { basicAuthorization } from './encoding';
 import type { Credentials } from './http';
 
 // Calls to a hosted node through the node-proxy: JSON-RPC, and the management API of validator
@@ -47,7 +48,7 @@ function lookup(hostname: string, options: LookupOneOptions, callback: (error: N
 
 function authorization(credentials: Credentials): string {
   if ('bearer' in credentials) return `Bearer ${credentials.bearer}`;
-  return `Basic ${Buffer.from(`${credentials.basic.user}:${credentials.basic.password}`).toString('base64')}`;
+  return basicAuthorization(credentials.basic.user, credentials.basic.password);
 }
 
 /** One HTTP exchange with a node through the proxy; the body parsed as JSON. */

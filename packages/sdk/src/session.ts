@@ -1,3 +1,4 @@
+import { fromBase64Url } from './encoding';
 import { NotLoggedInError, UnauthorizedError } from './errors';
 import type { ApiClient } from './http';
 import type { ClientKey, ClientTokens, UserProfile } from './types';
@@ -35,7 +36,7 @@ const EXPIRY_MARGIN_SECONDS = 30;
  */
 function tokenClaims(token: string): { exp?: unknown; sub?: unknown } {
   try {
-    return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown; sub?: unknown };
+    return JSON.parse(fromBase64Url(token.split('.')[1] ?? '')) as { exp?: unknown; sub?: unknown };
   } catch {
     return {};
   }

@@ -1,0 +1,9 @@
+// The SDK without what needs Node (calls to hosted nodes through the node-proxy use node:https):
+// the three APIs and the session, for browsers (the web console).
+export { DEFAULT_URLS, PlatformClient, isValidatorImage } from './platform-client';
+export type { PlatformClientOptions } from './platform-client';
+export * from './errors';
+export type { LoginOptions, Session } from './session';
+export { tokenExpiry } from './session';
+export type { SyncProgress, WaitOptions } from './wait';
+export type * from './types';
