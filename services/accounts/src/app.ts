@@ -29,6 +29,7 @@ import { clientKeysRouter } from './entry-points/http/client-keys.router';
 import { eventsRouter } from './entry-points/http/events.router';
 import { accountsOpenApiDocument } from './entry-points/http/openapi';
 import { ACCOUNTS_SCHEMA } from './migrations';
+import { EmailLinks } from './domain/email-links';
 import { twoFactorRouter } from './entry-points/http/two-factor.router';
 import { usersRouter } from './entry-points/http/users.router';
 
@@ -74,7 +75,7 @@ export function createAccountsApp(deps: AccountsAppDependencies): AccountsApp {
   // Attempt counts: in PostgreSQL when there is one (shared by replicas), else in this process.
   const limitStore: LimitStore = config.DATABASE_URL ? { postgres: { db, schema: ACCOUNTS_SCHEMA } } : {};
   const passwords = new PasswordHasher(config.BCRYPT_ROUNDS);
-  const accountsUrl = config.PUBLIC_ACCOUNTS_URL ?? `http://${config.ACCOUNTS_HOST}:${config.ACCOUNTS_PORT}`;
+  const links = new EmailLinks(config.PUBLIC_ACCOUNTS_URL ?? `http://${config.ACCOUNTS_HOST}:${config.ACCOUNTS_PORT}`, config.CONSOLE_URL);
   const twoFactorRepo = new TwoFactorRepository(db);
   const twoFactorCrypto = new TwoFactorCrypto(deps.twoFactorKey);
   const usersService = new UsersService({
@@ -101,7 +102,7 @@ export function createAccountsApp(deps: AccountsAppDependencies): AccountsApp {
     mailer: deps.mailer,
     logger,
     clock,
-    accountsUrl,
+    links,
     verificationTtlHours: config.VERIFICATION_TOKEN_TTL_HOURS,
     verificationResendSeconds: config.VERIFICATION_RESEND_INTERVAL_SECONDS,
   });
@@ -122,7 +123,7 @@ export function createAccountsApp(deps: AccountsAppDependencies): AccountsApp {
     mailer: deps.mailer,
     logger,
     clock,
-    accountsUrl,
+    links,
     tokenTtlMinutes: config.PASSWORD_RESET_TOKEN_TTL_MINUTES,
     perEmail: resetLimit('reset-email', config.PASSWORD_RESET_MAX_PER_EMAIL),
     perAddress: resetLimit('reset-address', config.PASSWORD_RESET_MAX_PER_ADDRESS),

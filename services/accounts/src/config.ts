@@ -7,6 +7,8 @@ export const accountsEnvironment = apiServiceEnvironment.extend({
   ACCOUNTS_HOST: z.string().default('127.0.0.1'),
   /** The address users reach this service at; used in the verification and password-reset e-mails. */
   PUBLIC_ACCOUNTS_URL: z.url().optional(),
+  /** The web console's address: the e-mails' links open its pages (verify, reset the password). */
+  CONSOLE_URL: z.url().optional(),
   /** smtp://host:port or smtps://user:pass@host:port; unset writes .eml files to $DATA_DIR/mail. */
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: z.string().default('Cloud Nodes <no-reply@nodes.localhost>'),

@@ -1,17 +1,18 @@
 import type { MailMessage } from '../data-access/mailer';
+import type { ActionLinks } from './email-links';
 
 /** The e-mail that carries a password-reset link. */
-export function passwordResetEmail(options: { to: string; userId: string; token: string; accountsUrl: string; validMinutes: number }): MailMessage {
-  const { to, userId, token, accountsUrl, validMinutes } = options;
-  const url = `${accountsUrl.replace(/\/$/, '')}/users/${userId}/password-reset/${token}`;
+export function passwordResetEmail(options: { to: string; userId: string; token: string; links: ActionLinks; validMinutes: number }): MailMessage {
+  const { to, userId, token, links, validMinutes } = options;
+  const url = links.api;
   return {
     to,
-    actionUrl: url,
+    actionUrl: links.page ?? url,
     subject: 'Reset your password',
     text: [
       'Someone (hopefully you) asked to reset the password of your account.',
       '',
-      'To choose a new password, send it in a PUT request to this address:',
+      ...(links.page ? ['To choose a new password, open this link:', '', `  ${links.page}`, '', 'Or, without a browser, send the new password in a PUT request to this address:'] : ['To choose a new password, send it in a PUT request to this address:']),
       '',
       `  ${url}`,
       '',

@@ -7,6 +7,7 @@ import type { User } from '../data-access/users.repository';
 import type { AttemptLimit } from './attempt-limit';
 import { randomUrlToken, sha256Hex } from './credentials';
 import { replacePassword, type PasswordChangeDependencies } from './password-change';
+import type { EmailLinks } from './email-links';
 import { passwordResetEmail } from './password-reset-email';
 
 export interface PasswordResetsDependencies extends PasswordChangeDependencies {
@@ -14,7 +15,8 @@ export interface PasswordResetsDependencies extends PasswordChangeDependencies {
   mailer: Mailer;
   logger: Logger;
   clock: Clock;
-  accountsUrl: string;
+  /** Where the reset e-mail's links point. */
+  links: EmailLinks;
   tokenTtlMinutes: number;
   /** Reset e-mails asked for one e-mail address. */
   perEmail: AttemptLimit;
@@ -72,7 +74,7 @@ export class PasswordResets {
 
   // A failed send is logged, not thrown: the answer has gone, and the user can ask again.
   private sendInBackground(user: User, token: string): void {
-    const message = passwordResetEmail({ to: user.email, userId: user.id, token, accountsUrl: this.deps.accountsUrl, validMinutes: this.deps.tokenTtlMinutes });
+    const message = passwordResetEmail({ to: user.email, userId: user.id, token, links: this.deps.links.passwordReset(user.id, token), validMinutes: this.deps.tokenTtlMinutes });
     const sent = this.deps.mailer.send(message).then(
       () => void this.deps.logger.info('password-reset e-mail sent', { userId: user.id }),
       (error: unknown) => void this.deps.logger.error('could not send the password-reset e-mail', { userId: user.id, error }),

@@ -12,6 +12,7 @@ import { passwordWeakness, type PasswordHasher } from './passwords';
 import type { Revocations } from './revocations';
 import { secondFactorRefusal, type TwoFactorCodes } from './two-factor-codes';
 import { EMPTY_BILLING_ADDRESS } from './profile';
+import type { EmailLinks } from './email-links';
 import { verificationEmail } from './verification-email';
 
 export interface SignUpInput {
@@ -38,7 +39,8 @@ export interface UsersDependencies {
   mailer: Mailer;
   logger: Logger;
   clock: Clock;
-  accountsUrl: string;
+  /** Where the verification e-mail's links point. */
+  links: EmailLinks;
   verificationTtlHours: number;
   verificationResendSeconds: number;
 }
@@ -136,7 +138,7 @@ export class UsersService {
       to: user.email,
       userId: user.id,
       token,
-      accountsUrl: this.deps.accountsUrl,
+      links: this.deps.links.verification(user.id, token),
       validHours: this.deps.verificationTtlHours,
     });
     try {

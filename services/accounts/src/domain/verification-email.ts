@@ -1,21 +1,21 @@
 import type { MailMessage } from '../data-access/mailer';
+import type { ActionLinks } from './email-links';
 
 /** The e-mail that carries the verification token (spec section 5 item 7). */
-export function verificationEmail(options: { to: string; userId: string; token: string; accountsUrl: string; validHours: number }): MailMessage {
-  const { to, userId, token, accountsUrl, validHours } = options;
-  const url = `${accountsUrl.replace(/\/$/, '')}/users/${userId}/token/${token}`;
+export function verificationEmail(options: { to: string; userId: string; token: string; links: ActionLinks; validHours: number }): MailMessage {
+  const { to, userId, token, links, validHours } = options;
+  const url = links.api;
+  const byRequest = ['send a PUT request to this address:', '', `  ${url}`, '', `for example: curl -X PUT ${url}`];
   return {
     to,
-    actionUrl: url,
+    actionUrl: links.page ?? url,
     subject: 'Verify your e-mail address',
     text: [
       'Welcome!',
       '',
-      'To verify your e-mail address, send a PUT request to this address:',
-      '',
-      `  ${url}`,
-      '',
-      `for example: curl -X PUT ${url}`,
+      ...(links.page
+        ? ['To verify your e-mail address, open this link:', '', `  ${links.page}`, '', `Or, without a browser, ${byRequest[0]}`, ...byRequest.slice(1)]
+        : [`To verify your e-mail address, ${byRequest[0]}`, ...byRequest.slice(1)]),
       '',
       `User id: ${userId}`,
       `Verification token: ${token}`,
