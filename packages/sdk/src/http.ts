@@ -22,7 +22,7 @@ export interface HttpOptions {
 }
 
 export class ApiClient {
-  private readonly fetch: typeof fetch;
+  private readonly send: typeof fetch;
   private readonly timeoutMs: number;
 
   constructor(
@@ -30,7 +30,10 @@ export class ApiClient {
     readonly baseUrl: string,
     options: HttpOptions = {},
   ) {
-    this.fetch = options.fetch ?? globalThis.fetch;
+    // Called as a plain function, never as a method of this client: a browser's fetch throws
+    // "Illegal invocation" when called on anything but the window.
+    const given = options.fetch;
+    this.send = given ? (input, init) => given(input, init) : (input, init) => globalThis.fetch(input, init);
     this.timeoutMs = options.timeoutMs ?? 30_000;
   }
 
@@ -47,7 +50,7 @@ export class ApiClient {
     let response: Response;
     let text: string;
     try {
-      response = await this.fetch(url, {
+      response = await this.send(url, {
         method: request.method,
         headers,
         body: request.body === undefined ? undefined : JSON.stringify(request.body),

@@ -54,3 +54,16 @@ describe('base64 without Buffer', () => {
     expect(() => fromBase64Url('not base64!')).toThrow();
   });
 });
+
+describe('the fetch the SDK is given', () => {
+  // A browser's fetch throws "Illegal invocation" when called as a method of another object.
+  function windowLikeFetch(this: unknown, _input: unknown, _init?: unknown): Promise<Response> {
+    if (this !== undefined && this !== globalThis) return Promise.reject(new TypeError('Illegal invocation'));
+    return Promise.resolve(new Response(JSON.stringify([{ image: 'eth' }]), { status: 200, headers: { 'content-type': 'application/json' } }));
+  }
+
+  it('is called as a plain function, as a browser requires', async () => {
+    const client = new browser.PlatformClient({ nodesUrl: 'http://127.0.0.1:1', fetch: windowLikeFetch as typeof fetch });
+    await expect(client.nodes.chains()).resolves.toEqual([{ image: 'eth' }]);
+  });
+});
