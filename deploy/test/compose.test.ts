@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadCompose } from './support/compose';
-import { PROXY_PUBLIC_PORTS, REPO_ROOT, SERVICE_NAMES, SERVICES, unknownVariables, validateEnvironment } from './support/services';
+import { IMAGE_NAMES, IMAGES, PROXY_PUBLIC_PORTS, REPO_ROOT, SERVICE_NAMES, SERVICES, unknownVariables, validateEnvironment } from './support/services';
 
 const compose = loadCompose();
 const service = (name: string) => {
@@ -14,26 +14,30 @@ const envOf = (name: string) => service(name).environment ?? {};
 const KEY_FILES = ['AUTH_SIGNING_KEY_FILE', 'CLIENT_SECRET_HASH_KEY_FILE', 'TWO_FACTOR_KEY_FILE', 'NODE_RPC_KEY_FILE', 'STAKING_KEY_ENCRYPTION_KEY_FILE'];
 
 describe('docker-compose.yml', () => {
-  it('runs PostgreSQL, RabbitMQ, an SMTP catcher, the key maker, the four services and the gateway', () => {
+  it('runs PostgreSQL, RabbitMQ, an SMTP catcher, the key maker, the four services, the console and the gateway', () => {
     expect(Object.keys(compose.services)).toEqual(
-      expect.arrayContaining(['postgres', 'rabbitmq', 'mailpit', 'keys', 'gateway', ...SERVICE_NAMES]),
+      expect.arrayContaining(['postgres', 'rabbitmq', 'mailpit', 'keys', 'gateway', ...IMAGE_NAMES]),
     );
   });
 
-  it('builds each service from its own Dockerfile with the repository as the context', () => {
-    for (const name of SERVICE_NAMES) {
-      expect(service(name).build).toEqual({ context: '.', dockerfile: `services/${name}/Dockerfile` });
-      expect(existsSync(path.join(REPO_ROOT, `services/${name}/Dockerfile`))).toBe(true);
+  it('builds each service and the console from its own Dockerfile with the repository as the context', () => {
+    for (const name of IMAGE_NAMES) {
+      const dockerfile = `${IMAGES[name].dir}/Dockerfile`;
+      expect(service(name).build).toEqual({ context: '.', dockerfile });
+      expect(existsSync(path.join(REPO_ROOT, dockerfile))).toBe(true);
+      expect(service(name).image).toBe(`cloud-nodes/${name}:local`);
     }
   });
 
-  describe.each(SERVICE_NAMES)('%s', (name) => {
+  describe.each(IMAGE_NAMES)('%s', (name) => {
     it('gets an environment its configuration accepts, with no variable it does not read', () => {
       const env = envOf(name);
       expect(unknownVariables(name, env)).toEqual([]);
       expect(() => validateEnvironment(name, env)).not.toThrow();
     });
+  });
 
+  describe.each(SERVICE_NAMES)('%s', (name) => {
     it('uses the real parts: RabbitMQ, PostgreSQL with migrations left to the one-shot service, every interface', () => {
       const env = envOf(name);
       expect(env.AMQP_URL).toMatch(/^amqp:\/\/[^@]+@rabbitmq:5672$/);
@@ -99,9 +103,24 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('sends e-mail to the SMTP catcher and links to the gateway', () => {
+  it('sends e-mail to the SMTP catcher and links to the gateway, whose `/` is the console', () => {
     expect(envOf('accounts').SMTP_URL).toBe('smtp://mailpit:1025');
     expect(envOf('accounts').PUBLIC_ACCOUNTS_URL).toBe('http://localhost:8000');
+    expect(envOf('accounts').CONSOLE_URL).toBe('http://localhost:8000');
+  });
+
+  it('runs the console alone, telling the page the gateway\'s published address for the APIs', () => {
+    const env = envOf('console');
+    expect(env).toMatchObject({ NODE_ENV: 'production', CONSOLE_HOST: '0.0.0.0', CONSOLE_API_URL: 'http://localhost:8000' });
+    // Its server reads no database, bus or key, publishes nothing (the gateway reaches it) and waits for nothing.
+    expect(Object.keys(env).filter((variable) => /^(DATABASE|AMQP)_URL$|_FILE$/.test(variable))).toEqual([]);
+    expect(service('console').ports).toBeUndefined();
+    expect(service('console').depends_on).toBeUndefined();
+    expect(service('gateway').depends_on?.console).toEqual({ condition: 'service_started' });
+    // The gateway's address follows GATEWAY_PORT for the page as for the e-mails.
+    const moved = loadCompose({ GATEWAY_PORT: '9000' });
+    expect(moved.services.console?.environment?.CONSOLE_API_URL).toBe('http://localhost:9000');
+    expect(moved.services.accounts?.environment?.CONSOLE_URL).toBe('http://localhost:9000');
   });
 
   it('is valid for docker compose itself (`docker compose` or docker-compose; .ci/run installs the latter)', () => {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT, SERVICE_NAMES, SERVICES } from './support/services';
+import { IMAGE_NAMES, IMAGES, REPO_ROOT } from './support/services';
 
 interface Instruction {
   keyword: string;
@@ -20,8 +20,8 @@ function instructions(text: string): Instruction[] {
     });
 }
 
-describe.each(SERVICE_NAMES)('services/%s/Dockerfile', (service) => {
-  const file = path.join(REPO_ROOT, 'services', service, 'Dockerfile');
+describe.each(IMAGE_NAMES.map((image) => [IMAGES[image].dir, image] as const))('%s/Dockerfile', (dir, service) => {
+  const file = path.join(REPO_ROOT, dir, 'Dockerfile');
   const all = existsSync(file) ? instructions(readFileSync(file, 'utf8')) : [];
   const stages = all.filter((i) => i.keyword === 'FROM');
   const runtime = all.slice(all.lastIndexOf(stages[stages.length - 1] as Instruction));
@@ -47,22 +47,31 @@ describe.each(SERVICE_NAMES)('services/%s/Dockerfile', (service) => {
     const cmd = runtime.filter((i) => i.keyword === 'CMD').pop();
     expect(JSON.parse(cmd?.args ?? 'null')).toEqual(['node', 'dist/main.js']);
     const workdir = runtime.filter((i) => i.keyword === 'WORKDIR').pop();
-    expect(workdir?.args).toBe(`/app/services/${service}`);
+    expect(workdir?.args).toBe(`/app/${dir}`);
   });
 
   it('exposes its ports and checks its health on /healthz', () => {
     const exposed = runtime.filter((i) => i.keyword === 'EXPOSE').flatMap((i) => i.args.split(/\s+/).map(Number));
-    expect(exposed.sort()).toEqual([...SERVICES[service].ports].sort());
+    expect(exposed.sort()).toEqual([...IMAGES[service].ports].sort());
     const healthcheck = runtime.find((i) => i.keyword === 'HEALTHCHECK')?.args ?? '';
-    const [variable, port] = SERVICES[service].healthPort;
+    const [variable, port] = IMAGES[service].healthPort;
     expect(healthcheck).toContain('/healthz');
     expect(healthcheck).toContain(`process.env.${variable} || ${port}`);
   });
 
   it('listens on every interface in the container', () => {
     const env = runtime.filter((i) => i.keyword === 'ENV').map((i) => i.args).join(' ');
-    expect(env).toContain(`${SERVICES[service].hostVariable}=0.0.0.0`);
+    expect(env).toContain(`${IMAGES[service].hostVariable}=0.0.0.0`);
     expect(env).toContain('NODE_ENV=production');
+  });
+});
+
+describe('apps/console/Dockerfile', () => {
+  const all = instructions(readFileSync(path.join(REPO_ROOT, 'apps', 'console', 'Dockerfile'), 'utf8'));
+
+  it('gives the build what tsc and vite build read outside the pruned workspaces', () => {
+    const copies = all.filter((i) => i.keyword === 'COPY').map((i) => i.args);
+    expect(copies).toContain('tsconfig.base.json ./');
   });
 });
 
@@ -72,5 +81,24 @@ describe('.dockerignore', () => {
     for (const pattern of ['**/node_modules', '**/dist', '**/.data', '**/.env', '.git', 'deploy/kubernetes/overlays/*/secrets']) {
       expect(lines).toContain(pattern);
     }
+  });
+
+  it('lets in what the console\'s page is built from (web/, vite.config, the bundle-size script)', () => {
+    const patterns = readFileSync(path.join(REPO_ROOT, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#'));
+    // Every pattern of ours is a path, `**/name` or `prefix/*/name`: none may match these.
+    const toRegExp = (pattern: string) => {
+      const escaped = pattern.replace(/[.+?^$(){}|[\]\\]/g, '\\$&');
+      const body = escaped.replace(/\*\*\//g, '\uE000').replace(/\*/g, '[^/]*').replace(/\uE000/g, '(?:.*/)?');
+      return new RegExp(`^${body}(?:/|$)`);
+    };
+    const ignored = (file: string) => patterns.some((pattern) => toRegExp(pattern).test(file));
+    for (const file of ['apps/console/web/index.html', 'apps/console/web/src/main.tsx', 'apps/console/vite.config.mts', 'apps/console/scripts/bundle-size.mjs', 'tsconfig.base.json']) {
+      expect([file, ignored(file)]).toEqual([file, false]);
+    }
+    expect(ignored('apps/console/dist/web/index.html')).toBe(true);
+    expect(ignored('apps/console/node_modules/vite/package.json')).toBe(true);
   });
 });

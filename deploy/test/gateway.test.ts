@@ -12,8 +12,14 @@ import { GATEWAY_CONFIG, ingressServiceFor, nginxLocationFor, readGatewayConfig,
 const routes = declaredRoutes();
 const requests = routes.flatMap((route) => samplePaths(route.template).map((requestPath) => ({ ...route, requestPath })));
 
-// Where compose runs each API: staking shares the nodes container's network.
-const COMPOSE_ADDRESS: Record<ApiService, string> = { accounts: 'accounts:3001', nodes: 'nodes:3002', staking: 'nodes:3003' };
+// Where compose runs each API (staking shares the nodes container's network) and the console.
+const COMPOSE_ADDRESS: Record<ApiService | 'console', string> = { accounts: 'accounts:3001', nodes: 'nodes:3002', staking: 'nodes:3003', console: 'console:3000' };
+
+// Paths of the console's page (its client routes, what vite build writes, /config.json): every path
+// no API claims goes to the console, at `/` of the gateway and of the Ingress.
+const CONSOLE_PATHS = ['/', '/nodes', '/nodes/node-1', '/verify', '/reset-password', '/keys', '/validators/v-1', '/config.json', '/assets/index-1a2b.js', '/favicon.svg', '/nothing-here'];
+// The near misses: API paths next to the console's, which stay the API's.
+const API_NEIGHBOURS: [string, ApiService][] = [['/users/me/nodes', 'nodes'], ['/users/me/nodes/node-1', 'nodes'], ['/users/me', 'accounts'], ['/chains', 'nodes'], ['/staking/validators', 'staking']];
 
 describe('the routes the OpenAPI documents declare', () => {
   it('are read from all three services', () => {
@@ -32,18 +38,27 @@ describe('the gateway (deploy/gateway/nginx.conf)', () => {
     expect(compose.services.nodes?.environment?.NODES_PORT).toBe('3002');
     expect(compose.services.staking?.environment?.STAKING_PORT).toBe('3003');
     expect(compose.services.accounts?.environment?.ACCOUNTS_PORT).toBe('3001');
+    expect(compose.services.console?.environment?.CONSOLE_PORT).toBe('3000');
   });
 
   it.each(requests.map((r) => [`${r.method} ${r.requestPath}`, r.service, r.requestPath] as const))('routes %s to %s', (_name, service, requestPath) => {
     expect(nginxLocationFor(config, requestPath)?.upstream).toBe(service);
   });
 
-  it('serves each OpenAPI document at /openapi/<service>.json and answers 404 elsewhere', () => {
+  it('serves each OpenAPI document at /openapi/<service>.json and answers 404 for other documents', () => {
     for (const service of ['accounts', 'nodes', 'staking']) {
       expect(nginxLocationFor(config, `/openapi/${service}.json`)?.upstream).toBe(service);
     }
-    expect(nginxLocationFor(config, '/nothing-here')).toMatchObject({ path: '/' });
-    expect(nginxLocationFor(config, '/nothing-here')?.upstream).toBeUndefined();
+    expect(nginxLocationFor(config, '/openapi/other.json')).toMatchObject({ path: '/openapi/' });
+    expect(nginxLocationFor(config, '/openapi/other.json')?.upstream).toBeUndefined();
+  });
+
+  it.each(CONSOLE_PATHS)('routes %s to the console', (requestPath) => {
+    expect(nginxLocationFor(config, requestPath)).toMatchObject({ path: '/', upstream: 'console' });
+  });
+
+  it.each(API_NEIGHBOURS)('still routes %s to %s', (requestPath, service) => {
+    expect(nginxLocationFor(config, requestPath)?.upstream).toBe(service);
   });
 });
 
@@ -57,6 +72,14 @@ describe('the Ingress (deploy/kubernetes/base/ingress.yaml)', () => {
   });
 
   it.each(requests.map((r) => [`${r.method} ${r.requestPath}`, r.service, r.requestPath] as const))('routes %s to %s', (_name, service, requestPath) => {
+    expect(ingressServiceFor(paths, requestPath)).toBe(service);
+  });
+
+  it.each(CONSOLE_PATHS)('routes %s to the console', (requestPath) => {
+    expect(ingressServiceFor(paths, requestPath)).toBe('console');
+  });
+
+  it.each(API_NEIGHBOURS)('still routes %s to %s', (requestPath, service) => {
     expect(ingressServiceFor(paths, requestPath)).toBe(service);
   });
 });
@@ -129,10 +152,21 @@ describe('the gateway, run by nginx', () => {
     expect(seen.forwardedFor).toBe('127.0.0.1');
   });
 
-  it('keeps the caller\'s request id, and answers unknown paths and the OpenAPI documents', async () => {
+  it('sends the console\'s paths to the console, the APIs\' next to them still to the APIs', async () => {
+    for (const requestPath of CONSOLE_PATHS) {
+      const body = (await (await fetch(`${base}${requestPath}`)).json()) as { service: string; url: string };
+      expect({ requestPath, ...body }).toMatchObject({ requestPath, service: 'console', url: requestPath });
+    }
+    for (const [requestPath, service] of API_NEIGHBOURS) {
+      const body = (await (await fetch(`${base}${requestPath}`)).json()) as { service: string; url: string };
+      expect({ requestPath, ...body }).toMatchObject({ requestPath, service, url: requestPath });
+    }
+  });
+
+  it('keeps the caller\'s request id, and answers unknown OpenAPI documents and the known ones', async () => {
     const kept = (await (await fetch(`${base}/chains`, { headers: { 'x-request-id': 'req-1' } })).json()) as { requestId: string };
     expect(kept.requestId).toBe('req-1');
-    const missing = await fetch(`${base}/nothing-here`);
+    const missing = await fetch(`${base}/openapi/other.json`);
     expect([missing.status, await missing.json()]).toEqual([404, { code: 'NotFound', message: 'no API at this path' }]);
     const document = (await (await fetch(`${base}/openapi/staking.json`)).json()) as { service: string; url: string };
     expect(document).toMatchObject({ service: 'staking', url: '/openapi.json' });

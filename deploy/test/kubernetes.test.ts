@@ -10,7 +10,7 @@ import {
   SAMPLE_CONNECTIONS,
   type K8sObject,
 } from './support/kubernetes';
-import { PROXY_PUBLIC_PORTS, SERVICE_NAMES, SERVICES, unknownVariables, validateEnvironment } from './support/services';
+import { IMAGE_NAMES, IMAGES, PROXY_PUBLIC_PORTS, SERVICE_NAMES, SERVICES, unknownVariables, validateEnvironment } from './support/services';
 
 const PLATFORM = 'cloud-platform';
 const NODES_NAMESPACE = 'cloud-nodes';
@@ -30,21 +30,22 @@ describe('deploy/kubernetes, production overlay rendered by kubectl kustomize', 
   const podSpec = (workload: K8sObject) => workload.spec.template.spec as K8sObject;
   const mainContainer = (workload: K8sObject) => podSpec(workload).containers[0] as K8sObject;
 
-  it('has one Deployment per service, in the platform namespace, with its image from the overlay', () => {
-    expect(ofKind(objects, 'Deployment').map((d) => d.metadata.name).sort()).toEqual([...SERVICE_NAMES].sort());
-    for (const name of SERVICE_NAMES) {
+  it('has one Deployment per service and for the console, in the platform namespace, with its image from the overlay', () => {
+    expect(ofKind(objects, 'Deployment').map((d) => d.metadata.name).sort()).toEqual([...IMAGE_NAMES].sort());
+    for (const name of IMAGE_NAMES) {
       expect(deployment(name).metadata.namespace).toBe(PLATFORM);
       expect(mainContainer(deployment(name)).image).toBe(`registry.example.com/cloud-nodes/${name}:0.1.0`);
     }
   });
 
-  describe.each(SERVICE_NAMES)('the %s Deployment', (name) => {
+  describe.each(IMAGE_NAMES)('the %s Deployment', (name) => {
     it('gives its container an environment the service accepts, with no variable it does not read', () => {
       const env = containerEnvironment(objects, mainContainer(deployment(name)), PLATFORM);
       expect(unknownVariables(name, env)).toEqual([]);
       expect(() => validateEnvironment(name, env)).not.toThrow();
+      expect(env[IMAGES[name].hostVariable]).toBe('0.0.0.0');
+      if (name === 'console') return;
       expect(env.AMQP_URL).toBe(SAMPLE_CONNECTIONS.AMQP_URL);
-      expect(env[SERVICES[name].hostVariable]).toBe('0.0.0.0');
       if (SERVICES[name].migrates) {
         expect(env.DATABASE_URL).toBe(SAMPLE_CONNECTIONS.DATABASE_URL);
         expect(env.RUN_MIGRATIONS).toBe('false');
@@ -55,7 +56,9 @@ describe('deploy/kubernetes, production overlay rendered by kubectl kustomize', 
       const container = mainContainer(deployment(name));
       const env = containerEnvironment(objects, container, PLATFORM);
       const files = Object.entries(env).filter(([variable]) => /_FILE$|^PROXY_TLS_(CERT|KEY)$/.test(variable));
-      expect(files.length).toBeGreaterThan(0);
+      // The console reads no key: the browser, not its server, calls the APIs.
+      if (name === 'console') expect(files).toEqual([]);
+      else expect(files.length).toBeGreaterThan(0);
       for (const [variable, file] of files) {
         const mount = (container.volumeMounts as K8sObject[]).find((m) => file.startsWith(`${m.mountPath}/`));
         expect({ variable, mounted: Boolean(mount) }).toEqual({ variable, mounted: true });
@@ -65,12 +68,14 @@ describe('deploy/kubernetes, production overlay rendered by kubectl kustomize', 
       }
     });
 
-    it('is probed on /readyz and /healthz, runs as non-root, and is scaled by an HPA', () => {
+    it('is probed on /readyz (the console: /healthz) and /healthz, runs as non-root, and is scaled by an HPA', () => {
       const container = mainContainer(deployment(name));
-      expect(container.readinessProbe.httpGet.path).toBe('/readyz');
+      expect(container.readinessProbe.httpGet.path).toBe(IMAGES[name].readinessPath);
       expect(container.livenessProbe.httpGet.path).toBe('/healthz');
       const probePort = (container.ports as K8sObject[]).find((p) => p.name === container.readinessProbe.httpGet.port);
-      expect(probePort?.containerPort).toBe(SERVICES[name].healthPort[1]);
+      expect(probePort?.containerPort).toBe(IMAGES[name].healthPort[1]);
+      expect(container.resources?.limits).toMatchObject({ cpu: expect.any(String), memory: expect.any(String) });
+      expect(container.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true });
       expect(podSpec(deployment(name)).securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
       const hpa = named(objects, 'HorizontalPodAutoscaler', name);
       expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name });
@@ -130,7 +135,7 @@ describe('deploy/kubernetes, production overlay rendered by kubectl kustomize', 
     expect(binding.roleRef).toMatchObject({ kind: 'Role', name: 'nodes-driver' });
     expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'nodes', namespace: PLATFORM }]);
     expect(podSpec(deployment('nodes')).serviceAccountName).toBe('nodes');
-    for (const name of SERVICE_NAMES.filter((n) => n !== 'nodes')) {
+    for (const name of IMAGE_NAMES.filter((n) => n !== 'nodes')) {
       expect(podSpec(deployment(name)).automountServiceAccountToken).toBe(false);
     }
   });
@@ -159,12 +164,27 @@ describe('deploy/kubernetes, production overlay rendered by kubectl kustomize', 
     for (const configMap of ofKind(objects, 'ConfigMap')) {
       for (const [key, value] of Object.entries((configMap.data ?? {}) as Record<string, string>)) {
         const where = `${configMap.metadata.name}: ${key}`;
-        expect([where, /PASSWORD|SECRET(?!_HASH_KEY_FILE)|_URL$/.test(key) && !/^(PUBLIC_ACCOUNTS|ACCOUNTS)_URL$/.test(key)]).toEqual([where, false]);
+        expect([where, /PASSWORD|SECRET(?!_HASH_KEY_FILE)|_URL$/.test(key) && !/^(PUBLIC_ACCOUNTS|ACCOUNTS|CONSOLE|CONSOLE_API)_URL$/.test(key)]).toEqual([where, false]);
         expect([where, /:\/\/[^/@\s]+:[^/@\s]+@/.test(value)]).toEqual([where, false]);
         expect([where, /-----BEGIN/.test(value)]).toEqual([where, false]);
         expect([where, secretValues.includes(value) || key === 'STAKING_KEY_ENCRYPTION_KEY']).toEqual([where, false]);
       }
     }
+  });
+
+  it('serves the console at the API\'s own address: the page calls the APIs there, the e-mails link to it', () => {
+    const consoleEnv = containerEnvironment(objects, mainContainer(deployment('console')), PLATFORM);
+    const accountsEnv = containerEnvironment(objects, mainContainer(deployment('accounts')), PLATFORM);
+    const host = named(objects, 'Ingress', 'api').spec.rules[0].host as string;
+    expect(consoleEnv.CONSOLE_API_URL).toBe(`https://${host}`);
+    expect(accountsEnv.CONSOLE_URL).toBe(`https://${host}`);
+    expect(accountsEnv.PUBLIC_ACCOUNTS_URL).toBe(`https://${host}`);
+    // Same origin: no CORS_ORIGINS needed for the console's page.
+    expect(consoleEnv.CONSOLE_PROXY_CA_FILE).toBeUndefined();
+    const service = named(objects, 'Service', 'console');
+    expect(service.spec.selector).toMatchObject({ 'app.kubernetes.io/name': 'console' });
+    expect((service.spec.ports as K8sObject[]).map((p) => [p.port, p.targetPort])).toEqual([[3000, 'http']]);
+    expect(service.spec.type ?? 'ClusterIP').toBe('ClusterIP');
   });
 
   it('renders with cert-manager making the proxy certificate instead', () => {

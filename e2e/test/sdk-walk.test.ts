@@ -11,7 +11,7 @@ import {
   TwoFactorRequiredError,
   UnauthorizedError,
   type Session,
-} from '../src';
+} from '@cloud/sdk';
 
 // The SDK against the real services (embedded defaults), from sign-up to an RPC answer through
 // the node-proxy, and the token dance around it.

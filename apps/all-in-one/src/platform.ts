@@ -1,6 +1,8 @@
+import type { RequestListener } from 'node:http';
 import { createAccountsService, loadAccountsConfig } from '@cloud/accounts';
+import { consoleSettings, createConsoleApp, loadConsoleConfig } from '@cloud/console';
 import { createNodesService, loadNodesConfig } from '@cloud/nodes';
-import { loadProxyConfig, startNodeProxy, type NodeProxy } from '@cloud/node-proxy';
+import { devCertificateFiles, loadProxyConfig, startNodeProxy, type NodeProxy } from '@cloud/node-proxy';
 import { createStakingService, loadStakingConfig } from '@cloud/staking';
 import { openBus, type Bus } from '@cloud/bus';
 import { commonEnvironment, loadConfig } from '@cloud/config';
@@ -59,6 +61,22 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promi
       return server.url;
     };
 
+    // The console listens first, so that the accounts service's e-mail links can open its pages
+    // and every API's CORS can admit its origin; it serves its page once the APIs are up.
+    const consoleConfig = loadConsoleConfig(env);
+    const consoleLogger = createLogger({ service: 'cloud-console', level: common.LOG_LEVEL });
+    let consoleApp: RequestListener = (_request, response) => unavailable(response, 'the platform is starting');
+    const consoleServer = await serveHttp((request, response) => consoleApp(request, response), {
+      port: consoleConfig.CONSOLE_PORT,
+      host: consoleConfig.CONSOLE_HOST,
+      logger: consoleLogger,
+      name: 'console',
+    });
+    started.push({ name: 'console', stopServing: () => consoleServer.close(), close: () => Promise.resolve() });
+    urls.console = consoleServer.url;
+    // From here on, every service sees the console's address.
+    env = withConsole(env, consoleServer.url);
+
     const accountsConfig = loadAccountsConfig(env);
     const accounts = await createAccountsService(accountsConfig, { bus });
     const accountsUrl = await serveApi('accounts', accounts, { port: accountsConfig.ACCOUNTS_PORT, host: accountsConfig.ACCOUNTS_HOST });
@@ -70,11 +88,45 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promi
     const stakingConfig = loadStakingConfig(withAccounts);
     await serveApi('staking', await createStakingService(stakingConfig, { bus }), { port: stakingConfig.STAKING_PORT, host: stakingConfig.STAKING_HOST });
 
-    const proxy = await startNodeProxy(loadProxyConfig(withAccounts), { bus });
+    const proxyConfig = loadProxyConfig(withAccounts);
+    const proxy = await startNodeProxy(proxyConfig, { bus });
     started.push({ name: 'node-proxy', stopServing: () => proxy.close(), close: () => Promise.resolve() });
+
+    // The page's API addresses are where the APIs listen; the CA to show in curl lines is the
+    // proxy's own self-signed one, when it made one.
+    const ownCertificate = proxyConfig.PROXY_TLS === 'on' && !proxyConfig.PROXY_TLS_CERT;
+    const settings = consoleSettings({
+      ...consoleConfig,
+      CONSOLE_ACCOUNTS_URL: consoleConfig.CONSOLE_ACCOUNTS_URL ?? consoleConfig.CONSOLE_API_URL ?? urls.accounts,
+      CONSOLE_NODES_URL: consoleConfig.CONSOLE_NODES_URL ?? consoleConfig.CONSOLE_API_URL ?? urls.nodes,
+      CONSOLE_STAKING_URL: consoleConfig.CONSOLE_STAKING_URL ?? consoleConfig.CONSOLE_API_URL ?? urls.staking,
+      CONSOLE_PROXY_CA_FILE: consoleConfig.CONSOLE_PROXY_CA_FILE ?? (ownCertificate ? devCertificateFiles(proxyConfig.DATA_DIR).certFile : undefined),
+    });
+    try {
+      consoleApp = createConsoleApp(settings);
+    } catch (error) {
+      // Tests of the APIs run from sources, without the console's build: the rest still serves.
+      const reason = error instanceof Error ? error.message : String(error);
+      consoleLogger.warn('the console is not served', { reason });
+      consoleApp = (_request, response) => unavailable(response, reason);
+    }
     return { urls, bus, proxy, networks: nodesConfig.NODE_DRIVER === 'local' ? nodesConfig.LOCAL_NETWORKS : 'public', stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+/**
+ * The services' environment with the console's address: the e-mails' links open its pages
+ * (CONSOLE_URL, unless set), and the APIs admit its origin (added to CORS_ORIGINS).
+ */
+function withConsole(env: NodeJS.ProcessEnv, consoleUrl: string): NodeJS.ProcessEnv {
+  const publicUrl = env.CONSOLE_URL || consoleUrl;
+  const origins = new Set([...(env.CORS_ORIGINS ?? '').split(','), new URL(consoleUrl).origin, new URL(publicUrl).origin].map((origin) => origin.trim()).filter(Boolean));
+  return { ...env, CONSOLE_URL: publicUrl, CORS_ORIGINS: [...origins].join(',') };
+}
+
+function unavailable(response: Parameters<RequestListener>[1], reason: string): void {
+  response.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'ServiceUnavailable', message: `the console is not available: ${reason}` }));
 }

@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { startTestPlatform, type TestPlatform } from '../src/testing';
+
+// npm start serves the web console beside the APIs (the console's build is this test task's
+// dependency: turbo.json): its page, its settings, the e-mails' links to it, and CORS for it.
+
+describe('the platform with its console', () => {
+  let platform: TestPlatform;
+  beforeAll(async () => {
+    platform = await startTestPlatform({ CORS_ORIGINS: 'https://other.example.com' });
+  });
+  afterAll(() => platform?.stop());
+
+  it('serves the page at its own address under a strict CSP naming the three APIs', async () => {
+    const response = await fetch(`${platform.urls.console}/nodes`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('<div id="root"');
+    const csp = response.headers.get('content-security-policy')!;
+    expect(csp).toContain("script-src 'self'");
+    for (const name of ['accounts', 'nodes', 'staking']) expect(csp).toContain(new URL(platform.urls[name]!).origin);
+  });
+
+  it("tells the page where the APIs listen and where the dev proxy's certificate is", async () => {
+    const settings = (await (await fetch(`${platform.urls.console}/config.json`)).json()) as Record<string, unknown>;
+    expect(settings).toEqual({
+      accountsUrl: platform.urls.accounts,
+      nodesUrl: platform.urls.nodes,
+      stakingUrl: platform.urls.staking,
+      proxyCaFile: path.join(platform.dataDir, 'tls', 'proxy-cert.pem'),
+    });
+    expect(existsSync(settings.proxyCaFile as string)).toBe(true);
+  });
+
+  it("lets the console's origin call every API, beside the origins CORS_ORIGINS names", async () => {
+    const origin = new URL(platform.urls.console!).origin;
+    for (const name of ['accounts', 'nodes', 'staking']) {
+      for (const allowed of [origin, 'https://other.example.com']) {
+        const preflight = await fetch(`${platform.urls[name]}/users/me`, {
+          method: 'OPTIONS',
+          headers: { origin: allowed, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+        });
+        expect(preflight.headers.get('access-control-allow-origin')).toBe(allowed);
+      }
+      const stranger = await fetch(`${platform.urls[name]}/users/me`, { method: 'OPTIONS', headers: { origin: 'https://evil.example.com', 'access-control-request-method': 'GET' } });
+      expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
+    }
+  });
+
+  it("e-mails a verification link that opens the console's page", async () => {
+    const email = `console-${Date.now()}@example.com`;
+    const signUp = await fetch(`${platform.urls.accounts}/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'Secret-pass-123', displayName: 'Ada' }),
+    });
+    expect(signUp.status).toBe(201);
+    const { userId, token, link } = await platform.verificationFor(email);
+    const page = new URL(link);
+    expect(page.origin + page.pathname).toBe(`${platform.urls.console}/verify`);
+    expect(Object.fromEntries(page.searchParams)).toEqual({ user: userId, token });
+    expect((await fetch(link)).status).toBe(200);
+  });
+});

@@ -1,0 +1,33 @@
+import { commonEnvironment, loadConfig, port } from '@cloud/config';
+import { z } from 'zod';
+import type { ConsoleSettings } from './settings';
+
+/** The console served alone (its image, `npm start -w apps/console`), configured by the environment. */
+export const consoleEnvironment = commonEnvironment.pick({ NODE_ENV: true, LOG_LEVEL: true }).extend({
+  CONSOLE_PORT: port(3000),
+  CONSOLE_HOST: z.string().default('127.0.0.1'),
+  /** Where the browser reaches all three APIs (the gateway); the per-API variables override it. */
+  CONSOLE_API_URL: z.url().optional(),
+  CONSOLE_ACCOUNTS_URL: z.url().optional(),
+  CONSOLE_NODES_URL: z.url().optional(),
+  CONSOLE_STAKING_URL: z.url().optional(),
+  /** The node-proxy's CA certificate path to show in curl lines (a dev proxy's self-signed one). */
+  CONSOLE_PROXY_CA_FILE: z.string().optional(),
+});
+
+export type ConsoleConfig = z.infer<typeof consoleEnvironment>;
+
+export function loadConsoleConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig {
+  return loadConfig(consoleEnvironment, env);
+}
+
+/** The settings the page gets: each API at its own variable, else the gateway's, else the contract's default. */
+export function consoleSettings(config: ConsoleConfig): ConsoleSettings {
+  const api = (own: string | undefined, fallback: string) => own ?? config.CONSOLE_API_URL ?? fallback;
+  return {
+    accountsUrl: api(config.CONSOLE_ACCOUNTS_URL, 'http://127.0.0.1:3001'),
+    nodesUrl: api(config.CONSOLE_NODES_URL, 'http://127.0.0.1:3002'),
+    stakingUrl: api(config.CONSOLE_STAKING_URL, 'http://127.0.0.1:3003'),
+    proxyCaFile: config.CONSOLE_PROXY_CA_FILE ?? null,
+  };
+}

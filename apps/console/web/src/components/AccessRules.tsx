@@ -1,0 +1,83 @@
+import type { NodeAccess } from '@cloud/sdk/browser';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useApi, useConsole } from '../context';
+import { Alert, Status } from './Alert';
+
+const lines = (text: FormDataEntryValue | null) =>
+  String(text ?? '')
+    .split(/[\n,]/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+/** Who may call the node, from where, which methods it refuses on top of the platform's, and how fast. */
+export function AccessRules({ nodeId }: { nodeId: string }) {
+  const { client } = useConsole();
+  const { error, run } = useApi();
+  const [access, setAccess] = useState<NodeAccess | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const ids = { ips: useId(), origins: useId(), methods: useId(), rate: useId(), ipsHint: useId(), originsHint: useId(), rateHint: useId() };
+
+  useEffect(() => {
+    void run(() => client.nodes.access(nodeId)).then((result) => result.ok && setAccess(result.value));
+  }, [client, nodeId, run]);
+
+  const save = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const rate = String(form.get('rate') ?? '').trim();
+    setSaved(null);
+    const result = await run(() =>
+      client.nodes.setAccess(nodeId, {
+        ipAllowlist: lines(form.get('ips')),
+        originAllowlist: lines(form.get('origins')),
+        refusedMethods: lines(form.get('methods')),
+        ratePerSecond: rate ? Number(rate) : null,
+      }),
+    );
+    if (result.ok) {
+      setAccess(result.value.access);
+      setSaved('Access rules saved: the proxies apply them within a second.');
+    }
+  };
+
+  return (
+    <section aria-labelledby="access-title" className="panel">
+      <h2 id="access-title">Access rules</h2>
+      <Alert error={error} />
+      <Status message={saved} />
+      {access && (
+        <form onSubmit={(event) => void save(event)} className="form" key={JSON.stringify(access)}>
+          <label htmlFor={ids.ips}>Addresses it takes calls from</label>
+          <textarea id={ids.ips} name="ips" rows={3} defaultValue={access.ipAllowlist.join('\n')} aria-describedby={ids.ipsHint} />
+          <p id={ids.ipsHint} className="hint">
+            One address or CIDR a line (203.0.113.0/24); none: anywhere.
+          </p>
+          <label htmlFor={ids.origins}>Web origins that may call it (CORS)</label>
+          <textarea id={ids.origins} name="origins" rows={2} defaultValue={access.originAllowlist.join('\n')} aria-describedby={ids.originsHint} />
+          <p id={ids.originsHint} className="hint">
+            One origin a line (https://app.example.com); none: no calls from web pages.
+          </p>
+          <label htmlFor={ids.methods}>Methods it refuses, on top of the platform's</label>
+          <textarea id={ids.methods} name="methods" rows={2} defaultValue={access.refusedMethods.join('\n')} />
+          <label htmlFor={ids.rate}>Calls per second at most</label>
+          <input
+            id={ids.rate}
+            name="rate"
+            type="number"
+            min={1}
+            step={1}
+            inputMode="numeric"
+            defaultValue={access.ratePerSecond ?? ''}
+            aria-describedby={ids.rateHint}
+          />
+          <p id={ids.rateHint} className="hint">
+            Empty: the platform's rate.
+          </p>
+          <button type="submit" className="button-primary">
+            Save the access rules
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,100 @@
+import type { CloudEvent } from '@cloud/sdk/browser';
+import { useEffect, useId, useState } from 'react';
+import { Alert } from '../components/Alert';
+import { useApi, useConsole } from '../context';
+import { usePageTitle } from '../title';
+import { TableWrap } from '../components/TableWrap';
+
+const PAGE_SIZE = 20;
+const SERVICES = [
+  { value: '', label: 'All services' },
+  { value: 'cloud-accounts', label: 'Accounts' },
+  { value: 'cloud-nodes', label: 'Nodes' },
+  { value: 'cloud-staking', label: 'Staking' },
+];
+
+/** The records of your calls, newest first, a page at a time (`before` the last one shown). */
+export function EventsPage() {
+  usePageTitle('Events');
+  const { client } = useConsole();
+  const { error, run } = useApi();
+  const [service, setService] = useState('');
+  // The `before` cursor of each page seen, so "Newer" can go back.
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const [events, setEvents] = useState<CloudEvent[] | null>(null);
+  const serviceId = useId();
+  const before = cursors[cursors.length - 1];
+
+  useEffect(() => {
+    void run(() => client.accounts.events({ limit: PAGE_SIZE, ...(service ? { service } : {}), ...(before ? { before } : {}) })).then(
+      (result) => result.ok && setEvents(result.value),
+    );
+  }, [client, run, service, before]);
+
+  const page = cursors.length;
+  return (
+    <>
+      <h1>Events</h1>
+      <p>Every call you made to the platform's APIs, newest first.</p>
+      <div className="toolbar">
+        <label htmlFor={serviceId}>Service</label>
+        <select
+          id={serviceId}
+          value={service}
+          onChange={(event) => {
+            setService(event.target.value);
+            setCursors([undefined]);
+          }}
+        >
+          {SERVICES.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <Alert error={error} />
+      {events && events.length === 0 && <p>No events{page > 1 ? ' on this page' : ''}.</p>}
+      {events && events.length > 0 && (
+        <TableWrap label="Events">
+          <table>
+            <caption className="visually-hidden">Events, page {page}</caption>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Service</th>
+                <th scope="col">Call</th>
+                <th scope="col">Status</th>
+                <th scope="col">Bytes out</th>
+              </tr>
+            </thead>
+            <tbody>
+              {events.map((event) => (
+                <tr key={event.id}>
+                  <td>{new Date(event.createdAt).toLocaleString()}</td>
+                  <td>{event.service}</td>
+                  <td className="mono">{[event.input.method, event.input.route].filter(Boolean).join(' ') || '—'}</td>
+                  <td className={event.output.httpStatusCode >= 400 ? 'bad' : undefined}>{event.output.httpStatusCode}</td>
+                  <td>{event.output.bytesOut}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableWrap>
+      )}
+      <nav aria-label="Event pages" className="pager">
+        <button type="button" disabled={page === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+          Newer
+        </button>
+        <span>Page {page}</span>
+        <button
+          type="button"
+          disabled={!events || events.length < PAGE_SIZE}
+          onClick={() => events && setCursors([...cursors, events[events.length - 1]!.id])}
+        >
+          Older
+        </button>
+      </nav>
+    </>
+  );
+}

@@ -1,0 +1,132 @@
+import { NotFoundError, type Validator } from '@cloud/sdk/browser';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { Alert } from '../components/Alert';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { CopyButton } from '../components/CopyButton';
+import { Credentials } from '../components/Credentials';
+import { StateBadge } from '../components/NodeState';
+import { RegistrationFacts, RegistrationStatus } from '../components/Registration';
+import { useApi, useConsole } from '../context';
+import { usePolling } from '../polling';
+import { endpoints } from '../rpc';
+import { usePageTitle } from '../title';
+
+export function ValidatorPage() {
+  const { network, nodeId } = useParams();
+  return <ValidatorScreen key={`${network}/${nodeId}`} network={network!} nodeId={nodeId!} />;
+}
+
+function ValidatorScreen({ network, nodeId }: { network: string; nodeId: string }) {
+  usePageTitle(`Validator ${nodeId}`);
+  const { client, config, shownOnce } = useConsole();
+  const navigate = useNavigate();
+  const { error, setError, run } = useApi();
+  const removeApi = useApi();
+  const [validator, setValidator] = useState<Validator | null>(null);
+  const [gone, setGone] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [secret] = useState(() => shownOnce.get(nodeId));
+  useEffect(() => () => void shownOnce.delete(nodeId), [nodeId, shownOnce]);
+
+  usePolling(
+    async () => {
+      try {
+        setValidator(await client.staking.get(network, nodeId));
+        setError(null);
+      } catch (caught) {
+        if (caught instanceof NotFoundError) setGone(true);
+        else await run(() => Promise.reject(caught));
+      }
+    },
+    5000,
+    client,
+    !gone,
+  );
+
+  const remove = async () => {
+    setConfirming(false);
+    // Refused (Conflict) while its stake is locked on the P-chain: the API's words say so.
+    const result = await removeApi.run(() => client.staking.remove(network, nodeId));
+    if (result.ok) void navigate('/validators', { state: { message: `Validator ${nodeId} is being deleted.` } });
+  };
+
+  if (gone) {
+    return (
+      <>
+        <h1>Validator {nodeId}</h1>
+        <p role="alert">There is no such validator of yours on {network}: it was deleted, or the link is wrong.</p>
+        <Link to="/validators">All validators</Link>
+      </>
+    );
+  }
+
+  return (
+    <>
+      <p className="crumbs">
+        <Link to="/validators">Validators</Link> / <span className="mono">{nodeId}</span>
+      </p>
+      <h1>
+        Validator <span className="mono">{nodeId}</span>
+      </h1>
+      <Alert error={error} />
+      <Alert error={removeApi.error} />
+      {validator && (
+        <>
+          <section aria-labelledby="validator-title" className="panel">
+            <h2 id="validator-title">On the P-chain</h2>
+            <dl className="facts">
+              <dt>NodeID</dt>
+              <dd>
+                <code data-testid="chain-node-id">{validator.chainNodeId}</code> <CopyButton text={validator.chainNodeId} label="Copy the NodeID" />
+              </dd>
+              <dt>Registration</dt>
+              <dd data-testid="registration">
+                <RegistrationStatus registration={validator.registration} />
+              </dd>
+              <RegistrationFacts registration={validator.registration} />
+              <dt>Network</dt>
+              <dd>
+                {validator.chain} {validator.network}
+              </dd>
+              <dt>Node</dt>
+              <dd data-testid="validator-state">
+                <StateBadge state={validator.state} />
+                {validator.stateReason && <span className="reason"> {validator.stateReason}</span>}
+              </dd>
+            </dl>
+            <div className="actions">
+              <button type="button" className="button-danger" onClick={() => setConfirming(true)} disabled={validator.state === 'deleting'}>
+                Remove
+              </button>
+            </div>
+          </section>
+          <section aria-labelledby="validator-endpoints-title" className="panel">
+            <h2 id="validator-endpoints-title">Endpoints</h2>
+            <ul className="plain">
+              {endpoints(validator.address, validator.ports).map((endpoint) => (
+                <li key={endpoint.name}>
+                  {endpoint.name}: <code>{endpoint.url}</code> <CopyButton text={endpoint.url} label={`Copy the ${endpoint.name} address`} />
+                </li>
+              ))}
+            </ul>
+          </section>
+          <Credentials image={validator.image} address={validator.address} port={validator.ports.jsonRpc} jwt={false} caFile={config.proxyCaFile} secret={secret} />
+        </>
+      )}
+      <ConfirmDialog
+        open={confirming}
+        title="Remove this validator?"
+        confirmLabel="Remove the validator"
+        danger
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => void remove()}
+      >
+        <p>
+          Its node stops and its staking key is deleted. The platform refuses while its stake is locked on the P-chain (until the end of its staking
+          period).
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}

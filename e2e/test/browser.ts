@@ -1,0 +1,104 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+// Debian's chromium driven by playwright-core: no browser download, the flags this machine's
+// closed network needs (no background calls to Google's hosts), a fresh profile per run.
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Where each run writes its screenshots (a test artefact, not committed; docs/console keeps a set for the READMEs). */
+export const SCREENSHOTS = process.env.E2E_SCREENSHOTS_DIR ?? path.join(__dirname, '..', 'artifacts', 'screenshots');
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/** A persistent context on a new, empty profile directory, removed again by close(). */
+export async function openBrowser(origin: string): Promise<Browser> {
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'e2e-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1280, height: 900 },
+    // Copy buttons write to the clipboard; the tests read what they wrote.
+    permissions: ['clipboard-read', 'clipboard-write'],
+    locale: 'en-GB',
+    timezoneId: 'UTC',
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(60_000);
+  return {
+    context,
+    page,
+    close: async () => {
+      await context.close().catch(() => undefined);
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The axe-core violations of impact serious or critical on the page as it is now. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.impact} ${violation.id}: ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join('; ')}`);
+}
+
+/**
+ * Checks the screen with axe (no serious or critical violation; the list is in the failure) and
+ * saves its screenshot as <SCREENSHOTS>/<nn>-<name>.png.
+ */
+export async function checkScreen(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  expect(await seriousViolations(page)).toEqual([]);
+}
+
+/** The same at a phone's size (390 x 844), back to the desktop size afterwards. */
+export async function checkPhoneScreen(page: Page, name: string): Promise<void> {
+  const before = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    // Nothing may stick out sideways at this width (tables scroll inside their own box). Charts
+    // follow their box a frame or two after a resize (a ResizeObserver), hence a few looks.
+    let overflow = Infinity;
+    for (let look = 0; look < 20 && overflow > 0; look += 1) {
+      if (look > 0) await page.waitForTimeout(250);
+      overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    }
+    expect(overflow).toBeLessThanOrEqual(0);
+    await checkScreen(page, name);
+  } finally {
+    if (before) await page.setViewportSize(before);
+  }
+}
+
+// Read in the page as expressions: this workspace type-checks with Node's types, not the DOM's.
+
+/** What the console keeps in the tab's sessionStorage. */
+export function storedSession(page: Page): Promise<string | null> {
+  return page.evaluate<string | null>(`sessionStorage.getItem('cloud.session')`);
+}
+
+/** What a copy button put on the clipboard. */
+export function clipboard(page: Page): Promise<string> {
+  return page.evaluate<string>('navigator.clipboard.readText()');
+}
