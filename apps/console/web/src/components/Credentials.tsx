@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ShownOnceSecret } from '../context';
 import { curlLine } from '../rpc';
 import { CopyButton } from './CopyButton';
+import { ShownOnce } from './ShownOnce';
 
 /**
  * How to call a node: its credentials while this page shows them once (after a create), and the
@@ -15,24 +16,10 @@ export function Credentials(props: { image: string; address: string; port: numbe
       <h2 id="call-title">Call it</h2>
       {props.jwt && <p>This node takes your client access token: `npx cloud token` prints one, or use a client key's tokens.</p>}
       {secret && (
-        <>
-          <p>
-            <strong>Copy the password now: it is shown this once.</strong> The console does not keep it.
-          </p>
-          <dl className="facts">
-            <dt>User</dt>
-            <dd>
-              <code data-testid="node-user">{secret.user}</code> <CopyButton text={secret.user} label="Copy the user name" />
-            </dd>
-            <dt>Password</dt>
-            <dd>
-              <code data-testid="node-password" className="secret">
-                {secret.password}
-              </code>{' '}
-              <CopyButton text={secret.password} label="Copy the password" />
-            </dd>
-          </dl>
-        </>
+        <ShownOnce
+          name={{ label: 'User', value: secret.user, testId: 'node-user' }}
+          secret={{ label: 'Password', value: secret.password, testId: 'node-password' }}
+        />
       )}
       {!secret && !props.jwt && (
         <p>The password was shown once, when the node was created. Put it where the line says &lt;password&gt;.</p>

@@ -2,7 +2,7 @@ import type { ClientKey, ClientKeySummary } from '@cloud/sdk/browser';
 import { useCallback, useEffect, useState } from 'react';
 import { Alert, Status } from '../components/Alert';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { CopyButton } from '../components/CopyButton';
+import { ShownOnce } from '../components/ShownOnce';
 import { useApi, useConsole } from '../context';
 import { usePageTitle } from '../title';
 import { TableWrap } from '../components/TableWrap';
@@ -59,22 +59,10 @@ export function KeysPage() {
       {created && (
         <section aria-labelledby="new-key-title" className="panel panel-secret">
           <h2 id="new-key-title">Your new client key</h2>
-          <p>
-            <strong>Copy the secret now: it is shown this once.</strong> The console does not keep it.
-          </p>
-          <dl className="facts">
-            <dt>Client id</dt>
-            <dd>
-              <code data-testid="new-client-id">{created.clientId}</code> <CopyButton text={created.clientId} label="Copy the client id" />
-            </dd>
-            <dt>Client secret</dt>
-            <dd>
-              <code data-testid="new-client-secret" className="secret">
-                {created.clientSecret}
-              </code>{' '}
-              <CopyButton text={created.clientSecret} label="Copy the client secret" />
-            </dd>
-          </dl>
+          <ShownOnce
+            name={{ label: 'Client id', value: created.clientId, testId: 'new-client-id' }}
+            secret={{ label: 'Client secret', value: created.clientSecret, testId: 'new-client-secret' }}
+          />
           <button type="button" onClick={() => setCreated(null)}>
             I have copied it: hide the secret
           </button>

@@ -2,6 +2,7 @@ import type { UserProfile } from '@cloud/sdk/browser';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Alert, Status } from '../components/Alert';
 import { useApi, useConsole } from '../context';
+import { newPassword, NewPasswordFields, PASSWORDS_DIFFER } from '../components/NewPassword';
 import { usePageTitle } from '../title';
 
 export function ProfilePage() {
@@ -12,7 +13,7 @@ export function ProfilePage() {
   const [profile, setProfile] = useState<UserProfile | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [passwordSaid, setPasswordSaid] = useState<string | null>(null);
-  const ids = { name: useId(), country: useId(), old: useId(), next: useId(), again: useId() };
+  const ids = { name: useId(), country: useId(), old: useId() };
   const { run: runProfile } = profileApi;
 
   useEffect(() => {
@@ -40,8 +41,8 @@ export function ProfilePage() {
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
     setPasswordSaid(null);
-    const next = String(form.get('next'));
-    if (next !== String(form.get('again'))) return passwordApi.setError({ message: 'The two new passwords differ: type the same password twice.' });
+    const next = newPassword(form);
+    if (next === undefined) return passwordApi.setError({ message: PASSWORDS_DIFFER });
     // The SDK takes the answer's fresh account token and makes the session a new client key.
     const result = await passwordApi.run(() => client.accounts.changePassword(String(form.get('old')), next));
     if (result.ok) {
@@ -86,10 +87,7 @@ export function ProfilePage() {
         <form onSubmit={(event) => void changePassword(event)} className="form">
           <label htmlFor={ids.old}>Current password</label>
           <input id={ids.old} name="old" type="password" autoComplete="current-password" required />
-          <label htmlFor={ids.next}>New password</label>
-          <input id={ids.next} name="next" type="password" autoComplete="new-password" required />
-          <label htmlFor={ids.again}>New password again</label>
-          <input id={ids.again} name="again" type="password" autoComplete="new-password" required />
+          <NewPasswordFields label="New password" />
           <button type="submit" className="button-primary">
             Change the password
           </button>

@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Alert, Status } from '../components/Alert';
 import { useApi, useConsole } from '../context';
+import { newPassword, NewPasswordFields, PASSWORDS_DIFFER } from '../components/NewPassword';
 import { usePageTitle } from '../title';
 
 export function SignUpPage() {
@@ -11,14 +12,14 @@ export function SignUpPage() {
   const [signedUp, setSignedUp] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const ids = { email: useId(), name: useId(), password: useId(), again: useId(), country: useId(), hint: useId() };
+  const ids = { email: useId(), name: useId(), country: useId() };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const password = String(form.get('password'));
-    if (password !== String(form.get('again'))) {
-      setError({ message: 'The two passwords differ: type the same password twice.' });
+    const password = newPassword(form);
+    if (password === undefined) {
+      setError({ message: PASSWORDS_DIFFER });
       return;
     }
     const email = String(form.get('email')).trim();
@@ -65,13 +66,7 @@ export function SignUpPage() {
         <input id={ids.email} name="email" type="email" autoComplete="email" required />
         <label htmlFor={ids.name}>Your name</label>
         <input id={ids.name} name="name" type="text" autoComplete="name" required maxLength={200} />
-        <label htmlFor={ids.password}>Password</label>
-        <input id={ids.password} name="password" type="password" autoComplete="new-password" required aria-describedby={ids.hint} />
-        <p id={ids.hint} className="hint">
-          At least 10 characters, and not containing your e-mail address.
-        </p>
-        <label htmlFor={ids.again}>Password again</label>
-        <input id={ids.again} name="again" type="password" autoComplete="new-password" required />
+        <NewPasswordFields label="Password" hint="At least 10 characters, and not containing your e-mail address." />
         <label htmlFor={ids.country}>Country (optional)</label>
         <input id={ids.country} name="country" type="text" autoComplete="country-name" maxLength={100} />
         <button type="submit" className="button-primary" disabled={busy}>
