@@ -58,7 +58,7 @@ export function Usage({ nodeId }: { nodeId: string }) {
       {usage && (
         <>
           <p>
-            {usage.totals.total} calls in the last hour ({usage.totals.calls.ok} answered), {usage.totals.bytesOut} bytes out. The proxy reports its
+            {usage.totals.total} {usage.totals.total === 1 ? 'call' : 'calls'} in the last hour ({usage.totals.calls.ok} answered), {usage.totals.bytesOut} bytes out. The proxy reports its
             counts every minute or so.
           </p>
           <div className="charts">
