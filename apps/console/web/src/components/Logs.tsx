@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useApi } from '../context';
 import { usePolling } from '../polling';
 import { Alert } from './Alert';
@@ -8,6 +8,11 @@ export function Logs({ read }: { read: () => Promise<string[]> }) {
   const { error, run } = useApi();
   const [lines, setLines] = useState<string[] | null>(null);
   const [round, setRound] = useState(0);
+  const box = useRef<HTMLPreElement>(null);
+  // A tail: the newest line in view, as `tail -f` shows it.
+  useEffect(() => {
+    if (box.current) box.current.scrollTop = box.current.scrollHeight;
+  }, [lines]);
   usePolling(
     async () => {
       const result = await run(read);
@@ -25,7 +30,7 @@ export function Logs({ read }: { read: () => Promise<string[]> }) {
           Read the log again
         </button>
       </p>
-      <pre className="logs" tabIndex={0} aria-label="The node's last log lines">
+      <pre ref={box} className="logs" tabIndex={0} aria-label="The node's last log lines">
         {lines === null ? 'Reading…' : lines.length === 0 ? 'The log is empty.' : lines.join('\n')}
       </pre>
     </section>
