@@ -387,6 +387,9 @@ const describeWithLitecoind = litecoind ? describe : describe.skip;
 
 describeWithLitecoind(`the kubernetes driver reads a node's sync status at its pod (real litecoind)${litecoind ? '' : ' (skipped: litecoind not found)'}`, () => {
   const LTC = nodeIdOf('ltc');
+  // A guard against a hang, not a speed goal: a just-started litecoind on a loaded CI machine has
+  // taken over the driver's 1 s test timeout to answer, and a reading that times out is none.
+  const LITECOIND_READS = { syncReadTimeoutMs: 30_000 };
   let node: ChildProcess;
   let rpcPort: number;
 
@@ -421,7 +424,7 @@ describeWithLitecoind(`the kubernetes driver reads a node's sync status at its p
   });
 
   it('reports a node still in initial block download with its reading, and the new reading once it has caught up', async () => {
-    const driver = newDriver();
+    const driver = newDriver(LITECOIND_READS);
     const rpc = asProxy({ url: `http://127.0.0.1:${rpcPort}` }, SECRET_KEY, LTC);
     await waitForValue('litecoind to answer', async () => (await jsonRpc(rpc, 'getblockcount').catch(() => undefined))?.result);
     await driver.ensure({ id: LTC, image: 'ltc', large: false, dev: false, txindex: false });
@@ -449,7 +452,7 @@ describeWithLitecoind(`the kubernetes driver reads a node's sync status at its p
   });
 
   it('reads a new pod afresh, and reports a node it cannot reach without a reading rather than failing', async () => {
-    const driver = newDriver();
+    const driver = newDriver(LITECOIND_READS);
     const rpc = asProxy({ url: `http://127.0.0.1:${rpcPort}` }, SECRET_KEY, LTC);
     await waitForValue('litecoind to answer', async () => (await jsonRpc(rpc, 'getblockcount').catch(() => undefined))?.result);
     await driver.ensure({ id: LTC, image: 'ltc', large: false, dev: false, txindex: false });

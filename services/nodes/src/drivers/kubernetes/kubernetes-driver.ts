@@ -59,6 +59,7 @@ export class KubernetesDriver implements NodeDriver {
       catalogue: options.catalogue ?? defaultCatalogue(),
       pvcDeleteGraceSeconds,
       requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
+      syncReadTimeoutMs: options.syncReadTimeoutMs ?? Math.min(options.requestTimeoutMs ?? 10_000, 2_000),
       crashRestarts: options.crashRestarts ?? 5,
       unschedulableSeconds: options.unschedulableSeconds ?? 900,
       sweepIntervalMs: options.sweepIntervalMs ?? Math.min(60_000, Math.max(1_000, pvcDeleteGraceSeconds * 1000)),
@@ -66,7 +67,7 @@ export class KubernetesDriver implements NodeDriver {
     };
     this.namespace = options.namespace;
     this.logger = options.logger.child({ driver: 'kubernetes', namespace: options.namespace });
-    this.syncReadings = new SyncReadings(this.logger, this.settings.clock, Math.min(this.settings.requestTimeoutMs, 2_000));
+    this.syncReadings = new SyncReadings(this.logger, this.settings.clock, this.settings.syncReadTimeoutMs);
     if (pvcDeleteGraceSeconds > 0) {
       this.sweeper = setInterval(() => void this.sweepVolumes(), this.settings.sweepIntervalMs);
       this.sweeper.unref();

@@ -14,6 +14,8 @@ export interface KubernetesDriverOptions extends ManifestSettings {
   pvcDeleteGraceSeconds?: number;
   /** Every API call gives up after this long. */
   requestTimeoutMs?: number;
+  /** A node's sync-status RPC at its pod gives up after this long (default: 2 s, or requestTimeoutMs if shorter). */
+  syncReadTimeoutMs?: number;
   /** A container in CrashLoopBackOff after this many restarts makes the node `failed`. */
   crashRestarts?: number;
   /** A pod the scheduler cannot place for this long makes the node `failed`. */
