@@ -40,17 +40,21 @@ async function storedByRequest(db: OwnPostgres, prefix: string): Promise<Map<str
  */
 export async function settle(db: OwnPostgres, load: Load, timeoutMs: number): Promise<{ stuckOutboxRows: number; events: EventAudit }> {
   const deadline = Date.now() + timeoutMs;
+  const successful = load.api.filter((r) => r.status >= 200 && r.status < 300);
   let previous = -1;
   let stored: Map<string, number>;
   let outbox: number;
   for (;;) {
     [outbox, stored] = await Promise.all([outboxRows(db), storedByRequest(db, load.prefix)]);
     const total = [...stored.values()].reduce((a, b) => a + b, 0);
-    if ((outbox === 0 && total === previous) || Date.now() > deadline) break;
+    // Empty outboxes are not enough: relayed events may wait in the broker's queue until the
+    // consumer (accounts) is back, which reconnects on its own backoff. Until every successful
+    // call's event is in, wait for the deadline; then one more second without change.
+    const missing = successful.some((r) => !stored.has(r.requestId));
+    if ((outbox === 0 && !missing && total === previous) || Date.now() > deadline) break;
     previous = total;
     await sleep(1000);
   }
-  const successful = load.api.filter((r) => r.status >= 200 && r.status < 300);
   const lostByService: Record<string, number> = {};
   for (const r of successful) if (!stored.has(r.requestId)) lostByService[r.service] = (lostByService[r.service] ?? 0) + 1;
   const storedOk = successful.filter((r) => stored.has(r.requestId)).length;
