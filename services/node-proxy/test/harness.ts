@@ -69,6 +69,8 @@ export async function startProxyPlatform(options: TestPlatformOptions & { nodesE
           60_000,
           100,
         );
+        // The proxies hear of `running` over the bus a moment later: a call before that is NodeNotReady.
+        await waitUntil(`the proxies to route node ${node.id} as running`, () => proxies.every((proxy) => proxy.context.table.get(node.id)?.state === 'running'), 10_000);
       }
       return node;
     },
