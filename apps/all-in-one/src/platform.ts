@@ -95,13 +95,11 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promi
     // The page's API addresses are where the APIs listen; the CA to show in curl lines is the
     // proxy's own self-signed one, when it made one.
     const ownCertificate = proxyConfig.PROXY_TLS === 'on' && !proxyConfig.PROXY_TLS_CERT;
-    const settings = consoleSettings({
-      ...consoleConfig,
-      CONSOLE_ACCOUNTS_URL: consoleConfig.CONSOLE_ACCOUNTS_URL ?? consoleConfig.CONSOLE_API_URL ?? urls.accounts,
-      CONSOLE_NODES_URL: consoleConfig.CONSOLE_NODES_URL ?? consoleConfig.CONSOLE_API_URL ?? urls.nodes,
-      CONSOLE_STAKING_URL: consoleConfig.CONSOLE_STAKING_URL ?? consoleConfig.CONSOLE_API_URL ?? urls.staking,
-      CONSOLE_PROXY_CA_FILE: consoleConfig.CONSOLE_PROXY_CA_FILE ?? (ownCertificate ? devCertificateFiles(proxyConfig.DATA_DIR).certFile : undefined),
-    });
+    const settings = consoleSettings(
+      consoleConfig,
+      { accounts: urls.accounts!, nodes: urls.nodes!, staking: urls.staking! },
+      ownCertificate ? devCertificateFiles(proxyConfig.DATA_DIR).certFile : undefined,
+    );
     try {
       consoleApp = createConsoleApp(settings);
     } catch (error) {

@@ -21,13 +21,19 @@ export function loadConsoleConfig(env: NodeJS.ProcessEnv = process.env): Console
   return loadConfig(consoleEnvironment, env);
 }
 
-/** The settings the page gets: each API at its own variable, else the gateway's, else the contract's default. */
-export function consoleSettings(config: ConsoleConfig): ConsoleSettings {
+/** The runtime contract's API addresses: where the page looks when nothing else is said. */
+const CONTRACT_APIS = { accounts: 'http://127.0.0.1:3001', nodes: 'http://127.0.0.1:3002', staking: 'http://127.0.0.1:3003' };
+
+/**
+ * The settings the page gets: each API at its own variable, else the gateway's, else `apis`
+ * (the contract's defaults; `npm start` gives where its APIs listen), and the proxy's CA file.
+ */
+export function consoleSettings(config: ConsoleConfig, apis = CONTRACT_APIS, proxyCaFile?: string): ConsoleSettings {
   const api = (own: string | undefined, fallback: string) => own ?? config.CONSOLE_API_URL ?? fallback;
   return {
-    accountsUrl: api(config.CONSOLE_ACCOUNTS_URL, 'http://127.0.0.1:3001'),
-    nodesUrl: api(config.CONSOLE_NODES_URL, 'http://127.0.0.1:3002'),
-    stakingUrl: api(config.CONSOLE_STAKING_URL, 'http://127.0.0.1:3003'),
-    proxyCaFile: config.CONSOLE_PROXY_CA_FILE ?? null,
+    accountsUrl: api(config.CONSOLE_ACCOUNTS_URL, apis.accounts),
+    nodesUrl: api(config.CONSOLE_NODES_URL, apis.nodes),
+    stakingUrl: api(config.CONSOLE_STAKING_URL, apis.staking),
+    proxyCaFile: config.CONSOLE_PROXY_CA_FILE ?? proxyCaFile ?? null,
   };
 }
