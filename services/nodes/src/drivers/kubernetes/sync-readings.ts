@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@cloud/logging';
 import type { ImageDefinition } from '@cloud/chains';
 import type { SyncStatus } from '../../domain/node';
@@ -13,6 +14,8 @@ interface Reading {
   sync: SyncStatus | undefined;
   at: number;
   refreshing: boolean;
+  /** The pod's first read, which every caller awaits (not only the one that started it). */
+  first: Promise<void>;
 }
 
 /**
@@ -20,8 +23,9 @@ interface Reading {
  * node's NetworkPolicy admits it for that). The first reading of a pod is awaited, so a node that
  * is still syncing is never announced `running` first (`syncing` → `running` is one way); after
  * that a reading older than SYNC_READ_EVERY_MS is refreshed in the background and the last one
- * answers, so a reconcile pass over many nodes does not wait on their RPCs. A node that cannot be
- * read keeps its last reading (its `checkedAt` says how old); one never read reports none.
+ * answers, so a reconcile pass over many nodes does not wait on their RPCs (a caller asking during
+ * the first read waits for that one). A node that cannot be read keeps its last reading (its
+ * `checkedAt` says how old); one never read reports none.
  */
 export class SyncReadings {
   private readonly readings = new Map<string, Reading>();
@@ -36,10 +40,13 @@ export class SyncReadings {
   async read(nodeId: string, podUid: string, family: ImageDefinition['family'], rpc: RpcTarget): Promise<SyncStatus | undefined> {
     let reading = this.readings.get(nodeId);
     if (!reading || reading.podUid !== podUid) {
-      reading = { podUid, sync: undefined, at: 0, refreshing: false };
-      this.readings.set(nodeId, reading);
-      await this.refresh(nodeId, reading, family, rpc);
-    } else if (this.clock() - reading.at >= SYNC_READ_EVERY_MS && !reading.refreshing) {
+      const fresh: Reading = { podUid, sync: undefined, at: 0, refreshing: false, first: Promise.resolve() };
+      fresh.first = this.refresh(nodeId, fresh, family, rpc, true);
+      this.readings.set(nodeId, fresh);
+      reading = fresh;
+    }
+    await reading.first;
+    if (this.clock() - reading.at >= SYNC_READ_EVERY_MS && !reading.refreshing) {
       void this.refresh(nodeId, reading, family, rpc);
     }
     return reading.sync;
@@ -51,11 +58,10 @@ export class SyncReadings {
     this.warned.delete(nodeId);
   }
 
-  private async refresh(nodeId: string, reading: Reading, family: ImageDefinition['family'], rpc: RpcTarget): Promise<void> {
+  private async refresh(nodeId: string, reading: Reading, family: ImageDefinition['family'], rpc: RpcTarget, retry = false): Promise<void> {
     reading.refreshing = true;
     try {
-      // The cluster runs real networks only: a node there always has a network to catch up with.
-      reading.sync = await syncReader(family, false)(rpc, this.timeoutMs);
+      reading.sync = await this.readOnce(family, rpc, retry);
       this.warned.delete(nodeId);
     } catch (error) {
       // Once per node until it answers again: a NetworkPolicy without this service's pods would otherwise log every pass.
@@ -68,4 +74,29 @@ export class SyncReadings {
       reading.refreshing = false;
     }
   }
+
+  /**
+   * One reading. `retry`: a pod's first reading, which the node's `running` waits for, is asked
+   * again after a failure (a refused or dropped connection of a node just made ready) until the
+   * read timeout is spent, so one transient failure does not leave a new pod unread for a whole
+   * interval. Later readings are not retried: the next interval is their retry.
+   */
+  private async readOnce(family: ImageDefinition['family'], rpc: RpcTarget, retry: boolean): Promise<SyncStatus> {
+    // The cluster runs real networks only: a node there always has a network to catch up with.
+    const read = syncReader(family, false);
+    // Real time, not `clock`: the budget is the timeout's, which the clock (the interval's) does not drive.
+    const deadline = performance.now() + this.timeoutMs;
+    for (;;) {
+      try {
+        return await read(rpc, Math.max(1, deadline - performance.now()));
+      } catch (error) {
+        if (!retry || performance.now() + RETRY_AFTER_MS >= deadline) throw error;
+        this.logger.debug("a new pod's first sync reading failed; asking again", { url: rpc.url, error });
+        await sleep(RETRY_AFTER_MS);
+      }
+    }
+  }
 }
+
+/** How long a failed first reading waits before it asks again. */
+const RETRY_AFTER_MS = 250;
