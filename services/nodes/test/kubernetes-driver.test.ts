@@ -388,19 +388,18 @@ const describeWithLitecoind = litecoind ? describe : describe.skip;
 
 describeWithLitecoind(`the kubernetes driver reads a node's sync status at its pod (real litecoind)${litecoind ? '' : ' (skipped: litecoind not found)'}`, () => {
   const LTC = nodeIdOf('ltc');
-  // A guard against a hang, not a speed goal: a just-started litecoind on a loaded CI machine has
-  // taken over the driver's 1 s test timeout to answer, and a reading that times out is none.
+  // A guard against a hang, not a speed goal: the first reading is asked again until this is spent.
   const LITECOIND_READS = { syncReadTimeoutMs: 30_000 };
   // What the driver logged (a failed reading says why there) and what litecoind logged: shown with
   // a reading that is missing, which CI has seen on a loaded machine and this machine has not.
-  let warnings: string[];
-  const recordWarnings = () =>
+  let logged: string[];
+  const recordingLogger = () =>
     createLogger({
       service: 'test',
       level: 'debug',
       stream: new Writable({
         write(chunk: Buffer, _encoding, callback) {
-          warnings.push(chunk.toString('utf8').trim());
+          logged.push(chunk.toString('utf8').trim());
           callback();
         },
       }),
@@ -412,7 +411,7 @@ describeWithLitecoind(`the kubernetes driver reads a node's sync status at its p
   /** The status, or a failure that says why its reading is missing. */
   const withReading = (status: NodeStatus): NodeStatus => {
     if ('sync' in status && status.sync) return status;
-    throw new Error(`no sync reading in ${JSON.stringify(status)}\ndriver's log:\n${warnings.join('\n')}\nlitecoind's log:\n${litecoindLog().join('\n')}`);
+    throw new Error(`no sync reading in ${JSON.stringify(status)}\ndriver's log:\n${logged.join('\n')}\nlitecoind's log:\n${litecoindLog().join('\n')}`);
   };
   let node: ChildProcess;
   let rpcPort: number;
@@ -427,7 +426,7 @@ describeWithLitecoind(`the kubernetes driver reads a node's sync status at its p
 
   beforeEach(async () => {
     // A node just started, with no peer yet: in initial block download, as a real node is until its network tells it the tip.
-    warnings = [];
+    logged = [];
     rpcPort = await choosePort(undefined);
     node = spawn(
       litecoind!,
@@ -449,7 +448,7 @@ describeWithLitecoind(`the kubernetes driver reads a node's sync status at its p
   });
 
   it('reports a node still in initial block download with its reading, and the new reading once it has caught up', async () => {
-    const driver = newDriver({ ...LITECOIND_READS, logger: recordWarnings() });
+    const driver = newDriver({ ...LITECOIND_READS, logger: recordingLogger() });
     const rpc = asProxy({ url: `http://127.0.0.1:${rpcPort}` }, SECRET_KEY, LTC);
     await waitForValue('litecoind to answer', async () => (await jsonRpc(rpc, 'getblockcount').catch(() => undefined))?.result);
     await driver.ensure({ id: LTC, image: 'ltc', large: false, dev: false, txindex: false });
@@ -479,14 +478,14 @@ describeWithLitecoind(`the kubernetes driver reads a node's sync status at its p
 
   it('reads a new pod afresh, and reports a node it cannot reach without a reading rather than failing', async () => {
     // A short read timeout: the first pod's reading, at a closed port, is retried until it is spent.
-    const driver = newDriver({ syncReadTimeoutMs: 3_000, logger: recordWarnings() });
+    const driver = newDriver({ syncReadTimeoutMs: 3_000, logger: recordingLogger() });
     const rpc = asProxy({ url: `http://127.0.0.1:${rpcPort}` }, SECRET_KEY, LTC);
     await waitForValue('litecoind to answer', async () => (await jsonRpc(rpc, 'getblockcount').catch(() => undefined))?.result);
     await driver.ensure({ id: LTC, image: 'ltc', large: false, dev: false, txindex: false });
     const closedPort = await choosePort(undefined);
     putLtcPod('pod-1', closedPort);
     expect(await driver.status(LTC)).toEqual({ state: 'running', endpoint: { url: `http://${LTC}.${NAMESPACE}.svc:${closedPort}` } });
-    const warned = warnings.map((line) => JSON.parse(line) as { level: string }).filter((line) => line.level === 'warn');
+    const warned = logged.map((line) => JSON.parse(line) as { level: string }).filter((line) => line.level === 'warn');
     expect(warned).toEqual([expect.objectContaining({ message: expect.stringMatching(/^cannot read the node's sync status at its RPC/) as string, error: expect.objectContaining({ code: 'ECONNREFUSED' }) as object })]);
 
     // Rescheduled (a new pod), now where its RPC answers: read at once, not after the interval (the clock stands still).

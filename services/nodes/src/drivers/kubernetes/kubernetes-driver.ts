@@ -54,12 +54,13 @@ export class KubernetesDriver implements NodeDriver {
 
   constructor(options: KubernetesDriverOptions) {
     const pvcDeleteGraceSeconds = options.pvcDeleteGraceSeconds ?? 0;
+    const requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
     this.settings = {
       ...options,
       catalogue: options.catalogue ?? defaultCatalogue(),
       pvcDeleteGraceSeconds,
-      requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
-      syncReadTimeoutMs: options.syncReadTimeoutMs ?? Math.min(options.requestTimeoutMs ?? 10_000, 2_000),
+      requestTimeoutMs,
+      syncReadTimeoutMs: options.syncReadTimeoutMs ?? Math.min(requestTimeoutMs, 2_000),
       crashRestarts: options.crashRestarts ?? 5,
       unschedulableSeconds: options.unschedulableSeconds ?? 900,
       sweepIntervalMs: options.sweepIntervalMs ?? Math.min(60_000, Math.max(1_000, pvcDeleteGraceSeconds * 1000)),

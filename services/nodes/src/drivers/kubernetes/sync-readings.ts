@@ -61,7 +61,7 @@ export class SyncReadings {
   private async refresh(nodeId: string, reading: Reading, family: ImageDefinition['family'], rpc: RpcTarget, retry = false): Promise<void> {
     reading.refreshing = true;
     try {
-      reading.sync = await this.readOnce(family, rpc, retry);
+      reading.sync = await this.readOnce(nodeId, family, rpc, retry);
       this.warned.delete(nodeId);
     } catch (error) {
       // Once per node until it answers again: a NetworkPolicy without this service's pods would otherwise log every pass.
@@ -81,7 +81,7 @@ export class SyncReadings {
    * read timeout is spent, so one transient failure does not leave a new pod unread for a whole
    * interval. Later readings are not retried: the next interval is their retry.
    */
-  private async readOnce(family: ImageDefinition['family'], rpc: RpcTarget, retry: boolean): Promise<SyncStatus> {
+  private async readOnce(nodeId: string, family: ImageDefinition['family'], rpc: RpcTarget, retry: boolean): Promise<SyncStatus> {
     // The cluster runs real networks only: a node there always has a network to catch up with.
     const read = syncReader(family, false);
     // Real time, not `clock`: the budget is the timeout's, which the clock (the interval's) does not drive.
@@ -91,7 +91,7 @@ export class SyncReadings {
         return await read(rpc, Math.max(1, deadline - performance.now()));
       } catch (error) {
         if (!retry || performance.now() + RETRY_AFTER_MS >= deadline) throw error;
-        this.logger.debug("a new pod's first sync reading failed; asking again", { url: rpc.url, error });
+        this.logger.debug("a new pod's first sync reading failed; asking again", { nodeId, url: rpc.url, error });
         await sleep(RETRY_AFTER_MS);
       }
     }
