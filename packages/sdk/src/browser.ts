@@ -3,6 +3,8 @@
 export { DEFAULT_URLS, PlatformClient, isValidatorImage } from './platform-client';
 export type { PlatformClientOptions } from './platform-client';
 export * from './errors';
+export { nodeEndpoints } from './endpoints';
+export type { EndpointPorts, NodeEndpoints } from './endpoints';
 export type { LoginOptions, Session } from './session';
 export { tokenExpiry } from './session';
 export type { SyncProgress, WaitOptions } from './wait';

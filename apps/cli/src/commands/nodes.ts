@@ -1,5 +1,5 @@
 import { Argument, Option, type Command } from 'commander';
-import type { ChainOption, Node, UserImage } from '@cloud/sdk';
+import { nodeEndpoints, type ChainOption, type Node, type UserImage } from '@cloud/sdk';
 import type { Context } from '../context';
 import { note, printJson, printRecord, printTable } from '../output';
 import { positiveInteger } from '../program';
@@ -119,7 +119,7 @@ export function registerNodeCommands(program: Command, contextOf: ContextOf): vo
 }
 
 export function printNode(ctx: Context, node: Node): void {
-  const { ports } = node;
+  const endpoints = nodeEndpoints(node.address, node.ports);
   printRecord(ctx.output, [
     ['Id', node.id],
     ['Image', `${node.image} (${node.chain} ${node.network}, ${node.software})`],
@@ -128,9 +128,9 @@ export function printNode(ctx: Context, node: Node): void {
     ['Sync', node.sync ? `${node.sync.syncing ? 'syncing' : 'synced'} ${syncLine(node.sync)}` : undefined],
     ['Transaction index', node.txindex ? 'yes' : 'no'],
     ['Address', node.address],
-    ['JSON-RPC', `https://${node.address}:${ports.jsonRpc}/`],
-    ['REST', ports.rest ? `https://${node.address}:${ports.rest}/rest/` : undefined],
-    ['WebSocket', ports.webSocket ? `wss://${node.address}:${ports.webSocket}/` : undefined],
+    ['JSON-RPC', endpoints.jsonRpc],
+    ['REST', endpoints.rest],
+    ['WebSocket', endpoints.webSocket],
     ['Authentication', node.jwt ? 'Bearer: your client access token (cloud token)' : 'Basic: the node user and password'],
     ['Node user', node.nodeUser],
     ['Node password', node.nodePass],

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { StakingLimits, Validator } from '@cloud/sdk';
+import { nodeEndpoints, type StakingLimits, type Validator } from '@cloud/sdk';
 import type { Context } from '../context';
 import { note, printJson, printRecord, printTable } from '../output';
 import { positiveInteger } from '../program';
@@ -87,6 +87,7 @@ export function registerValidatorCommands(program: Command, contextOf: ContextOf
 
 function printValidator(ctx: Context, validator: Validator): void {
   const { registration } = validator;
+  const endpoints = nodeEndpoints(validator.address, validator.ports);
   printRecord(ctx.output, [
     ['Id', validator.nodeId],
     ['NodeID', validator.chainNodeId],
@@ -97,8 +98,8 @@ function printValidator(ctx: Context, validator: Validator): void {
     ['Stake (nAVAX)', registration.stake],
     ['Weight (nAVAX)', registration.weight],
     ['Uptime', registration.uptime === undefined ? undefined : `${registration.uptime} %`],
-    ['API', `https://${validator.address}:${validator.ports.jsonRpc}/ext/…`],
-    ['Management', `https://${validator.address}:${validator.ports.management}/status`],
+    ['API', `${endpoints.jsonRpc}ext/…`],
+    ['Management', `${endpoints.management}status`],
     ['Node user', validator.nodeUser],
     ['Node password', validator.nodePass],
     ['Created', validator.createdAt],

@@ -1,3 +1,5 @@
+import { nodeEndpoints, type EndpointPorts } from '@cloud/sdk/browser';
+
 /** A read-only call every node of the image answers, for the ready-to-paste curl line. */
 export function harmlessCall(image: string): { method: string; path: string } {
   if (image === 'eth') return { method: 'eth_blockNumber', path: '/' };
@@ -38,11 +40,14 @@ export function curlLine(options: {
   ].join(' ');
 }
 
-/** The node's endpoints, one per interface it has. */
-export function endpoints(address: string, ports: { jsonRpc: number; rest?: number; webSocket?: number; management?: number }) {
-  const list = [{ name: 'JSON-RPC', url: `https://${address}:${ports.jsonRpc}/` }];
-  if (ports.rest) list.push({ name: 'REST', url: `https://${address}:${ports.rest}/rest/` });
-  if (ports.webSocket) list.push({ name: 'WebSocket', url: `wss://${address}:${ports.webSocket}/` });
-  if (ports.management) list.push({ name: 'Management (/status, /logs)', url: `https://${address}:${ports.management}/` });
-  return list;
+/** The node's endpoints, one per interface it has, named for the person reading them. */
+export function endpoints(address: string, ports: EndpointPorts): { name: string; url: string }[] {
+  const urls = nodeEndpoints(address, ports);
+  const named: [string, string | undefined][] = [
+    ['JSON-RPC', urls.jsonRpc],
+    ['REST', urls.rest],
+    ['WebSocket', urls.webSocket],
+    ['Management (/status, /logs)', urls.management],
+  ];
+  return named.filter((entry): entry is [string, string] => entry[1] !== undefined).map(([name, url]) => ({ name, url }));
 }

@@ -4,14 +4,13 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { AccessRules } from '../components/AccessRules';
 import { Alert } from '../components/Alert';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { CopyButton } from '../components/CopyButton';
 import { Credentials } from '../components/Credentials';
+import { Endpoints } from '../components/Endpoints';
 import { Logs } from '../components/Logs';
 import { StateBadge, SyncProgress } from '../components/NodeState';
 import { Usage } from '../components/Usage';
 import { useApi, useConsole } from '../context';
 import { usePolling } from '../polling';
-import { endpoints } from '../rpc';
 import { usePageTitle } from '../title';
 
 type Action = 'stop' | 'start' | 'delete';
@@ -117,16 +116,7 @@ function NodeScreen({ id }: { id: string }) {
               </button>
             </div>
           </section>
-          <section aria-labelledby="endpoints-title" className="panel">
-            <h2 id="endpoints-title">Endpoints</h2>
-            <ul className="plain">
-              {endpoints(node.address, node.ports).map((endpoint) => (
-                <li key={endpoint.name}>
-                  {endpoint.name}: <code>{endpoint.url}</code> <CopyButton text={endpoint.url} label={`Copy the ${endpoint.name} address`} />
-                </li>
-              ))}
-            </ul>
-          </section>
+          <Endpoints address={node.address} ports={node.ports} />
           <Credentials image={node.image} address={node.address} port={node.ports.jsonRpc} jwt={node.jwt} caFile={config.proxyCaFile} secret={secret} />
           <Usage nodeId={id} />
           <Logs read={() => client.nodes.logs(id, 40)} />

@@ -5,11 +5,11 @@ import { Alert } from '../components/Alert';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { CopyButton } from '../components/CopyButton';
 import { Credentials } from '../components/Credentials';
+import { Endpoints } from '../components/Endpoints';
 import { StateBadge } from '../components/NodeState';
 import { RegistrationFacts, RegistrationStatus } from '../components/Registration';
 import { useApi, useConsole } from '../context';
 import { usePolling } from '../polling';
-import { endpoints } from '../rpc';
 import { usePageTitle } from '../title';
 
 export function ValidatorPage() {
@@ -101,16 +101,7 @@ function ValidatorScreen({ network, nodeId }: { network: string; nodeId: string 
               </button>
             </div>
           </section>
-          <section aria-labelledby="validator-endpoints-title" className="panel">
-            <h2 id="validator-endpoints-title">Endpoints</h2>
-            <ul className="plain">
-              {endpoints(validator.address, validator.ports).map((endpoint) => (
-                <li key={endpoint.name}>
-                  {endpoint.name}: <code>{endpoint.url}</code> <CopyButton text={endpoint.url} label={`Copy the ${endpoint.name} address`} />
-                </li>
-              ))}
-            </ul>
-          </section>
+          <Endpoints address={validator.address} ports={validator.ports} />
           <Credentials image={validator.image} address={validator.address} port={validator.ports.jsonRpc} jwt={false} caFile={config.proxyCaFile} secret={secret} />
         </>
       )}
