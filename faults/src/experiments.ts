@@ -75,6 +75,10 @@ interface FaultOutcome {
  */
 export const KILL_LOSS_WINDOW_MS = 1000;
 
+/** Whether `call` was answered by `service` within the kill window before it was SIGKILLed at `killedAt`. */
+const answeredJustBeforeKill = (call: ApiResult, service: string, killedAt: number) =>
+  call.service === service && call.at <= killedAt && killedAt - call.at <= KILL_LOSS_WINDOW_MS;
+
 const mainServices = (platform: Platform): ServiceProcess[] => SERVICES.map((name) => platform.services[name]);
 const isApiFailure = (status: number) => status === 0 || status >= 500;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -108,11 +112,12 @@ async function underLoad(ctx: Context, id: string, name: string, fault: () => Pr
   }
   const failures = [...own.failures];
   const notes = [...own.notes];
-  const inWindow = outcome.inLossWindow ? events.lostCalls.filter((r) => outcome.inLossWindow!(r)).length : 0;
+  const lostOutside = events.lostCalls.filter((r) => !outcome.inLossWindow?.(r));
+  const inWindow = events.lost - lostOutside.length;
   if (outcome.inLossWindow) events.lostInWindow = inWindow;
   // Named with their answer time, to be found in the service logs the suite keeps when it fails.
-  for (const r of events.lostCalls.filter((c) => !outcome.inLossWindow?.(c))) notes.push(`lost: ${r.service} call ${r.requestId} answered at ${new Date(r.at).toISOString()}`);
-  if (events.lost - inWindow > 0) failures.push(`${events.lost - inWindow} call events of successful calls lost${inWindow > 0 ? ` (besides ${inWindow} in the kill window)` : ''}`);
+  for (const r of lostOutside) notes.push(`lost: ${r.service} call ${r.requestId} answered at ${new Date(r.at).toISOString()}`);
+  if (lostOutside.length > 0) failures.push(`${lostOutside.length} call events of successful calls lost${inWindow > 0 ? ` (besides ${inWindow} in the kill window)` : ''}`);
   if (inWindow > 0) notes.push(`${inWindow} call events lost of calls answered within ${KILL_LOSS_WINDOW_MS} ms before their service was SIGKILLed (the documented window)`);
   if (events.doubled > 0) failures.push(`${events.doubled} call events doubled`);
   if (stuckOutboxRows > 0) failures.push(`${stuckOutboxRows} outbox rows stuck after ${settings.settleSeconds} s`);
@@ -218,7 +223,7 @@ export function killEach(ctx: Context): Promise<ExperimentResult> {
     }
     return {
       endedAt,
-      inLossWindow: (r) => windows.some((w) => w.name === r.service && r.at <= w.from && w.from - r.at <= KILL_LOSS_WINDOW_MS),
+      inLossWindow: (r) => windows.some((w) => answeredJustBeforeKill(r, w.name, w.from)),
       check(load) {
         // Until the proxy is ready again (a load balancer sends it nothing before) its calls fail by
         // definition; any other failure is the data plane failing with a control-plane process.
@@ -267,7 +272,7 @@ export function twoNodesInstances(ctx: Context): Promise<ExperimentResult> {
     return {
       endedAt,
       // The load's nodes calls go to the killed instance: the same kill window as in experiment 3.
-      inLossWindow: (r) => r.service === 'nodes' && r.at <= killedAt && killedAt - r.at <= KILL_LOSS_WINDOW_MS,
+      inLossWindow: (r) => answeredJustBeforeKill(r, 'nodes', killedAt),
       check(load) {
         // The issue bounds orphans and doubles here, not the proxied calls: reported for the record.
         const failed = load.rpc.filter((r) => !r.ok);
