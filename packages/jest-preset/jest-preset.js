@@ -21,7 +21,7 @@ module.exports = {
     ],
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
-  reporters: ['default', require.resolve('./summary-reporter.js')],
+  reporters: ['default', require.resolve('./results-reporter.js')],
   // A guard against hangs, not a speed goal: starting PGlite compiles WASM and a platform starts
   // four services and node software, which on a busy 2-core machine (turbo runs two suites at
   // once) has taken over 60 s. Hooks without a timeout of their own take this one too.
