@@ -8,7 +8,9 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const failures = [];
+const perPass = [];
 for (const { pass, workspaces } of jestPasses()) {
+  perPass.push(`${pass}: ${workspaces.reduce((sum, ws) => sum + ws.passed, 0)}`);
   for (const ws of workspaces) {
     passed += ws.passed;
     failed += ws.failed;
@@ -23,5 +25,5 @@ const failedTasks = turboRuns({ sinceMs })
 for (const task of failedTasks) console.log(`FAILED ${task.taskId} (log: ${task.logFile})`);
 for (const f of failures.slice(0, 20)) console.log(`FAILED [${f.pass}] ${f.workspace} ${f.file} › ${f.test}\n    ${f.error}`);
 if (failures.length > 20) console.log(`… and ${failures.length - 20} more failed tests`);
-console.log(`tests: ${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ''));
+console.log(`tests: ${passed} passed (${perPass.join(', ')}), ${failed} failed` + (skipped ? `, ${skipped} skipped` : ''));
 if (failed > 0 || passed === 0 || failedTasks.length > 0) process.exit(1);

@@ -1,2 +1,6 @@
-/** @type {import('jest').Config} */
-module.exports = { preset: '@cloud/jest-preset' };
+const { withDatabaseSuites } = require('@cloud/jest-preset/database-suites');
+
+// On PostgreSQL too (npm run test:postgres): the suites whose checks go through SQL. TESTING.md says why each.
+module.exports = withDatabaseSuites([
+  'test/database.test.ts',
+]);

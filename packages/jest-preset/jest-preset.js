@@ -1,3 +1,9 @@
+const path = require('node:path');
+
+// New PGlite databases in tests start from a copy of one initialized database kept here instead
+// of each running initdb (@cloud/db's openPglite); the test's own child processes inherit it.
+process.env.PGLITE_TEMPLATE_DIR ??= path.resolve(__dirname, '..', '..', 'node_modules', '.cache', 'pglite-template');
+
 /**
  * Shared jest configuration. Tests run the TypeScript sources directly (swc, no type-check:
  * `npm run typecheck` does that), and workspace packages resolve to their `src/` through the

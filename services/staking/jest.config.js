@@ -1,2 +1,11 @@
-/** @type {import('jest').Config} */
-module.exports = { preset: '@cloud/jest-preset' };
+const { withDatabaseSuites } = require('@cloud/jest-preset/database-suites');
+
+// On PostgreSQL too (npm run test:postgres): the suites whose checks go through SQL. TESTING.md says why each.
+module.exports = withDatabaseSuites([
+  'test/api.test.ts',
+  'test/migrations.test.ts',
+  'test/openapi.test.ts',
+  'test/rabbitmq.test.ts',
+  'test/registration.test.ts',
+  'test/validator-lifecycle.test.ts',
+]);

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
+import { openPglite } from './pglite';
 
 export type Database = Knex;
 /** A database transaction, or the database itself where a statement runs alone. */
@@ -46,7 +47,8 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Databas
     db = knex({
       client: ClientPgLite,
       dialect: 'postgres',
-      connection: pgliteDirectory ? { filename: pgliteDirectory } : {},
+      // knex-pglite closes this instance when knex is destroyed.
+      connection: { pglite: await openPglite(pgliteDirectory) },
       searchPath: [schema],
       log,
     });
