@@ -10,7 +10,9 @@ export default tseslint.config(
   {
     files: ['**/*.ts', '**/*.tsx'],
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      // The two programs of the repository (tsconfig.json: every workspace's Node.js code; the
+      // console's browser code), each built once for the whole lint.
+      parserOptions: { project: ['./tsconfig.json', './apps/console/tsconfig.web.json'], tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
@@ -24,6 +26,13 @@ export default tseslint.config(
   },
   {
     files: ['**/*.js', '**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly' } },
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' } },
+    // CommonJS files (bins, jest configs and reporters) load what they need with require().
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // Scripts run by node (scripts/, the tooling's own configs).
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
 );

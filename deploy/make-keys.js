@@ -10,7 +10,6 @@
  * overlay's secrets/ folder (deploy/README.md). Usage: node deploy/make-keys.js <folder>
  */
 // A plain CommonJS script: docker-compose.yml mounts it alone into an image, without the workspace.
-/* eslint-disable @typescript-eslint/no-require-imports */
 const { generateKeyPairSync, randomBytes } = require('node:crypto');
 const { mkdirSync, writeFileSync } = require('node:fs');
 const path = require('node:path');

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // The `cloud` command: runs the compiled CLI, or says how to build it when it is not built yet
 // (a fresh clone after `npm ci`, before `npm start` or a build).
-/* eslint-disable @typescript-eslint/no-require-imports */
 let main;
 try {
   main = require.resolve('../dist/main.js');

@@ -1,4 +1,3 @@
-/* global console, process */
 // The console's JavaScript budget (issue 20): every .js of the production build, gzipped, at most
 // 300 KB in all. Prints each file and the total; exits 1 above the budget.
 import { readdirSync, readFileSync } from 'node:fs';

@@ -47,8 +47,9 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Databas
     db = knex({
       client: ClientPgLite,
       dialect: 'postgres',
-      // knex-pglite closes this instance when knex is destroyed.
-      connection: { pglite: await openPglite(pgliteDirectory) },
+      // knex-pglite takes an open instance this way (its types do not say so) and closes it when
+      // knex is destroyed.
+      connection: { pglite: await openPglite(pgliteDirectory) } as unknown as Knex.StaticConnectionConfig,
       searchPath: [schema],
       log,
     });

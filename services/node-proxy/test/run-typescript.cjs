@@ -1,7 +1,6 @@
 // Lets a test run a service's TypeScript entry point as its own process, as jest runs the tests:
 // `node --conditions=@cloud/source -r ./run-typescript.cjs src/main.ts` (swc, no type-check; the
 // workspace packages resolve to their src/ by the condition). node:cluster workers inherit both.
-/* eslint-disable @typescript-eslint/no-require-imports -- it is what makes .ts loadable, so it cannot be one */
 const { readFileSync } = require('node:fs');
 const { transformSync } = require('@swc/core');
 
