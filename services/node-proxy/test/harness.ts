@@ -29,6 +29,12 @@ export interface ProxyPlatform extends TestPlatform {
   createNode(user: TestUser, body: { image: string; jwt?: boolean }, wait?: boolean): Promise<CreatedNode>;
   /** Rotates a node's Basic credentials as an owner does: a new credential, then the others revoked; the new one. */
   rotateCredentials(user: TestUser, nodeId: string): Promise<{ nodeUser: string; nodePass: string }>;
+  /**
+   * The same platform for one suite of several sharing it: the proxies started and the nodes
+   * created through the scope are its own, and its `close` closes those proxies and deletes those
+   * nodes (as their owner), leaving the platform running for the next suite.
+   */
+  scope(): ProxyPlatform;
 }
 
 /**
@@ -41,19 +47,22 @@ export async function startProxyPlatform(options: TestPlatformOptions & { nodesE
   const nodes = await platform.startNodes(options.nodesEnv);
   const proxies: NodeProxy[] = [];
   const logger = createLogger({ service: 'proxy-test', level: 'silent' });
-  return {
+  const proxyPlatform: ProxyPlatform = {
     ...platform,
     nodes,
     async startProxy(env = {}) {
       const config = loadProxyConfig({ DATA_DIR: platform.dataDir, LOG_LEVEL: 'silent', PROXY_TLS: 'off', ...FREE_PORTS, ...platform.busEnv, ...env });
       const proxy = await startNodeProxy(config, { logger, keys: platform.keys, clock: platform.clock, ...(platform.sharedBus ? { bus: platform.sharedBus } : {}) });
       proxies.push(proxy);
-      // A closed replica hears of nothing more: later nodes are not waited for on it.
+      // A closed replica hears of nothing more: later nodes are not waited for on it. Closing
+      // twice (a test, then its suite's scope) closes once.
       const close = proxy.close.bind(proxy);
-      proxy.close = async () => {
-        proxies.splice(proxies.indexOf(proxy), 1);
-        await close();
-      };
+      let closing: Promise<void> | undefined;
+      proxy.close = () =>
+        (closing ??= (async () => {
+          proxies.splice(proxies.indexOf(proxy), 1);
+          await close();
+        })());
       platform.ownBus(proxy.context.bus);
       await waitUntil('the routing table to load', () => proxy.context.sync.loaded, 20_000);
       return proxy;
@@ -84,6 +93,35 @@ export async function startProxyPlatform(options: TestPlatformOptions & { nodesE
     async close() {
       for (const proxy of [...proxies]) await proxy.close();
       await platform.close();
+    },
+    scope: () => scopeOf(proxyPlatform),
+  };
+  return proxyPlatform;
+}
+
+function scopeOf(platform: ProxyPlatform): ProxyPlatform {
+  const own: NodeProxy[] = [];
+  const created: Array<{ user: TestUser; nodeId: string }> = [];
+  return {
+    ...platform,
+    async startProxy(env) {
+      const proxy = await platform.startProxy(env);
+      own.push(proxy);
+      return proxy;
+    },
+    async createNode(user, body, wait) {
+      const node = await platform.createNode(user, body, wait);
+      created.push({ user, nodeId: node.id });
+      return node;
+    },
+    scope: () => scopeOf(platform),
+    async close() {
+      for (const proxy of own) await proxy.close();
+      // Its nodes stop in the background; a node already deleted, or an owner whose token the
+      // suite let expire (a 401), leaves nothing more to do here: the platform's close stops it.
+      for (const { user, nodeId } of created) {
+        await platform.nodes.http.delete(`/users/me/nodes/${nodeId}`).set('authorization', `Bearer ${user.clientToken}`);
+      }
     },
   };
 }

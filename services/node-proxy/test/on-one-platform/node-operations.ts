@@ -1,7 +1,8 @@
-import type { NodeProxy } from '../src';
-import type { ListenerName } from '../src/routing/interfaces';
-import { callProxy } from './client';
-import { startProxyPlatform, waitUntil, type CreatedNode, type ProxyPlatform, type TestUser } from './harness';
+import type { NodeProxy } from '../../src';
+import type { ListenerName } from '../../src/routing/interfaces';
+import { callProxy } from '../client';
+import { waitUntil, type CreatedNode, type ProxyPlatform, type TestUser } from '../harness';
+import { sharedProxyPlatform } from '../shared-platform';
 
 // Stop, start and resize of nodes running real software (Litecoin Core on regtest and anvil, as
 // the local driver runs them in the dev mode), seen through the node-proxy as a user sees them:
@@ -12,7 +13,7 @@ describe('node operations through the proxy', () => {
   let user: TestUser;
 
   beforeAll(async () => {
-    platform = await startProxyPlatform();
+    platform = sharedProxyPlatform();
     proxy = await platform.startProxy({ PROXY_RATE_PER_SECOND: '100000', PROXY_RATE_BURST: '100000' });
     user = await platform.user();
   }, 120_000);

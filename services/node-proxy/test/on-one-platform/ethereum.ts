@@ -3,10 +3,11 @@ import { Agent } from 'node:https';
 import { connect } from 'node:net';
 import { FetchRequest, JsonRpcProvider, Wallet, WebSocketProvider } from 'ethers';
 import { clientTokens, HOUR } from '@cloud/accounts/testing';
-import type { NodeProxy } from '../src';
-import { basic, callProxy } from './client';
-import { startProxyPlatform, waitUntil, type CreatedNode, type ProxyPlatform, type TestUser } from './harness';
-import { lookup, openSocket, refusal, socketTo, type Message } from './websocket-client';
+import type { NodeProxy } from '../../src';
+import { basic, callProxy } from '../client';
+import { waitUntil, type CreatedNode, type ProxyPlatform, type TestUser } from '../harness';
+import { sharedProxyPlatform } from '../shared-platform';
+import { lookup, openSocket, refusal, socketTo, type Message } from '../websocket-client';
 
 const refusedMessage = (method: string) => `method "${method}" is not allowed on this hosted node`;
 const call = (id: unknown, method: string, params: unknown[] = []) => ({ jsonrpc: '2.0', id, method, params });
@@ -20,7 +21,7 @@ describe('the proxy in front of an Ethereum (anvil) node', () => {
   let credentials: string;
 
   beforeAll(async () => {
-    platform = await startProxyPlatform();
+    platform = sharedProxyPlatform();
     const limits = { PROXY_RATE_PER_SECOND: '100000', PROXY_RATE_BURST: '100000' };
     [secure, plain] = await Promise.all([platform.startProxy({ ...limits, PROXY_TLS: 'on' }), platform.startProxy({ ...limits, PROXY_TLS: 'off' })]);
     user = await platform.user();

@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { message, type AnyBusMessage, type Payload } from '@cloud/bus';
 import { nodeRpcAuthorization } from '@cloud/node-rpc-auth';
 import { sha256 } from '@cloud/nodes/testing';
-import type { NodeProxy } from '../src';
-import { callProxy, type ProxyCall } from './client';
-import { startProxyPlatform, waitUntil, type ProxyPlatform } from './harness';
+import type { NodeProxy } from '../../src';
+import { callProxy, type ProxyCall } from '../client';
+import { waitUntil, type ProxyPlatform } from '../harness';
+import { sharedProxyPlatform } from '../shared-platform';
 
 /** What the fake avalanchego saw of one request. */
 interface SeenRequest {
@@ -84,7 +85,7 @@ describe('the proxy serving an avalanche validator node', () => {
 
   beforeAll(async () => {
     const upstream = await listen(fake.server);
-    platform = await startProxyPlatform();
+    platform = sharedProxyPlatform();
     await platform.bus.subscribe({ name: 'avalanche-usage-test', bindings: ['node.usage'], handle: async (messages) => void usage.push(...messages) });
     proxy = await platform.startProxy({ PROXY_USAGE_INTERVAL_MS: '3600000' });
     await publishNode('node-avalanche', upstream);

@@ -1,7 +1,8 @@
-import type { NodeProxy } from '../src';
-import { basic, callProxy } from './client';
-import { startProxyPlatform, waitUntil, type CreatedNode, type ProxyPlatform, type TestUser } from './harness';
-import { openSocket, refusal, socketTo, type Message } from './websocket-client';
+import type { NodeProxy } from '../../src';
+import { basic, callProxy } from '../client';
+import { waitUntil, type CreatedNode, type ProxyPlatform, type TestUser } from '../harness';
+import { sharedProxyPlatform } from '../shared-platform';
+import { openSocket, refusal, socketTo, type Message } from '../websocket-client';
 
 const MiB = 1024 * 1024;
 const call = (id: unknown, method: string, params: unknown[] = []) => ({ jsonrpc: '2.0', id, method, params });
@@ -29,7 +30,7 @@ describe('the proxy’s bounds per connection and per node, in front of an Ether
   const generous = { PROXY_RATE_PER_SECOND: '1000000', PROXY_RATE_BURST: '1000000' };
 
   beforeAll(async () => {
-    platform = await startProxyPlatform();
+    platform = sharedProxyPlatform();
     await platform.startProxy(generous);
     user = await platform.user();
     node = await platform.createNode(user, { image: 'eth' });

@@ -1,9 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { NodeProxy } from '../src';
-import { basic, callProxy, type ProxyCall } from './client';
+import type { NodeProxy } from '../../src';
+import { basic, callProxy, type ProxyCall } from '../client';
 import { corsCheck, preflightFailure } from '@cloud/http/testing';
-import { startProxyPlatform, waitUntil, type CreatedNode, type ProxyPlatform, type TestUser } from './harness';
-import { openSocket } from './websocket-client';
+import { waitUntil, type CreatedNode, type ProxyPlatform, type TestUser } from '../harness';
+import { sharedProxyPlatform } from '../shared-platform';
+import { openSocket } from '../websocket-client';
 
 const call = (id: number, method: string, params: unknown[] = []) => ({ jsonrpc: '2.0', id, method, params });
 const APP = 'https://app.example';
@@ -21,7 +22,7 @@ describe('the proxy applies each node\'s access rules and credentials', () => {
   let auth: string;
 
   beforeAll(async () => {
-    platform = await startProxyPlatform();
+    platform = sharedProxyPlatform();
     [trusting, direct] = await Promise.all([platform.startProxy({ TRUST_PROXY: 'true' }), platform.startProxy()]);
     user = await platform.user();
     node = await platform.createNode(user, { image: 'eth' });

@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HDNodeWallet, Mnemonic } from 'ethers';
-import type { NodeProxy } from '../src';
-import { callProxy } from './client';
-import { startProxyPlatform, waitUntil, type CreatedNode, type ProxyPlatform, type TestUser } from './harness';
+import type { NodeProxy } from '../../src';
+import { callProxy } from '../client';
+import { waitUntil, type CreatedNode, type ProxyPlatform, type TestUser } from '../harness';
+import { sharedProxyPlatform } from '../shared-platform';
 
 // anvil derives its dev accounts from this phrase unless told otherwise, and prints their keys.
 const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -15,7 +16,7 @@ describe("a node's /logs on the management port", () => {
   let user: TestUser;
 
   beforeAll(async () => {
-    platform = await startProxyPlatform();
+    platform = sharedProxyPlatform();
     proxy = await platform.startProxy();
     user = await platform.user();
   }, 180_000);

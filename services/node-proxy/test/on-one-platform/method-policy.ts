@@ -3,9 +3,10 @@ import { Agent } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { FetchRequest, JsonRpcProvider, Wallet, type TransactionReceipt } from 'ethers';
 import WebSocket, { type RawData } from 'ws';
-import type { NodeProxy } from '../src';
-import { basic, callProxy } from './client';
-import { startProxyPlatform, waitUntil, type CreatedNode, type ProxyPlatform } from './harness';
+import type { NodeProxy } from '../../src';
+import { basic, callProxy } from '../client';
+import { waitUntil, type CreatedNode, type ProxyPlatform } from '../harness';
+import { sharedProxyPlatform } from '../shared-platform';
 
 /** Node addresses (`<nodeId>.nodes.localhost`) are this machine, whatever the system resolver thinks. */
 const lookup: LookupFunction = (_hostname, options, callback) => {
@@ -30,7 +31,7 @@ describe('the default-deny method policy, against anvil and litecoind through th
   let ltc: CreatedNode;
 
   beforeAll(async () => {
-    platform = await startProxyPlatform();
+    platform = sharedProxyPlatform();
     proxy = await platform.startProxy({ PROXY_TLS: 'off', PROXY_RATE_PER_SECOND: '100000', PROXY_RATE_BURST: '100000' });
     const user = await platform.user();
     [eth, ltc] = await Promise.all([platform.createNode(user, { image: 'eth' }), platform.createNode(user, { image: 'ltc' })]);

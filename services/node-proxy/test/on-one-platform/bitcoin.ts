@@ -4,10 +4,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { NodeProxy } from '../src';
-import { DEFAULT_FILTER_DIR } from '../src/config';
-import { callProxy, type ProxyCall } from './client';
-import { startProxyPlatform, waitUntil, type CreatedNode, type ProxyPlatform, type TestUser } from './harness';
+import type { NodeProxy } from '../../src';
+import { DEFAULT_FILTER_DIR } from '../../src/config';
+import { callProxy, type ProxyCall } from '../client';
+import { waitUntil, type CreatedNode, type ProxyPlatform, type TestUser } from '../harness';
+import { sharedProxyPlatform } from '../shared-platform';
 
 const run = promisify(execFile);
 const blockedMethods = (JSON.parse(readFileSync(path.join(DEFAULT_FILTER_DIR, 'bitcoin.json'), 'utf8')) as { refused: { methods: string[] }[] }).refused
@@ -22,7 +23,7 @@ describe('the proxy in front of a Litecoin Core node', () => {
   let credentials: string;
 
   beforeAll(async () => {
-    platform = await startProxyPlatform();
+    platform = sharedProxyPlatform();
     proxy = await platform.startProxy({ PROXY_RATE_PER_SECOND: '100000', PROXY_RATE_BURST: '100000', PROXY_BODY_LIMIT_BYTES: '65536', PROXY_MAX_BATCH: '200', PROXY_UPSTREAM_TIMEOUT_MS: '1500' });
     user = await platform.user();
     node = await platform.createNode(user, { image: 'ltc' });
