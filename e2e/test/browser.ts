@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, errors, type BrowserContext, type Page } from 'playwright-core';
 
 // Debian's chromium driven by playwright-core: no browser download, the flags this machine's
 // closed network needs (no background calls to Google's hosts), a fresh profile per run.
@@ -68,8 +68,27 @@ export async function seriousViolations(page: Page): Promise<string[]> {
  */
 export async function checkScreen(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  await screenshot(page, path.join(SCREENSHOTS, `${name}.png`));
   expect(await seriousViolations(page)).toEqual([]);
+}
+
+/**
+ * A full-page screenshot. Once, in a CI run with two CPU-burning processes beside it, headless
+ * Chromium stopped making frames for the page: the screenshot waited 60 s for one, and so did the
+ * next test's click (Playwright waits for two animation frames before clicking), until that test
+ * navigated and frames came again. Not a slow machine but a stall, so a screenshot without a frame
+ * in 30 s is taken again after reloading the page (the session is in sessionStorage, kept across a
+ * reload), and says so on stderr.
+ */
+async function screenshot(page: Page, file: string): Promise<void> {
+  try {
+    await page.screenshot({ path: file, fullPage: true, timeout: 30_000 });
+  } catch (error) {
+    if (!(error instanceof errors.TimeoutError)) throw error;
+    process.stderr.write(`e2e: no frame for the screenshot of ${page.url()} in 30 s; reloading the page and taking it again\n`);
+    await page.reload();
+    await page.screenshot({ path: file, fullPage: true });
+  }
 }
 
 /** The same at a phone's size (390 x 844), back to the desktop size afterwards. */
