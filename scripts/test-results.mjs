@@ -5,6 +5,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** The number after `name` on the command line (`--since 1795788550538`), or undefined. */
+export function numberOption(name) {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : Number(process.argv[at + 1]);
+}
+
 export const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function readJsonFiles(dir) {

@@ -1,8 +1,8 @@
 // The closing lines of .ci/run: the test counts of every jest pass and, for each failed test, its
 // workspace, suite file, name and first error line. Exits 1 when a test failed or none passed.
-import { jestPasses, turboRuns } from './test-results.mjs';
+import { jestPasses, numberOption, turboRuns } from './test-results.mjs';
 
-const sinceMs = process.argv.includes('--since') ? Number(process.argv[process.argv.indexOf('--since') + 1]) : undefined;
+const sinceMs = numberOption('--since');
 
 let passed = 0;
 let failed = 0;

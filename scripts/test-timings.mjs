@@ -1,15 +1,10 @@
 // `npm run test:timings [-- --since <epoch ms>] [--top <n>]`: where the last `npm test` spent its
 // time. Prints each turbo task's wall time and each jest suite file's, slowest first. Without
 // --since it reads the newest turbo run; .ci/run passes its own start so both passes are shown.
-import { jestPasses, turboRuns } from './test-results.mjs';
+import { jestPasses, numberOption, turboRuns } from './test-results.mjs';
 
-const args = process.argv.slice(2);
-const option = (name) => {
-  const at = args.indexOf(name);
-  return at === -1 ? undefined : Number(args[at + 1]);
-};
-const sinceMs = option('--since');
-const top = option('--top') ?? 40;
+const sinceMs = numberOption('--since');
+const top = numberOption('--top') ?? 40;
 const seconds = (s) => `${s.toFixed(1).padStart(7)} s`;
 
 for (const run of turboRuns({ sinceMs })) {

@@ -25,21 +25,18 @@ class ResultsReporter {
     const { numPassedTests: passed, numPendingTests: pending, numTodoTests: todo, numTotalTests: total } = results;
     // A suite that could not run (a throwing import, a syntax error) counts as a failure too.
     const failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
-    const files = results.testResults.map((suite) => ({
-      file: path.relative(process.cwd(), suite.testFilePath),
-      seconds: (suite.perfStats.end - suite.perfStats.start) / 1000,
-      tests: suite.testResults.length,
-    }));
+    const files = [];
     const failures = [];
     for (const suite of results.testResults) {
       const file = path.relative(process.cwd(), suite.testFilePath);
+      files.push({ file, seconds: (suite.perfStats.end - suite.perfStats.start) / 1000, tests: suite.testResults.length });
       if (suite.testExecError) failures.push({ file, test: '(suite)', error: firstErrorLine([suite.testExecError.message]) });
       for (const test of suite.testResults) {
         if (test.status === 'failed') failures.push({ file, test: test.fullName, error: firstErrorLine(test.failureMessages) });
       }
     }
     // A todo (e.g. a drift check for node software not installed here) is counted with the skipped, never as passed.
-    const summary = { workspace, passed, failed, skipped: pending + todo, total, wallSeconds: (Date.now() - results.startTime) / 1000, files, failures };
+    const summary = { workspace, passed, failed, skipped: pending + todo, total, files, failures };
     fs.writeFileSync(path.join(dir, `${workspace.replaceAll('/', '__')}.json`), JSON.stringify(summary, null, 1));
   }
 }

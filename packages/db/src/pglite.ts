@@ -19,8 +19,22 @@ export async function openPglite(directory: string | undefined): Promise<PGlite>
   return PGlite.create(directory, { loadDataDir: template });
 }
 
+/** The template of each folder, read or made once per process (a test file makes several databases). */
+const templates = new Map<string, Promise<Blob>>();
+
+function initializedDatabase(dir: string): Promise<Blob> {
+  let template = templates.get(dir);
+  if (!template) {
+    template = readOrMakeTemplate(dir);
+    templates.set(dir, template);
+    // A failed attempt is not kept: the next database tries again.
+    template.catch(() => templates.delete(dir));
+  }
+  return template;
+}
+
 /** The dump of a freshly initialized database, made once per PGlite version and kept in `dir`. */
-async function initializedDatabase(dir: string): Promise<Blob> {
+async function readOrMakeTemplate(dir: string): Promise<Blob> {
   const file = path.join(dir, `pglite-${pgliteVersion()}-initdb.tar`);
   if (existsSync(file)) return new Blob([readFileSync(file)]);
   const fresh = await PGlite.create();
