@@ -15,7 +15,7 @@ export interface RunningPlatform {
   /** The bus the services share: in-process unless AMQP_URL is set. */
   bus: Bus;
   /** The node-proxy: its port per chain, its scheme and the certificate clients should trust. */
-  proxy: Pick<NodeProxy, 'ports' | 'scheme' | 'certificate' | 'adminUrl'>;
+  proxy: Pick<NodeProxy, 'ports' | 'contractPortMap' | 'scheme' | 'certificate' | 'adminUrl'>;
   /** Where local nodes run (LOCAL_NETWORKS): `dev` chains, or the images' `public` networks. */
   networks: 'dev' | 'public';
   stop(): Promise<void>;
@@ -83,13 +83,17 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promi
 
     // The other services read the accounts service's keys from its JWKS, wherever it listens.
     const withAccounts = { ACCOUNTS_URL: accountsUrl, ...env };
+    // The node records print where the proxy listens: filled in once it does (the ports may be
+    // ones the system picked), before any record is asked for.
+    const proxyPorts: Record<number, number> = {};
     const nodesConfig = loadNodesConfig(withAccounts);
-    await serveApi('nodes', await createNodesService(nodesConfig, { bus }), { port: nodesConfig.NODES_PORT, host: nodesConfig.NODES_HOST });
+    await serveApi('nodes', await createNodesService(nodesConfig, { bus, proxyPorts }), { port: nodesConfig.NODES_PORT, host: nodesConfig.NODES_HOST });
     const stakingConfig = loadStakingConfig(withAccounts);
-    await serveApi('staking', await createStakingService(stakingConfig, { bus }), { port: stakingConfig.STAKING_PORT, host: stakingConfig.STAKING_HOST });
+    await serveApi('staking', await createStakingService(stakingConfig, { bus, proxyPorts }), { port: stakingConfig.STAKING_PORT, host: stakingConfig.STAKING_HOST });
 
     const proxyConfig = loadProxyConfig(withAccounts);
     const proxy = await startNodeProxy(proxyConfig, { bus });
+    Object.assign(proxyPorts, proxy.contractPortMap);
     started.push({ name: 'node-proxy', stopServing: () => proxy.close(), close: () => Promise.resolve() });
 
     // The page's API addresses are where the APIs listen; the CA to show in curl lines is the

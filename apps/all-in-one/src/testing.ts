@@ -28,9 +28,6 @@ export const ANY_PORTS = {
   ...Object.fromEntries(['BTC', 'BTC_TESTNET', 'LTC', 'ETH', 'AVALANCHE', 'MANAGEMENT', 'ADMIN'].map((name) => [`PROXY_${name}_PORT`, '0'])),
 };
 
-/** The contract's port of each proxy listener. */
-const CONTRACT_PORTS = { btc: 8332, btctestnet: 18332, ltc: 9332, eth: 8545, avalanche: 9650, management: 8080 } as const;
-
 /** Starts the platform (PGlite, in-process bus) in a fresh data directory, removed again by `stop`. */
 export async function startTestPlatform(env: NodeJS.ProcessEnv = {}, dataDir = mkdtempSync(path.join(os.tmpdir(), 'platform-'))): Promise<TestPlatform> {
   // Every test client calls from 127.0.0.1: the per-address limits are for tests that set them.
@@ -39,7 +36,7 @@ export async function startTestPlatform(env: NodeJS.ProcessEnv = {}, dataDir = m
   return {
     ...platform,
     dataDir,
-    proxyPortMap: Object.fromEntries(Object.entries(CONTRACT_PORTS).map(([listener, port]) => [port, platform.proxy.ports[listener as keyof typeof CONTRACT_PORTS]])),
+    proxyPortMap: platform.proxy.contractPortMap,
     verificationFor: (to) => verificationFor(dataDir, to),
     passwordResetFor: async (to) => {
       for (let waited = 0; ; waited += 20) {

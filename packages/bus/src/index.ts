@@ -20,6 +20,7 @@ export {
   methodUsageSchema,
   nodeAccessSchema,
   nodeCredentialSchema,
+  nodeTokenSchema,
   nodeRouteSchema,
   nodeUsageSchema,
   packCallEvents,

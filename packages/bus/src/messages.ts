@@ -30,6 +30,13 @@ const basicCredential = { user: z.string().min(1).max(128), passwordSha256: z.st
 /** One of a node's Basic credentials as the proxy checks it: its id (for usage), user name and hex SHA-256 of the password. */
 export const nodeCredentialSchema = z.object({ id, ...basicCredential });
 
+/**
+ * One of a node's URL tokens as the proxy checks it: its id (for usage) and the hex SHA-256 of
+ * the token (32 random bytes, so the hash cannot be reversed). The proxy routes a call by the
+ * token alone: `https://<proxy>:<port>/<token>`.
+ */
+export const nodeTokenSchema = z.object({ id, tokenSha256: z.string().regex(/^[0-9a-f]{64}$/) });
+
 /** A CIDR (IPv4 or IPv6), as the nodes service normalised it. */
 const cidr = z.union([z.cidrv4(), z.cidrv6()]);
 /** An origin as browsers send it: scheme, host and a port only when not the default. */
@@ -84,6 +91,11 @@ export const nodeRouteSchema = z.object({
    * as the credential `default`.
    */
   credentials: z.array(nodeCredentialSchema).max(100).optional(),
+  /**
+   * The node's URL tokens. Absent: none (a message from before them). A Basic node may have only
+   * tokens, so `basic` is null while this is not empty; a jwt node has none.
+   */
+  tokens: z.array(nodeTokenSchema).max(100).optional(),
   /** Its owner's access rules (`docs/decisions/018-node-access-rules.md`); absent: none. */
   access: nodeAccessSchema.optional(),
 });

@@ -2,3 +2,5 @@ export { ConfigError, loadConfig } from './load-config';
 export { apiServiceEnvironment, booleanFlag, commonEnvironment, port, positiveInt } from './common';
 export type { CommonEnvironment } from './common';
 export { readOrCreateSecretFile } from './secret-files';
+export { nodeAddressEnvironment, publicNodeUrlProblem } from './node-addresses';
+export type { NodeAddressEnvironment } from './node-addresses';

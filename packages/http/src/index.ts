@@ -30,3 +30,4 @@ export { parseInput } from './validate';
 export { idOf, timestamp, unstorableTextProblem } from './input-rules';
 export { exitOnShutdownSignal, listenServer, serveHttp } from './serve';
 export type { RunningServer, ServeOptions } from './serve';
+export { nodeEndpointsSchema } from './node-endpoints-schema';

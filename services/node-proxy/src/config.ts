@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { booleanFlag, commonEnvironment, loadConfig, port, positiveInt } from '@cloud/config';
+import { booleanFlag, commonEnvironment, loadConfig, nodeAddressEnvironment, port, positiveInt } from '@cloud/config';
 import { nodeRpcKeyEnvironment } from '@cloud/node-rpc-auth';
 import { DEFAULT_MAX_DEPTH } from './json-rpc/json-text';
 
@@ -8,18 +8,11 @@ import { DEFAULT_MAX_DEPTH } from './json-rpc/json-text';
 export const DEFAULT_FILTER_DIR = path.resolve(__dirname, '..', 'filters');
 
 /** Every variable the node-proxy reads; `.env.example` at the repository root documents them. */
-export const proxyEnvironment = commonEnvironment.extend(nodeRpcKeyEnvironment.shape).extend({
+export const proxyEnvironment = commonEnvironment.extend(nodeRpcKeyEnvironment.shape).extend(nodeAddressEnvironment.shape).extend({
   /** Where the chain ports listen (runtime contract). */
   PROXY_HOST: z.string().default('127.0.0.1'),
-  /** Nodes are reached at `<nodeId>.<NODE_DOMAIN>`; must match the nodes service's. */
-  NODE_DOMAIN: z
-    .string()
-    .regex(/^(?=.{1,200}$)([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, 'a lower-case DNS name')
-    .default('nodes.localhost'),
   /** The accounts service, whose JWKS verifies the client tokens of `jwt` nodes. */
   ACCOUNTS_URL: z.url().default('http://127.0.0.1:3001'),
-  /** `off`: plain HTTP on the chain ports (TLS ended by an ingress in front). */
-  PROXY_TLS: z.enum(['on', 'off']).default('on'),
   /** PEM certificate (chain) and key for `*.<NODE_DOMAIN>`; unset: a self-signed one made once under $DATA_DIR/tls. */
   PROXY_TLS_CERT: z.string().min(1).optional(),
   PROXY_TLS_KEY: z.string().min(1).optional(),

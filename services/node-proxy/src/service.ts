@@ -15,7 +15,7 @@ import { DEFAULT_FILTER_DIR, type ProxyConfig } from './config';
 import { Upstreams } from './forwarding/upstreams';
 import { loadMethodPolicies } from './json-rpc/method-policy';
 import { ProxyMetrics } from './metrics';
-import type { ListenerName } from './routing/interfaces';
+import { CONTRACT_PORTS, type ListenerName } from './routing/interfaces';
 import { RouteSync } from './routing/route-sync';
 import { RouteTable } from './routing/route-table';
 import type { ProxyContext } from './server/proxy-context';
@@ -46,6 +46,8 @@ export interface NodeProxy {
   context: ProxyContext;
   /** The port of each listener, once listening. */
   ports: Record<ListenerName, number>;
+  /** The runtime contract's ports (8332, ...) → where this proxy listens: what printed addresses use when they differ. */
+  contractPortMap: Record<number, number>;
   /** Empty for a worker (the primary serves the admin port). */
   adminUrl: string;
   /** Throws while the proxy cannot serve: routes or revocations not loaded, bus down (`/readyz`). */
@@ -149,6 +151,7 @@ export async function startNodeProxy(config: ProxyConfig, options: NodeProxyOpti
   return {
     context,
     ports,
+    contractPortMap: Object.fromEntries(Object.entries(ports).map(([listener, port]) => [CONTRACT_PORTS[listener as ListenerName], port])),
     adminUrl: admin?.url ?? '',
     checkReady,
     scheme: tls ? 'https' : 'http',

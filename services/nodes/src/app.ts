@@ -1,3 +1,4 @@
+import type { ProxyAddresses } from '@cloud/chains';
 import type { Express } from 'express';
 import { bearerGuard, TokenVerifier, type Clock, type PublicKeyResolver } from '@cloud/auth';
 import { busMetrics, type Bus, type Outbox } from '@cloud/bus';
@@ -37,6 +38,8 @@ export interface NodesAppDependencies {
   revocations: RevocationSet;
   clock: Clock;
   instanceId: string;
+  /** Where clients reach the node-proxy: the addresses every node record prints. */
+  addresses: ProxyAddresses;
 }
 
 export interface NodesApp {
@@ -72,7 +75,7 @@ export function createNodesApp(deps: NodesAppDependencies): NodesApp {
     outbox,
     driver,
     clock,
-    nodeDomain: config.NODE_DOMAIN,
+    addresses: deps.addresses,
     maxNodesPerUser: config.MAX_NODES_PER_USER,
     onChange: () => reconciler.wake(),
   };

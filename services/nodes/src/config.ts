@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { apiServiceEnvironment, loadConfig, port, positiveInt } from '@cloud/config';
+import { apiServiceEnvironment, loadConfig, nodeAddressEnvironment, port, positiveInt } from '@cloud/config';
 import { nodeRpcKeyEnvironment } from '@cloud/node-rpc-auth';
 import type { ImageId } from '@cloud/chains';
 
@@ -33,16 +33,11 @@ export function peersVariable<I extends PeerImage>(image: I): `${Uppercase<I>}_P
 const labelSelector = z.string().regex(/^[A-Za-z0-9./_-]+=[A-Za-z0-9._-]*(,[A-Za-z0-9./_-]+=[A-Za-z0-9._-]*)*$/, 'key=value[,key=value]');
 
 /** Every variable the nodes service reads; `.env.example` at the repository root documents them. */
-export const nodesEnvironment = apiServiceEnvironment.extend(nodeRpcKeyEnvironment.shape).extend({
+export const nodesEnvironment = apiServiceEnvironment.extend(nodeRpcKeyEnvironment.shape).extend(nodeAddressEnvironment.shape).extend({
   NODES_PORT: port(3002),
   NODES_HOST: z.string().default('127.0.0.1'),
   /** Where nodes run: `local` child processes, or `kubernetes` StatefulSets. */
   NODE_DRIVER: z.enum(['local', 'kubernetes']).default('local'),
-  /** Nodes are reached at `<nodeId>.<NODE_DOMAIN>` through the node-proxy. */
-  NODE_DOMAIN: z
-    .string()
-    .regex(/^(?=.{1,200}$)([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, 'a lower-case DNS name')
-    .default('nodes.localhost'),
   /** The accounts service, whose JWKS verifies client tokens. */
   ACCOUNTS_URL: z.url().default('http://127.0.0.1:3001'),
   /** Nodes a user may have at once (provisioning, running or failed). */

@@ -1,3 +1,4 @@
+import { proxyAddressesOf } from '@cloud/chains';
 import { randomUUID } from 'node:crypto';
 import { remoteJwks, systemClock, type Clock, type PublicKeyResolver } from '@cloud/auth';
 import { openBus, Outbox, type Bus } from '@cloud/bus';
@@ -41,6 +42,12 @@ export interface NodesServiceOptions {
   keys?: PublicKeyResolver;
   /** A database shared with other instances in this process (tests of several instances on PGlite); by default the service opens its own. */
   db?: Database;
+  /**
+   * The runtime contract's proxy ports (8332, ...) → where clients reach them, for the printed
+   * addresses, when the node-proxy listens elsewhere (the all-in-one on ports the system picked).
+   * Read at each answer, so it may be filled once the proxy listens.
+   */
+  proxyPorts?: Readonly<Record<number, number>>;
 }
 
 /** Opens the database (running migrations), the bus and the driver, and starts the reconciler: everything but listening. */
@@ -68,6 +75,7 @@ export async function createNodesService(config: NodesConfig, options: NodesServ
     revocations,
     clock,
     instanceId,
+    addresses: proxyAddressesOf({ ...config, ports: options.proxyPorts }),
   });
   await revocations.start();
   await consumeUserDeletions(bus, parts.nodes);

@@ -1,3 +1,4 @@
+import type { ProxyAddresses } from '@cloud/chains';
 import type { Express } from 'express';
 import { bearerGuard, TokenVerifier, type Clock, type PublicKeyResolver } from '@cloud/auth';
 import { busMetrics, type Bus, type Outbox } from '@cloud/bus';
@@ -18,6 +19,8 @@ import { stakingRouter } from './entry-points/http/staking.router';
 export const STAKING_SERVICE_NAME = 'cloud-staking';
 
 export interface StakingAppDependencies {
+  /** Where clients reach the node-proxy: the addresses every validator record prints. */
+  addresses: ProxyAddresses;
   config: StakingConfig;
   logger: Logger;
   db: Database;
@@ -58,7 +61,7 @@ export function createStakingApp(deps: StakingAppDependencies): StakingApp {
     cipher: deps.cipher,
     registrations,
     clock,
-    nodeDomain: config.NODE_DOMAIN,
+    addresses: deps.addresses,
     maxValidatorsPerUser: config.MAX_VALIDATORS_PER_USER,
   });
   const requireClient = bearerGuard({ verifier: new TokenVerifier(deps.keys, clock), kind: 'client', isRevoked: deps.revocations.isRevoked });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { apiServiceEnvironment, loadConfig, port, positiveInt } from '@cloud/config';
+import { apiServiceEnvironment, loadConfig, nodeAddressEnvironment, port, positiveInt } from '@cloud/config';
 import { nodeRpcKeyEnvironment } from '@cloud/node-rpc-auth';
 
 const KEY_BYTES = 32;
@@ -13,14 +13,10 @@ export function isBase64Key(text: string): boolean {
 /** Every variable the staking service reads; `.env.example` at the repository root documents them. */
 export const stakingEnvironment = apiServiceEnvironment
   .extend(nodeRpcKeyEnvironment.shape)
+  .extend(nodeAddressEnvironment.shape)
   .extend({
     STAKING_PORT: port(3003),
     STAKING_HOST: z.string().default('127.0.0.1'),
-    /** Validator nodes are reached at `<nodeId>.<NODE_DOMAIN>` through the node-proxy (as the nodes service says). */
-    NODE_DOMAIN: z
-      .string()
-      .regex(/^(?=.{1,200}$)([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, 'a lower-case DNS name')
-      .default('nodes.localhost'),
     /** The accounts service, whose JWKS verifies client tokens. */
     ACCOUNTS_URL: z.url().default('http://127.0.0.1:3001'),
     /** Key encrypting validators' staking keys at rest: base64 of 32 bytes. Unset: STAKING_KEY_ENCRYPTION_KEY_FILE. */

@@ -1,3 +1,4 @@
+import { proxyAddressesOf } from '@cloud/chains';
 import { remoteJwks, systemClock, type Clock, type PublicKeyResolver } from '@cloud/auth';
 import { openBus, Outbox, type Bus } from '@cloud/bus';
 import { migrateToLatest, openServiceDatabase, type Database } from '@cloud/db';
@@ -31,6 +32,8 @@ export interface StakingServiceOptions {
   keys?: PublicKeyResolver;
   /** A database shared with other instances in this process; by default the service opens its own. */
   db?: Database;
+  /** The runtime contract's proxy ports → where clients reach them, when the proxy listens elsewhere (as the nodes service takes it). */
+  proxyPorts?: Readonly<Record<number, number>>;
 }
 
 /** Loads the keys, opens the database (running migrations) and the bus, and starts the consumers: everything but listening. */
@@ -57,6 +60,7 @@ export async function createStakingService(config: StakingConfig, options: Staki
     clock: options.clock ?? systemClock,
     cipher,
     rpcKey,
+    addresses: proxyAddressesOf({ ...config, ports: options.proxyPorts }),
   });
   await revocations.start();
   await consumeNodeChanges(bus, parts.validators);

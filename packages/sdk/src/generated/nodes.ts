@@ -1118,6 +1118,7 @@ export interface components {
                 rest?: number;
                 webSocket?: number;
             };
+            endpoints: components["schemas"]["NodeEndpoints"];
             access: components["schemas"]["NodeAccess"];
             createdAt: string;
             updatedAt: string;
@@ -1141,6 +1142,52 @@ export interface components {
             /** @description when the node was asked; refreshed when its answer changes, and at least every 30 s */
             checkedAt: string;
         } | null;
+        /** @description where to call the node, as pasted into any client: with a Basic credential (routed by its user name), or with a URL token inserted as the first path segment (https://127.0.0.1:8545/<token>); a jwt node's are at its own name */
+        NodeEndpoints: {
+            /**
+             * @description JSON-RPC (POST)
+             * @example https://127.0.0.1:9332/
+             */
+            jsonRpc: string;
+            /**
+             * @description REST (GET …/rest/…), Bitcoin-family nodes
+             * @example https://127.0.0.1:9332/rest/
+             */
+            rest?: string;
+            /**
+             * @description JSON-RPC over WebSocket, eth nodes
+             * @example wss://127.0.0.1:8545/
+             */
+            webSocket?: string;
+            /**
+             * @description management API (/status, /logs), validators
+             * @example https://127.0.0.1:8080/
+             */
+            management?: string;
+            /** @description the same in plain HTTP, answered to loopback callers only (litecoin-cli, bitcoin-cli); absent where not served */
+            plain?: {
+                /**
+                 * @description JSON-RPC (POST)
+                 * @example https://127.0.0.1:9332/
+                 */
+                jsonRpc: string;
+                /**
+                 * @description REST (GET …/rest/…), Bitcoin-family nodes
+                 * @example https://127.0.0.1:9332/rest/
+                 */
+                rest?: string;
+                /**
+                 * @description JSON-RPC over WebSocket, eth nodes
+                 * @example wss://127.0.0.1:8545/
+                 */
+                webSocket?: string;
+                /**
+                 * @description management API (/status, /logs), validators
+                 * @example https://127.0.0.1:8080/
+                 */
+                management?: string;
+            };
+        };
         NodeAccess: {
             /**
              * @description CIDRs (IPv4, IPv6) or single addresses the node takes calls from; empty: anywhere

@@ -428,6 +428,7 @@ export interface components {
                 jsonRpc: number;
                 management: number;
             };
+            endpoints: components["schemas"]["NodeEndpoints"];
             /** @description Basic user name of the node */
             nodeUser: string;
             /** @description Basic password of the node; shown once, in the answer that created it */
@@ -435,6 +436,52 @@ export interface components {
             /** @description ISO 8601 UTC */
             createdAt: string;
             registration: components["schemas"]["Registration"];
+        };
+        /** @description where to call the node, as pasted into any client: with a Basic credential (routed by its user name), or with a URL token inserted as the first path segment (https://127.0.0.1:8545/<token>); a jwt node's are at its own name */
+        NodeEndpoints: {
+            /**
+             * @description JSON-RPC (POST)
+             * @example https://127.0.0.1:9332/
+             */
+            jsonRpc: string;
+            /**
+             * @description REST (GET …/rest/…), Bitcoin-family nodes
+             * @example https://127.0.0.1:9332/rest/
+             */
+            rest?: string;
+            /**
+             * @description JSON-RPC over WebSocket, eth nodes
+             * @example wss://127.0.0.1:8545/
+             */
+            webSocket?: string;
+            /**
+             * @description management API (/status, /logs), validators
+             * @example https://127.0.0.1:8080/
+             */
+            management?: string;
+            /** @description the same in plain HTTP, answered to loopback callers only (litecoin-cli, bitcoin-cli); absent where not served */
+            plain?: {
+                /**
+                 * @description JSON-RPC (POST)
+                 * @example https://127.0.0.1:9332/
+                 */
+                jsonRpc: string;
+                /**
+                 * @description REST (GET …/rest/…), Bitcoin-family nodes
+                 * @example https://127.0.0.1:9332/rest/
+                 */
+                rest?: string;
+                /**
+                 * @description JSON-RPC over WebSocket, eth nodes
+                 * @example wss://127.0.0.1:8545/
+                 */
+                webSocket?: string;
+                /**
+                 * @description management API (/status, /logs), validators
+                 * @example https://127.0.0.1:8080/
+                 */
+                management?: string;
+            };
         };
         /** @description the validator on the P-chain, read from its own node */
         Registration: {

@@ -19,14 +19,15 @@ export interface ImageInterfaces {
   webSocket: boolean;
 }
 
-/** The listener of each contract port an image names (PROXY_<NAME>_PORT may move the listener itself). */
-const LISTENER_OF_CONTRACT_PORT: Readonly<Record<number, ImageInterfaces['listener']>> = {
-  8332: 'btc',
-  18332: 'btctestnet',
-  9332: 'ltc',
-  8545: 'eth',
-  9650: 'avalanche',
-};
+/** The runtime contract's port of each listener (PROXY_<NAME>_PORT may move the listener itself). */
+export const CONTRACT_PORTS: Readonly<Record<ListenerName, number>> = { btc: 8332, btctestnet: 18332, ltc: 9332, eth: 8545, avalanche: 9650, management: 8080 };
+
+/** The listener of each contract port an image names. */
+const LISTENER_OF_CONTRACT_PORT: Readonly<Record<number, ImageInterfaces['listener']>> = Object.fromEntries(
+  Object.entries(CONTRACT_PORTS)
+    .filter(([listener]) => listener !== 'management')
+    .map(([listener, port]) => [port, listener as ImageInterfaces['listener']]),
+);
 
 /** How the proxy serves an image, from the shared catalogue; undefined for an image it does not know. */
 export function interfacesOf(image: string): ImageInterfaces | undefined {

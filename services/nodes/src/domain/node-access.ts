@@ -1,3 +1,4 @@
+import type { ProxyAddresses } from '@cloud/chains';
 import type { NodeAccess, Outbox } from '@cloud/bus';
 import type { Database } from '@cloud/db';
 import { ConflictError, InvalidInputError } from '@cloud/http';
@@ -11,7 +12,7 @@ export interface NodeAccessDependencies {
   nodes: NodesRepository;
   outbox: Outbox;
   clock: () => number;
-  nodeDomain: string;
+  addresses: ProxyAddresses;
   /** The operator's rate per node (the node-proxy's PROXY_RATE_PER_SECOND): an owner may only go below it. */
   maxRatePerSecond: number;
 }
@@ -37,6 +38,6 @@ export class NodeAccessRules {
       await outbox.add(trx, [lifecycleMessage('node.access-changed', changed)]);
       return changed;
     });
-    return toNodeView(node, this.deps.nodeDomain);
+    return toNodeView(node, this.deps.addresses);
   }
 }

@@ -79,7 +79,7 @@ export class NodeOperations {
       return { node: changed, moved: change.to !== undefined };
     });
     if (moved) this.deps.onChange();
-    return toNodeView(node, this.deps.nodeDomain);
+    return toNodeView(node, this.deps.addresses);
   }
 }
 

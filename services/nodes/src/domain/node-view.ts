@@ -1,5 +1,5 @@
 import type { NodeAccess } from '@cloud/bus';
-import { IMAGES } from '@cloud/chains';
+import { IMAGES, nodeEndpoints, type NodeEndpoints, type ProxyAddresses } from '@cloud/chains';
 import type { NodeRecord, SyncStatus } from './node';
 
 /** A node as the API shows it; `nodeUser`/`nodePass` only in the answer that made them. */
@@ -19,6 +19,8 @@ export interface NodeView {
   stateReason: string | null;
   address: string;
   ports: { jsonRpc: number; rest?: number; webSocket?: number };
+  /** Where to call it, as every client pastes it (`@cloud/chains` nodeEndpoints). */
+  endpoints: NodeEndpoints;
   /** Its owner's access rules; empty lists and a null rate when none are set. */
   access: NodeAccess;
   createdAt: string;
@@ -38,7 +40,7 @@ export function nodeAddress(nodeId: string, nodeDomain: string): string {
   return `${nodeId}.${nodeDomain}`;
 }
 
-export function toNodeView(node: NodeRecord, nodeDomain: string, credentials?: { nodeUser: string; nodePass: string }): NodeView {
+export function toNodeView(node: NodeRecord, addresses: ProxyAddresses, credentials?: { nodeUser: string; nodePass: string }): NodeView {
   const image = IMAGES[node.image];
   return {
     id: node.id,
@@ -54,8 +56,9 @@ export function toNodeView(node: NodeRecord, nodeDomain: string, credentials?: {
     state: node.state,
     sync: node.sync && { ...node.sync, checkedAt: node.sync.checkedAt.toISOString() },
     stateReason: node.stateReason,
-    address: nodeAddress(node.id, nodeDomain),
+    address: nodeAddress(node.id, addresses.nodeDomain),
     ports: { ...image.ports },
+    endpoints: nodeEndpoints({ id: node.id, ports: image.ports, routedByCredential: !node.jwt }, addresses),
     access: node.access ?? NO_ACCESS_RULES,
     createdAt: node.createdAt.toISOString(),
     updatedAt: node.updatedAt.toISOString(),

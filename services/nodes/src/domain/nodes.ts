@@ -1,3 +1,4 @@
+import type { ProxyAddresses } from '@cloud/chains';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '@cloud/auth';
 import type { Outbox, Payload, RpcReply } from '@cloud/bus';
@@ -18,7 +19,8 @@ export interface NodesServiceDependencies {
   outbox: Outbox;
   driver: NodeDriver;
   clock: Clock;
-  nodeDomain: string;
+  /** Where clients reach the node-proxy: the node records' addresses. */
+  addresses: ProxyAddresses;
   maxNodesPerUser: number;
   /** Called after a change the reconciler should act on at once (this instance's; others hear the bus). */
   onChange(): void;
@@ -200,7 +202,7 @@ export class NodesService {
   }
 
   private view(node: NodeRecord, credentials?: { nodeUser: string; nodePass: string }): NodeView {
-    return toNodeView(node, this.deps.nodeDomain, credentials);
+    return toNodeView(node, this.deps.addresses, credentials);
   }
 }
 

@@ -1,4 +1,4 @@
-import { IMAGES } from '@cloud/chains';
+import { IMAGES, nodeEndpoints, type NodeEndpoints, type ProxyAddresses } from '@cloud/chains';
 import type { Registration } from './registration';
 import type { NodeState, ValidatorRecord } from './validator';
 
@@ -16,13 +16,16 @@ export interface ValidatorView {
   stateReason: string | null;
   address: string;
   ports: { jsonRpc: number; management: number };
+  /** Where to call it (`@cloud/chains` nodeEndpoints): routed by its Basic user name. */
+  endpoints: NodeEndpoints;
   nodeUser: string;
   nodePass?: string;
   createdAt: string;
   registration: Registration;
 }
 
-export function toValidatorView(validator: ValidatorRecord, registration: Registration, nodeDomain: string, nodePass?: string): ValidatorView {
+export function toValidatorView(validator: ValidatorRecord, registration: Registration, addresses: ProxyAddresses, nodePass?: string): ValidatorView {
+  const ports = { jsonRpc: IMAGES[validator.image].ports.jsonRpc, management: MANAGEMENT_PORT };
   return {
     nodeId: validator.id,
     chainNodeId: validator.chainNodeId,
@@ -31,8 +34,9 @@ export function toValidatorView(validator: ValidatorRecord, registration: Regist
     image: validator.image,
     state: validator.nodeState,
     stateReason: validator.nodeStateReason,
-    address: `${validator.id}.${nodeDomain}`,
-    ports: { jsonRpc: IMAGES[validator.image].ports.jsonRpc, management: MANAGEMENT_PORT },
+    address: `${validator.id}.${addresses.nodeDomain}`,
+    ports,
+    endpoints: nodeEndpoints({ id: validator.id, ports, routedByCredential: true }, addresses),
     nodeUser: validator.nodeUser,
     ...(nodePass === undefined ? {} : { nodePass }),
     createdAt: validator.createdAt.toISOString(),

@@ -1,3 +1,4 @@
+import type { ProxyAddresses } from '@cloud/chains';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '@cloud/auth';
 import { message, type NodeRoute, type Outbox } from '@cloud/bus';
@@ -21,7 +22,7 @@ export interface ValidatorsServiceDependencies {
   cipher: StakingKeyCipher;
   registrations: RegistrationReader;
   clock: Clock;
-  nodeDomain: string;
+  addresses: ProxyAddresses;
   maxValidatorsPerUser: number;
 }
 
@@ -95,7 +96,7 @@ export class ValidatorsService {
         message('validator.created', { nodeId: id, userId: scope.userId, image, basic: { user: credentials.nodeUser, passwordSha256: credentials.passwordHash } }, now),
       ]);
     });
-    return toValidatorView(validator, await this.deps.registrations.read(validator), this.deps.nodeDomain, credentials.nodePass);
+    return toValidatorView(validator, await this.deps.registrations.read(validator), this.deps.addresses, credentials.nodePass);
   }
 
   async list(scope: ValidatorScope): Promise<ValidatorView[]> {
@@ -158,7 +159,7 @@ export class ValidatorsService {
   }
 
   private view(validator: ValidatorRecord, registration: Registration): ValidatorView {
-    return toValidatorView(validator, registration, this.deps.nodeDomain);
+    return toValidatorView(validator, registration, this.deps.addresses);
   }
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IMAGE_IDS, USER_IMAGE_IDS } from '@cloud/chains';
-import { idOf } from '@cloud/http';
+import { idOf, nodeEndpointsSchema } from '@cloud/http';
 import { accessSchema } from './access-schemas';
 
 // Request and response shapes of the nodes API; the same schemas validate input and build the
@@ -62,6 +62,7 @@ export const nodeSchema = z
     ports: z
       .object({ jsonRpc: z.number().int(), rest: z.number().int().optional(), webSocket: z.number().int().optional() })
       .meta({ description: 'ports of `address` for each interface of the node' }),
+    endpoints: nodeEndpointsSchema,
     access: accessSchema,
     createdAt: z.string(),
     updatedAt: z.string(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idOf } from '@cloud/http';
+import { idOf, nodeEndpointsSchema } from '@cloud/http';
 
 // Request and response shapes of the staking API; the same schemas validate input and build the
 // OpenAPI document.
@@ -49,6 +49,7 @@ export const validatorSchema = z
     stateReason: z.string().nullable().meta({ description: 'why the node failed; null otherwise' }),
     address: z.string().meta({ description: 'host name at the node-proxy: <nodeId>.<NODE_DOMAIN>' }),
     ports: z.object({ jsonRpc: z.number().int(), management: z.number().int() }).meta({ description: 'HTTPS ports of `address`: avalanchego\'s API, and /status, /logs' }),
+    endpoints: nodeEndpointsSchema,
     nodeUser: z.string().meta({ description: 'Basic user name of the node' }),
     nodePass: z.string().optional().meta({ description: 'Basic password of the node; shown once, in the answer that created it' }),
     createdAt: isoTime,
