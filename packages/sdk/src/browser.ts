@@ -5,6 +5,8 @@ export type { PlatformClientOptions } from './platform-client';
 export * from './errors';
 export { nodeEndpoints } from './endpoints';
 export type { EndpointPorts, NodeEndpoints } from './endpoints';
+export { curlLine, harmlessCall, imageFamily, readyLines, shellWord, urlWithPath } from './ready-lines';
+export type { InterfaceUrls, NodeFamily, ReadyCredential, ReadyEndpoints, ReadyLine, ReadyLinesOptions, TokenUrls } from './ready-lines';
 export type { LoginOptions, Session } from './session';
 export { tokenExpiry } from './session';
 export type { SyncProgress, WaitOptions } from './wait';
