@@ -4,9 +4,12 @@ import { bearer, sha256, startTestPlatform, waitUntil, type TestNodes, type Test
 interface Credential {
   id: string;
   name: string;
-  nodeUser: string;
+  kind: 'basic' | 'token';
+  nodeUser?: string;
   createdAt: string;
   nodePass?: string;
+  token?: string;
+  urls?: { jsonRpc: string; webSocket?: string; plain?: { jsonRpc: string; webSocket?: string } };
 }
 
 // A node's access rules and named credentials through the nodes API: what is stored, what the
@@ -23,7 +26,7 @@ describe('node access rules and credentials API', () => {
   beforeAll(async () => {
     platform = await startTestPlatform();
     heard = [];
-    await platform.bus.subscribe({ name: 'access-api-test', bindings: ['node.*'], handle: async (messages) => void heard.push(...messages) });
+    await platform.bus.subscribe({ name: 'access-api-test', bindings: ['node.*', 'call.recorded'], handle: async (messages) => void heard.push(...messages) });
     nodes = await platform.startNodes({ MAX_CREDENTIALS_PER_NODE: '3', NODE_MAX_RATE_PER_SECOND: '50' });
     [alice, bob] = [await platform.user(), await platform.user()];
     const create = async (jwt: boolean) => {
@@ -111,16 +114,16 @@ describe('node access rules and credentials API', () => {
   describe('credentials', () => {
     it('lists the node\'s first credential as default, never with its password or hash', async () => {
       const response = await nodes.http.get(`/users/me/nodes/${basicNode.id}/credentials`).set(asAlice()).expect(200);
-      expect(response.body).toEqual([{ id: expect.stringMatching(/^cred-/), name: 'default', nodeUser: basicNode.nodeUser, createdAt: expect.stringMatching(/Z$/) }]);
+      expect(response.body).toEqual([{ id: expect.stringMatching(/^cred-/), name: 'default', kind: 'basic', nodeUser: basicNode.nodeUser, createdAt: expect.stringMatching(/Z$/) }]);
     });
 
     it('adds named credentials, the password shown once and stored as its SHA-256, up to the cap', async () => {
       const created = await nodes.http.post(`/users/me/nodes/${basicNode.id}/credentials`).set(asAlice()).send({ name: 'ci server' });
       expect(created.status).toBe(200);
       const ci = created.body as Credential;
-      expect(ci).toEqual({ id: expect.stringMatching(/^cred-/), name: 'ci server', nodeUser: expect.stringMatching(/^u[0-9a-f]{16}$/), nodePass: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), createdAt: expect.any(String) });
+      expect(ci).toEqual({ id: expect.stringMatching(/^cred-/), name: 'ci server', kind: 'basic', nodeUser: expect.stringMatching(/^u[0-9a-f]{16}$/), nodePass: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), createdAt: expect.any(String) });
       const row = await stored(basicNode.id);
-      expect(row.credentials[1]).toEqual({ id: ci.id, name: 'ci server', user: ci.nodeUser, passwordSha256: sha256(ci.nodePass!), createdAt: ci.createdAt });
+      expect(row.credentials[1]).toEqual({ kind: 'basic', id: ci.id, name: 'ci server', user: ci.nodeUser, passwordSha256: sha256(ci.nodePass!), createdAt: ci.createdAt });
       expect(JSON.stringify(row)).not.toContain(ci.nodePass);
 
       const duplicate = await nodes.http.post(`/users/me/nodes/${basicNode.id}/credentials`).set(asAlice()).send({ name: 'ci server' });
@@ -142,6 +145,8 @@ describe('node access rules and credentials API', () => {
       ['a name with a slash', { name: 'a/b' }],
       ['a name too long', { name: 'x'.repeat(65) }],
       ['another field', { name: 'ok', secret: 'mine' }],
+      ['an unknown kind', { name: 'ok', kind: 'jwt' }],
+      ['a kind that is not a string', { name: 'ok', kind: 1 }],
     ])('refuses %s with 400', async (_what, body) => {
       const response = await nodes.http.post(`/users/me/nodes/${basicNode.id}/credentials`).set(asAlice()).send(body);
       expect(response.status).toBe(400);
@@ -173,6 +178,8 @@ describe('node access rules and credentials API', () => {
       for (const call of [
         nodes.http.get(`/users/me/nodes/${jwtNode.id}/credentials`),
         nodes.http.post(`/users/me/nodes/${jwtNode.id}/credentials`).send({ name: 'x' }),
+        nodes.http.post(`/users/me/nodes/${jwtNode.id}/credentials`).send({ name: 'x', kind: 'token' }),
+        nodes.http.post(`/users/me/nodes/${jwtNode.id}/credentials/cred-x/rotate`),
         nodes.http.delete(`/users/me/nodes/${jwtNode.id}/credentials/cred-x`),
       ]) {
         const response = await call.set(asAlice());
@@ -180,6 +187,124 @@ describe('node access rules and credentials API', () => {
         expect(response.body).toEqual({ code: 'Conflict', message: expect.stringContaining('client access tokens (jwt)') });
       }
       expect((await stored(jwtNode.id)).credentials).toEqual([]);
+    });
+  });
+
+  describe('URL tokens and rotation', () => {
+    let node: { id: string; nodeUser: string; nodePass: string; endpoints: { jsonRpc: string; webSocket?: string; plain?: { jsonRpc: string; webSocket?: string } } };
+    const secrets: string[] = [];
+    const hashes: string[] = [];
+    const base = (url: string) => url.replace(/\/$/, '');
+
+    beforeAll(async () => {
+      node = (await nodes.http.post('/users/me/nodes').set(asAlice()).send({ image: 'eth' }).expect(200)).body;
+      secrets.push(node.nodePass);
+    });
+
+    it('creates a URL token: shown once with the node\'s URLs, stored and announced as its SHA-256 only, listed without it', async () => {
+      const response = await nodes.http.post(`/users/me/nodes/${node.id}/credentials`).set(asAlice()).send({ name: 'dapp', kind: 'token' });
+      expect(response.status).toBe(200);
+      const created = response.body as Credential;
+      const token = created.token!;
+      secrets.push(token);
+      hashes.push(sha256(token));
+      expect(token).toMatch(/^nt_[A-Za-z0-9_-]{43}$/);
+      const { endpoints } = node;
+      expect(created).toEqual({
+        id: expect.stringMatching(/^cred-/),
+        name: 'dapp',
+        kind: 'token',
+        token,
+        urls: {
+          jsonRpc: `${base(endpoints.jsonRpc)}/${token}`,
+          webSocket: `${base(endpoints.webSocket!)}/${token}`,
+          ...(endpoints.plain ? { plain: { jsonRpc: `${base(endpoints.plain.jsonRpc)}/${token}`, webSocket: `${base(endpoints.plain.webSocket!)}/${token}` } } : {}),
+        },
+        createdAt: expect.stringMatching(/Z$/),
+      });
+      const row = await stored(node.id);
+      expect(row.credentials[1]).toEqual({ kind: 'token', id: created.id, name: 'dapp', tokenSha256: sha256(token), createdAt: created.createdAt });
+      expect(JSON.stringify(row)).not.toContain(token);
+
+      const listed = await nodes.http.get(`/users/me/nodes/${node.id}/credentials`).set(asAlice()).expect(200);
+      expect(listed.body).toEqual([
+        { id: expect.any(String), name: 'default', kind: 'basic', nodeUser: node.nodeUser, createdAt: expect.any(String) },
+        { id: created.id, name: 'dapp', kind: 'token', createdAt: created.createdAt },
+      ]);
+      expect(JSON.stringify(listed.body)).not.toContain(sha256(token));
+      expect(JSON.stringify((await nodes.http.get(`/users/me/nodes/${node.id}`).set(asAlice()).expect(200)).body)).not.toContain(token);
+
+      const hasToken = (route: NodeRoute) => route.tokens?.some((each) => each.id === created.id) ?? false;
+      await waitUntil('the token is announced', () => routesOf('node.credentials-changed', node.id).some(hasToken), 10_000);
+      const route = routesOf('node.credentials-changed', node.id).find(hasToken)!;
+      expect(route.tokens).toEqual([{ id: created.id, tokenSha256: sha256(token) }]);
+      expect(route.credentials).toEqual([{ id: expect.any(String), user: node.nodeUser, passwordSha256: sha256(node.nodePass) }]);
+      expect(route.basic).toEqual({ user: node.nodeUser, passwordSha256: sha256(node.nodePass) });
+      const snapshot = await platform.bus.request('nodes.routes', { limit: 100 });
+      expect(snapshot.routes.find((each) => each.nodeId === node.id)?.tokens).toEqual(route.tokens);
+    });
+
+    it('rotates a token and a Basic credential: same id, name and kind (and user name), a new secret once, the old hash gone from the route', async () => {
+      const [basic, dapp] = (await nodes.http.get(`/users/me/nodes/${node.id}/credentials`).set(asAlice()).expect(200)).body as Credential[];
+      const oldHash = (await stored(node.id)).credentials[1]!.tokenSha256!;
+      const rotated = (await nodes.http.post(`/users/me/nodes/${node.id}/credentials/${dapp!.id}/rotate`).set(asAlice()).expect(200)).body as Credential;
+      secrets.push(rotated.token!);
+      hashes.push(sha256(rotated.token!));
+      expect(rotated).toMatchObject({ id: dapp!.id, name: 'dapp', kind: 'token', createdAt: dapp!.createdAt, token: expect.stringMatching(/^nt_[A-Za-z0-9_-]{43}$/) });
+      expect(sha256(rotated.token!)).not.toBe(oldHash);
+      expect(rotated.urls!.jsonRpc).toBe(`${base(node.endpoints.jsonRpc)}/${rotated.token}`);
+      const newHash = (route: NodeRoute) => route.tokens?.some((each) => each.tokenSha256 === sha256(rotated.token!)) ?? false;
+      await waitUntil('the rotated token is announced', () => routesOf('node.credentials-changed', node.id).some(newHash), 10_000);
+      const route = routesOf('node.credentials-changed', node.id).find(newHash)!;
+      expect(route.tokens).toEqual([{ id: dapp!.id, tokenSha256: sha256(rotated.token!) }]);
+      expect(JSON.stringify(route)).not.toContain(oldHash);
+
+      const password = (await nodes.http.post(`/users/me/nodes/${node.id}/credentials/${basic!.id}/rotate`).set(asAlice()).send({}).expect(200)).body as Credential;
+      secrets.push(password.nodePass!);
+      expect(password).toEqual({ id: basic!.id, name: 'default', kind: 'basic', nodeUser: node.nodeUser, nodePass: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), createdAt: basic!.createdAt });
+      expect(password.nodePass).not.toBe(node.nodePass);
+      expect((await stored(node.id)).credentials[0]).toMatchObject({ user: node.nodeUser, passwordSha256: sha256(password.nodePass!) });
+      const newPassword = (each: NodeRoute) => each.basic?.passwordSha256 === sha256(password.nodePass!);
+      await waitUntil('the new password is announced', () => routesOf('node.credentials-changed', node.id).some(newPassword), 10_000);
+      expect(routesOf('node.credentials-changed', node.id).find(newPassword)!.credentials).toEqual([{ id: basic!.id, user: node.nodeUser, passwordSha256: sha256(password.nodePass!) }]);
+
+      const unknown = await nodes.http.post(`/users/me/nodes/${node.id}/credentials/cred-nope/rotate`).set(asAlice());
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toEqual({ code: 'NotFound', message: `node ${node.id} has no credential cred-nope` });
+      const withBody = await nodes.http.post(`/users/me/nodes/${node.id}/credentials/${dapp!.id}/rotate`).set(asAlice()).send({ kind: 'basic' });
+      expect(withBody.status).toBe(400);
+      expect(withBody.body).toEqual({ code: 'InvalidInput', message: expect.stringContaining('body') });
+    });
+
+    it('leaves a node with tokens only (basic null in the route), and refuses to remove the last credential of any kind', async () => {
+      const [basic, dapp] = (await nodes.http.get(`/users/me/nodes/${node.id}/credentials`).set(asAlice()).expect(200)).body as Credential[];
+      const left = await nodes.http.delete(`/users/me/nodes/${node.id}/credentials/${basic!.id}`).set(asAlice()).expect(200);
+      expect(left.body).toEqual([{ id: dapp!.id, name: 'dapp', kind: 'token', createdAt: dapp!.createdAt }]);
+      const tokensOnly = (route: NodeRoute) => route.basic === null && route.credentials?.length === 0 && route.tokens?.length === 1;
+      await waitUntil('the route with tokens only is heard', () => routesOf('node.credentials-changed', node.id).some(tokensOnly), 10_000);
+      const last = await nodes.http.delete(`/users/me/nodes/${node.id}/credentials/${dapp!.id}`).set(asAlice());
+      expect(last.status).toBe(409);
+      expect(last.body).toEqual({ code: 'Conflict', message: expect.stringContaining('last credential') });
+
+      // Basic credentials come back beside the token; the cap counts both kinds.
+      const again = (await nodes.http.post(`/users/me/nodes/${node.id}/credentials`).set(asAlice()).send({ name: 'server', kind: 'basic' }).expect(200)).body as Credential;
+      secrets.push(again.nodePass!);
+      expect(again).toMatchObject({ kind: 'basic', nodeUser: expect.stringMatching(/^u[0-9a-f]{16}$/) });
+      const third = (await nodes.http.post(`/users/me/nodes/${node.id}/credentials`).set(asAlice()).send({ name: 'mobile', kind: 'token' }).expect(200)).body as Credential;
+      secrets.push(third.token!);
+      hashes.push(sha256(third.token!));
+      const over = await nodes.http.post(`/users/me/nodes/${node.id}/credentials`).set(asAlice()).send({ name: 'more', kind: 'token' });
+      expect(over.status).toBe(403);
+      expect(over.body).toEqual({ code: 'LimitExceeded', message: expect.stringContaining('3 credentials') });
+    });
+
+    it('puts no password or token in any message it sent (routes, call events), and no token hash in a call event', async () => {
+      await nodes.service.recorder.drain();
+      await waitUntil('the call events are heard', () => heard.some((each) => each.kind === 'call.recorded' && JSON.stringify(each).includes(`${node.id}`)), 10_000);
+      const everything = JSON.stringify(heard);
+      for (const secret of secrets) expect(everything).not.toContain(secret);
+      const events = JSON.stringify(heard.filter((each) => each.kind === 'call.recorded'));
+      for (const hash of hashes) expect(events).not.toContain(hash);
     });
   });
 
@@ -191,6 +316,8 @@ describe('node access rules and credentials API', () => {
       nodes.http.put(`/users/me/nodes/${basicNode.id}/access`).send({ ipAllowlist: ['0.0.0.0/0'] }),
       nodes.http.get(`/users/me/nodes/${basicNode.id}/credentials`),
       nodes.http.post(`/users/me/nodes/${basicNode.id}/credentials`).send({ name: 'bobs' }),
+      nodes.http.post(`/users/me/nodes/${basicNode.id}/credentials`).send({ name: 'bobs', kind: 'token' }),
+      nodes.http.post(`/users/me/nodes/${basicNode.id}/credentials/${credential!.id}/rotate`),
       nodes.http.delete(`/users/me/nodes/${basicNode.id}/credentials/${credential!.id}`),
     ]) {
       const response = await call.set(bearer(bob.clientToken));

@@ -33,7 +33,7 @@ describe('NodesRepository leases and transitions', () => {
       state,
       stateReason: null,
       startAfterStop: false,
-      credentials: [{ id: `cred-${id}`, name: 'default', user: `u-${id}`, passwordSha256: '0'.repeat(64), createdAt: now.toISOString() }],
+      credentials: [{ kind: 'basic', id: `cred-${id}`, name: 'default', user: `u-${id}`, passwordSha256: '0'.repeat(64), createdAt: now.toISOString() }],
       access: null,
       upstreamUrl: null,
       revision: 0,
@@ -150,5 +150,13 @@ describe('NodesRepository leases and transitions', () => {
     expect((await nodes.listRoutable(live[2], 3)).map((node) => node.id)).toEqual([live[3]]);
     expect(await nodes.listRoutable(live[3], 3)).toEqual([]);
     expect(first[1]).toMatchObject({ userId: 'user-2', state: 'running' });
+  });
+
+  it('reads a credential stored before URL tokens (no kind) as Basic, and keeps a token\'s hash', async () => {
+    const id = await insertNode('running');
+    const old = { id: 'cred-old', name: 'default', user: 'u-old', passwordSha256: 'a'.repeat(64), createdAt: '2026-11-01T00:00:00.000Z' };
+    const token = { kind: 'token', id: 'cred-token', name: 'dapp', tokenSha256: 'b'.repeat(64), createdAt: '2026-11-02T00:00:00.000Z' };
+    await database.db('nodes').where({ id }).update({ credentials: JSON.stringify([old, token]) });
+    expect((await nodes.findVisible('user-1', id))?.credentials).toEqual([{ ...old, kind: 'basic' }, token]);
   });
 });

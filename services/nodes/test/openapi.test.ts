@@ -20,7 +20,7 @@ describe('the nodes OpenAPI document', () => {
     const mountedRoutes = listApiRoutes(nodes.service.app)
       .map((route) => `${route.method} ${toOpenApiPath(route.path)}`)
       .sort();
-    expect(mountedRoutes).toHaveLength(17);
+    expect(mountedRoutes).toHaveLength(18);
     expect(documentedRoutes).toEqual(mountedRoutes);
   });
 

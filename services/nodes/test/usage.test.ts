@@ -12,7 +12,7 @@ type Report = {
   methods: { method: string; calls: Record<string, number>; total: number }[];
   totals: { calls: Record<string, number>; total: number; bytesIn: number; bytesOut: number };
   nodes?: { nodeId: string; total: number }[];
-  credentials?: { credentialId: string; name: string | null; calls: Record<string, number>; total: number }[];
+  credentials?: { credentialId: string; name: string | null; kind: 'basic' | 'token' | null; calls: Record<string, number>; total: number }[];
 };
 type Outcome = 'ok' | 'node_error' | 'refused' | 'rate_limited' | 'unauthorized';
 
@@ -70,7 +70,12 @@ describe.each([
         { credentialId: 'cred-removed', outcome: 'ok', calls: 1 },
       ],
     );
-    const second = usageMessage(now, [{ method: 'eth_blocknumber', outcome: 'ok', calls: 5 }], 50, [{ credentialId: credential!.id, outcome: 'ok', calls: 5 }]);
+    // A URL token's calls are counted under its credential id, like a Basic credential's.
+    const token = (await nodes.http.post(`/users/me/nodes/${nodeId}/credentials`).set(bearer(owner.clientToken)).send({ name: 'dapp', kind: 'token' }).expect(200)).body as { id: string };
+    const second = usageMessage(now, [{ method: 'eth_blocknumber', outcome: 'ok', calls: 5 }], 50, [
+      { credentialId: credential!.id, outcome: 'ok', calls: 3 },
+      { credentialId: token.id, outcome: 'ok', calls: 2 },
+    ]);
     // The same message three times (a redelivery, a replay), then another: once the other is in, the copies were handled.
     await platform.bus.publish([first]);
     await platform.bus.publish([first, first]);
@@ -88,8 +93,9 @@ describe.each([
       { method: 'eth_call', calls: { ok: 0, node_error: 1, refused: 0, rate_limited: 0, unauthorized: 0 }, total: 1 },
     ]);
     expect(byMinute.credentials).toEqual([
-      { credentialId: credential!.id, name: credential!.name, calls: { ok: 8, node_error: 1, refused: 0, rate_limited: 0, unauthorized: 0 }, total: 9 },
-      { credentialId: 'cred-removed', name: null, calls: { ok: 1, node_error: 0, refused: 0, rate_limited: 0, unauthorized: 0 }, total: 1 },
+      { credentialId: credential!.id, name: credential!.name, kind: 'basic', calls: { ok: 6, node_error: 1, refused: 0, rate_limited: 0, unauthorized: 0 }, total: 7 },
+      { credentialId: token.id, name: 'dapp', kind: 'token', calls: { ok: 2, node_error: 0, refused: 0, rate_limited: 0, unauthorized: 0 }, total: 2 },
+      { credentialId: 'cred-removed', name: null, kind: null, calls: { ok: 1, node_error: 0, refused: 0, rate_limited: 0, unauthorized: 0 }, total: 1 },
     ]);
     const busy = byMinute.series.filter((point) => point.total > 0);
     expect(busy.map((point) => [point.time, point.total, point.bytesIn])).toEqual([

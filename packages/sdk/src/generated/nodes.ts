@@ -725,7 +725,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The node's Basic credentials, oldest first (never the passwords) */
+        /** The node's credentials, Basic and URL tokens, oldest first (never a password or token, nor their hashes) */
         get: {
             parameters: {
                 query?: never;
@@ -764,7 +764,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description a jwt node, which takes its owner's client access tokens, not Basic credentials; or a node being deleted (Conflict) */
+                /** @description a jwt node, which takes its owner's client access tokens, not Basic credentials or URL tokens; or a node being deleted (Conflict) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -776,7 +776,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Add a named Basic credential; the password is shown only in this answer */
+        /** Add a named credential: Basic (a user name and password; the default) or a URL token (`nt_…`, used as the first path segment of the node's addresses). The password or token is shown only in this answer, with the token's URLs */
         post: {
             parameters: {
                 query?: never;
@@ -792,7 +792,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description the new credential, with its password */
+                /** @description the new credential, with its password, or its token and URLs */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -838,6 +838,85 @@ export interface paths {
                     };
                 };
                 /** @description a credential of that name exists, or a jwt node, or a node being deleted (Conflict) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/nodes/{id}/credentials/{credentialId}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new secret for a credential: the same id, name and kind (and user name for Basic), a new password or token shown only in this answer; the old one is refused within a second */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    credentialId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["NoInput"];
+                };
+            };
+            responses: {
+                /** @description the credential with its new password, or its new token and URLs */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NewNodeCredential"];
+                    };
+                };
+                /** @description invalid input, naming the field (InvalidInput) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such node of yours, or no such credential of it (NotFound) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description a jwt node, which takes its owner's client access tokens, not Basic credentials or URL tokens; or a node being deleted (Conflict) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -904,7 +983,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description the last credential of the node (create another first), a jwt node, or a node being deleted (Conflict) */
+                /** @description the last credential of the node, of either kind (create another first), a jwt node, or a node being deleted (Conflict) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1242,23 +1321,83 @@ export interface components {
             /** @default null */
             ratePerSecond: number | null;
         };
-        NodeCredential: {
+        /** @description a credential as listed: never its password or token, nor a hash or part of them */
+        NodeCredential: components["schemas"]["BasicNodeCredential"] | components["schemas"]["TokenNodeCredential"];
+        BasicNodeCredential: {
             /** @example cred-4e1b7c2a-9d3f-4a8e-b5c6-7f0a1d2e3b4c */
             id: string;
             name: string;
+            createdAt: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "basic";
             /** @description the Basic user name */
             nodeUser: string;
-            createdAt: string;
         };
-        NewNodeCredential: {
+        TokenNodeCredential: {
             /** @example cred-4e1b7c2a-9d3f-4a8e-b5c6-7f0a1d2e3b4c */
             id: string;
             name: string;
+            createdAt: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "token";
+        };
+        /** @description a new or rotated credential with its secret, shown only in this answer */
+        NewNodeCredential: components["schemas"]["NewBasicNodeCredential"] | components["schemas"]["NewTokenNodeCredential"];
+        NewBasicNodeCredential: {
+            /** @example cred-4e1b7c2a-9d3f-4a8e-b5c6-7f0a1d2e3b4c */
+            id: string;
+            name: string;
+            createdAt: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "basic";
             /** @description the Basic user name */
             nodeUser: string;
-            createdAt: string;
             /** @description the Basic password: shown only in this answer */
             nodePass: string;
+        };
+        NewTokenNodeCredential: {
+            /** @example cred-4e1b7c2a-9d3f-4a8e-b5c6-7f0a1d2e3b4c */
+            id: string;
+            name: string;
+            createdAt: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "token";
+            /**
+             * @description the URL token (nt_ and 43 characters): shown only in this answer
+             * @example nt_q2V…
+             */
+            token: string;
+            urls: components["schemas"]["NodeTokenUrls"];
+        };
+        /** @description the node's endpoints with the token in them, to paste as they are */
+        NodeTokenUrls: {
+            /** @example https://127.0.0.1:8545/nt_… */
+            jsonRpc: string;
+            /** @description Bitcoin-family nodes: REST paths go after it (…/<token>/rest/chaininfo.json) */
+            rest?: string;
+            /** @example wss://127.0.0.1:8545/nt_… */
+            webSocket?: string;
+            /** @description the same in plain HTTP, answered to loopback callers only; absent where not served */
+            plain?: {
+                /** @example https://127.0.0.1:8545/nt_… */
+                jsonRpc: string;
+                /** @description Bitcoin-family nodes: REST paths go after it (…/<token>/rest/chaininfo.json) */
+                rest?: string;
+                /** @example wss://127.0.0.1:8545/nt_… */
+                webSocket?: string;
+            };
         };
         CreateCredentialRequest: {
             /**
@@ -1266,6 +1405,12 @@ export interface components {
              * @example ci
              */
             name: string;
+            /**
+             * @description basic: a user name and password (HTTP Basic); token: a URL token, the first path segment of the node's addresses (https://127.0.0.1:8545/<token>)
+             * @default basic
+             * @enum {string}
+             */
+            kind: "basic" | "token";
         };
         NodeUsage: {
             nodeId: string;
@@ -1294,11 +1439,16 @@ export interface components {
                 bytesIn: number;
                 bytesOut: number;
             };
-            /** @description calls per named Basic credential over the range, most used first; calls with the owner's client access token (jwt nodes) and calls refused before credentials were checked are in no credential's count */
+            /** @description calls per named credential (Basic or URL token) over the range, most used first; calls with the owner's client access token (jwt nodes) and calls refused before credentials were checked are in no credential's count */
             credentials: {
                 credentialId: string;
                 /** @description null for a credential removed since */
                 name: string | null;
+                /**
+                 * @description basic or token (a URL token); null for a credential removed since
+                 * @enum {string|null}
+                 */
+                kind: "basic" | "token" | null;
                 calls: components["schemas"]["CallsByOutcome"];
                 total: number;
             }[];

@@ -1,7 +1,7 @@
 import type { Database, Executor } from '@cloud/db';
 import { VALIDATOR_IMAGE_IDS, type ImageId } from '@cloud/chains';
 import type { NodeAccess } from '@cloud/bus';
-import { ANSWERING_STATES, DRIVEN_STATES, LIVE_STATES, type NodeCredential, type NodeRecord, type NodeState, type SyncStatus } from '../domain/node';
+import { ANSWERING_STATES, DRIVEN_STATES, LIVE_STATES, type BasicNodeCredential, type NodeCredential, type NodeRecord, type NodeState, type SyncStatus } from '../domain/node';
 
 interface NodeRow {
   id: string;
@@ -15,7 +15,7 @@ interface NodeRow {
   state: string;
   state_reason: string | null;
   start_after_stop: boolean;
-  credentials: NodeCredential[] | string;
+  credentials: StoredCredential[] | string;
   access: NodeAccess | string | null;
   upstream_url: string | null;
   revision: number;
@@ -54,6 +54,10 @@ const syncColumns = (sync: SyncStatus) => ({
   sync_checked_at: sync.checkedAt,
 });
 
+/** A credential as stored: one written before URL tokens has no kind, and is Basic. */
+type StoredCredential = NodeCredential | Omit<BasicNodeCredential, 'kind'>;
+const withKind = (credential: StoredCredential): NodeCredential => ('kind' in credential ? credential : { ...credential, kind: 'basic' });
+
 const toNode = (row: NodeRow): NodeRecord => ({
   id: row.id,
   userId: row.user_id,
@@ -66,7 +70,7 @@ const toNode = (row: NodeRow): NodeRecord => ({
   state: row.state as NodeState,
   stateReason: row.state_reason,
   startAfterStop: row.start_after_stop,
-  credentials: fromJson(row.credentials),
+  credentials: fromJson(row.credentials).map(withKind),
   access: fromJson(row.access),
   upstreamUrl: row.upstream_url,
   revision: row.revision,

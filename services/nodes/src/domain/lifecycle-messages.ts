@@ -6,7 +6,8 @@ type LifecycleKind = 'node.created' | 'node.credentials-changed' | 'node.access-
 
 /** What the node-proxy routes and authenticates the node's calls by, at the node's current revision. */
 export function nodeRoute(node: NodeRecord): NodeRoute {
-  const first = node.credentials[0];
+  const basic = node.credentials.filter((each) => each.kind === 'basic');
+  const tokens = node.credentials.filter((each) => each.kind === 'token');
   return {
     nodeId: node.id,
     userId: node.userId,
@@ -15,10 +16,13 @@ export function nodeRoute(node: NodeRecord): NodeRoute {
     revision: node.revision,
     dev: node.dev,
     state: node.state,
-    // A jwt node has no Basic credentials; a Basic node always keeps at least one.
-    basic: first ? { user: first.user, passwordSha256: first.passwordSha256 } : null,
+    // A jwt node has no credentials; a Basic node keeps at least one, Basic or a URL token (then
+    // `basic` is null and `tokens` is not empty). Only hashes travel, never a password or token.
+    basic: basic[0] ? { user: basic[0].user, passwordSha256: basic[0].passwordSha256 } : null,
     upstream: node.upstreamUrl,
-    credentials: node.credentials.map(({ id, user, passwordSha256 }) => ({ id, user, passwordSha256 })),
+    credentials: basic.map(({ id, user, passwordSha256 }) => ({ id, user, passwordSha256 })),
+    // Absent when there are none, as in a message from before URL tokens.
+    ...(tokens.length > 0 ? { tokens: tokens.map(({ id, tokenSha256 }) => ({ id, tokenSha256 })) } : {}),
     ...(node.access ? { access: node.access } : {}),
   };
 }

@@ -1,34 +1,58 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Outbox } from '@cloud/bus';
+import { tokenUrls, type InterfaceUrls, type ProxyAddresses } from '@cloud/chains';
 import type { Database } from '@cloud/db';
 import { ConflictError, ForbiddenError, NotFoundError } from '@cloud/http';
 import { newNodeCredentials } from '@cloud/node-rpc-auth';
 import type { NodesRepository } from '../data-access/nodes.repository';
 import { lifecycleMessage } from './lifecycle-messages';
-import type { NodeCredential, NodeRecord } from './node';
+import type { BasicNodeCredential, CredentialKind, NodeCredential, NodeRecord, TokenNodeCredential } from './node';
+import { toNodeView } from './node-view';
 import { notFound } from './nodes';
 
 /** The name of the credential a node is created with. */
 export const DEFAULT_CREDENTIAL_NAME = 'default';
 
-/** A credential as the API lists it: never the password, nor its hash. */
-export interface CredentialView {
-  id: string;
-  name: string;
-  nodeUser: string;
-  createdAt: string;
-}
+/** The prefix of a URL token: `nt_` and the base64url of 32 random bytes. */
+export const NODE_TOKEN_PREFIX = 'nt_';
 
-/** A new credential as its creator sees it, once: with the password. */
-export type NewCredentialView = CredentialView & { nodePass: string };
+/** A credential as the API lists it: never the password or token, nor their hashes. */
+export type CredentialView = { id: string; name: string; kind: 'basic'; nodeUser: string; createdAt: string } | { id: string; name: string; kind: 'token'; createdAt: string };
 
-/** A new named credential (a fresh user name and 32-byte password) and its password, to show once. */
-export function newCredential(name: string, at: Date): { credential: NodeCredential; nodePass: string } {
+/** A URL token's addresses: the token in each, and in the plain HTTP ones where the proxy serves them. */
+export type TokenUrlsView = InterfaceUrls & { plain?: InterfaceUrls };
+
+/** A new or rotated credential as its creator sees it, once: with the password, or the token and its URLs. */
+export type NewCredentialView = (CredentialView & { kind: 'basic'; nodePass: string }) | (CredentialView & { kind: 'token'; token: string; urls: TokenUrlsView });
+
+/** A new named Basic credential (a fresh user name and 32-byte password) and its password, to show once. */
+export function newCredential(name: string, at: Date): { credential: BasicNodeCredential; nodePass: string } {
   const { nodeUser, nodePass, passwordHash } = newNodeCredentials();
-  return { credential: { id: `cred-${randomUUID()}`, name, user: nodeUser, passwordSha256: passwordHash, createdAt: at.toISOString() }, nodePass };
+  return { credential: { kind: 'basic', id: `cred-${randomUUID()}`, name, user: nodeUser, passwordSha256: passwordHash, createdAt: at.toISOString() }, nodePass };
 }
 
-const toView = ({ id, name, user, createdAt }: NodeCredential): CredentialView => ({ id, name, nodeUser: user, createdAt });
+/** A fresh URL token (`nt_` + base64url of 32 random bytes) and the hex SHA-256 the node keeps of it. */
+export function newNodeToken(): { token: string; tokenSha256: string } {
+  const token = `${NODE_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+  return { token, tokenSha256: createHash('sha256').update(token, 'utf8').digest('hex') };
+}
+
+/** A secret for a credential: a new one of its kind (for rotation, a new password under the same user name). */
+type Issued = { credential: BasicNodeCredential; nodePass: string } | { credential: TokenNodeCredential; token: string };
+
+function issue(kind: CredentialKind, base: { id: string; name: string; createdAt: string; user?: string }): Issued {
+  if (kind === 'token') {
+    const { token, tokenSha256 } = newNodeToken();
+    return { credential: { kind, id: base.id, name: base.name, tokenSha256, createdAt: base.createdAt }, token };
+  }
+  const fresh = newNodeCredentials();
+  return { credential: { kind, id: base.id, name: base.name, user: base.user ?? fresh.nodeUser, passwordSha256: fresh.passwordHash, createdAt: base.createdAt }, nodePass: fresh.nodePass };
+}
+
+export const toCredentialView = (credential: NodeCredential): CredentialView =>
+  credential.kind === 'token'
+    ? { id: credential.id, name: credential.name, kind: 'token', createdAt: credential.createdAt }
+    : { id: credential.id, name: credential.name, kind: 'basic', nodeUser: credential.user, createdAt: credential.createdAt };
 
 export interface NodeCredentialsDependencies {
   db: Database;
@@ -36,12 +60,15 @@ export interface NodeCredentialsDependencies {
   outbox: Outbox;
   clock: () => number;
   maxCredentialsPerNode: number;
+  /** Where clients reach the node-proxy: a new token's URLs are the node record's endpoints with the token. */
+  addresses: ProxyAddresses;
 }
 
 /**
- * A node's named Basic credentials: listed, added (the password shown once) and revoked one by
- * one. Each change raises the node's revision and announces the route (`node.credentials-changed`),
- * so every proxy replica takes or drops the credential at once. A jwt node has none (409).
+ * A node's named credentials, Basic (user name and password) or URL tokens: listed, added and
+ * rotated (the secret shown once) and revoked one by one. Each change raises the node's revision
+ * and announces the route (`node.credentials-changed`), so every proxy replica takes or drops the
+ * credential at once. A jwt node has none (409).
  */
 export class NodeCredentials {
   constructor(private readonly deps: NodeCredentialsDependencies) {}
@@ -49,36 +76,61 @@ export class NodeCredentials {
   async list(userId: string, id: string): Promise<CredentialView[]> {
     const node = await this.deps.nodes.findVisible(userId, id);
     if (!node) throw notFound(id);
-    assertBasic(node);
-    return node.credentials.map(toView);
+    assertCredentialed(node);
+    return node.credentials.map(toCredentialView);
   }
 
-  /** The names of the node's credentials by id (none for a jwt node); 404 for a node that is not the user's. */
-  async names(userId: string, id: string): Promise<Map<string, string>> {
+  /** The node's credentials by id, with name and kind (none for a jwt node); 404 for a node that is not the user's. */
+  async names(userId: string, id: string): Promise<Map<string, { name: string; kind: CredentialKind }>> {
     const node = await this.deps.nodes.findVisible(userId, id);
     if (!node) throw notFound(id);
-    return new Map(node.credentials.map((each) => [each.id, each.name]));
+    return new Map(node.credentials.map((each) => [each.id, { name: each.name, kind: each.kind }]));
   }
 
-  async create(userId: string, id: string, name: string): Promise<NewCredentialView> {
-    const { credential, nodePass } = newCredential(name, new Date(this.deps.clock()));
-    await this.change(userId, id, (node) => {
-      if (node.credentials.some((each) => each.name === name)) throw new ConflictError(`node ${id} has a credential named ${name} already`);
+  async create(userId: string, id: string, request: { name: string; kind: CredentialKind }): Promise<NewCredentialView> {
+    const { name, kind } = request;
+    const issued = issue(kind, { id: `cred-${randomUUID()}`, name, createdAt: new Date(this.deps.clock()).toISOString() });
+    const node = await this.change(userId, id, (current) => {
+      if (current.credentials.some((each) => each.name === name)) throw new ConflictError(`node ${id} has a credential named ${name} already`);
       const cap = this.deps.maxCredentialsPerNode;
-      if (node.credentials.length >= cap) throw new ForbiddenError(`node ${id} has ${cap} credentials, the most allowed; remove one first`, 'LimitExceeded');
-      return [...node.credentials, credential];
+      if (current.credentials.length >= cap) throw new ForbiddenError(`node ${id} has ${cap} credentials, the most allowed; remove one first`, 'LimitExceeded');
+      return [...current.credentials, issued.credential];
     });
-    return { ...toView(credential), nodePass };
+    return this.shown(node, issued);
   }
 
-  /** Revokes one credential; the others keep working. The last one cannot go: make another first. */
+  /**
+   * A new secret for one credential: the same id, name and kind (and user name for Basic). The old
+   * secret is refused from the announcement of the new revision on.
+   */
+  async rotate(userId: string, id: string, credentialId: string): Promise<NewCredentialView> {
+    let issued: Issued | undefined;
+    const node = await this.change(userId, id, (current) => {
+      const old = current.credentials.find((each) => each.id === credentialId);
+      if (!old) throw new NotFoundError(`node ${id} has no credential ${credentialId}`);
+      const fresh = issue(old.kind, { id: old.id, name: old.name, createdAt: old.createdAt, ...(old.kind === 'basic' ? { user: old.user } : {}) });
+      issued = fresh;
+      return current.credentials.map((each) => (each.id === credentialId ? fresh.credential : each));
+    });
+    return this.shown(node, issued!);
+  }
+
+  /** Revokes one credential; the others keep working. The last one (of either kind) cannot go: make another first. */
   async remove(userId: string, id: string, credentialId: string): Promise<CredentialView[]> {
     const node = await this.change(userId, id, (current) => {
       if (!current.credentials.some((each) => each.id === credentialId)) throw new NotFoundError(`node ${id} has no credential ${credentialId}`);
       if (current.credentials.length === 1) throw new ConflictError(`${credentialId} is the last credential of node ${id}; create another before removing it`);
       return current.credentials.filter((each) => each.id !== credentialId);
     });
-    return node.credentials.map(toView);
+    return node.credentials.map(toCredentialView);
+  }
+
+  /** The answer showing a new secret once: the password, or the token with the node's URLs carrying it. */
+  private shown(node: NodeRecord, issued: Issued): NewCredentialView {
+    if ('nodePass' in issued) return { ...(toCredentialView(issued.credential) as CredentialView & { kind: 'basic' }), nodePass: issued.nodePass };
+    const { endpoints } = toNodeView(node, this.deps.addresses);
+    const urls: TokenUrlsView = { ...tokenUrls(endpoints, issued.token), ...(endpoints.plain ? { plain: tokenUrls(endpoints.plain, issued.token) } : {}) };
+    return { ...(toCredentialView(issued.credential) as CredentialView & { kind: 'token' }), token: issued.token, urls };
   }
 
   private async change(userId: string, id: string, next: (node: NodeRecord) => NodeCredential[]): Promise<NodeRecord> {
@@ -86,7 +138,7 @@ export class NodeCredentials {
     return db.transaction(async (trx) => {
       const node = await nodes.findVisibleForUpdate(trx, userId, id);
       if (!node) throw notFound(id);
-      assertBasic(node);
+      assertCredentialed(node);
       const changed = await nodes.setRules(trx, id, { credentials: next(node) }, new Date(this.deps.clock()));
       if (!changed) throw new ConflictError(`node ${id} is being deleted`);
       await outbox.add(trx, [lifecycleMessage('node.credentials-changed', changed)]);
@@ -95,6 +147,6 @@ export class NodeCredentials {
   }
 }
 
-function assertBasic(node: NodeRecord): void {
-  if (node.jwt) throw new ConflictError(`node ${node.id} takes its owner's client access tokens (jwt), not Basic credentials`);
+function assertCredentialed(node: NodeRecord): void {
+  if (node.jwt) throw new ConflictError(`node ${node.id} takes its owner's client access tokens (jwt), not Basic credentials or URL tokens`);
 }

@@ -40,7 +40,7 @@ export interface NodeRecord {
   stateReason: string | null;
   /** A `stopping` node that starts again once stopped (a restart, or a resize of a running node). */
   startAfterStop: boolean;
-  /** Its Basic credentials, oldest first (the first is what `basic` announces); empty for a jwt node. */
+  /** Its credentials (Basic and URL tokens), oldest first (the first Basic one is what `basic` announces); empty for a jwt node. */
   credentials: NodeCredential[];
   /** Its owner's access rules; null: none set. */
   access: NodeAccess | null;
@@ -69,8 +69,12 @@ export interface SyncStatus {
   checkedAt: Date;
 }
 
+/** What a credential is: a Basic user name and password, or a URL token (`https://<proxy>:<port>/<token>`). */
+export type CredentialKind = 'basic' | 'token';
+
 /** One named Basic credential of a node: the password itself is shown once and never stored. */
-export interface NodeCredential {
+export interface BasicNodeCredential {
+  kind: 'basic';
   id: string;
   name: string;
   user: string;
@@ -78,3 +82,19 @@ export interface NodeCredential {
   passwordSha256: string;
   createdAt: string;
 }
+
+/** One named URL token of a node: the token itself (`nt_…`) is shown once and never stored. */
+export interface TokenNodeCredential {
+  kind: 'token';
+  id: string;
+  name: string;
+  /** Hex SHA-256 of the token: what the node-proxy routes by. */
+  tokenSha256: string;
+  createdAt: string;
+}
+
+/**
+ * A node's credential of either kind. Stored in the node row's `credentials` (jsonb); a Basic
+ * credential stored before tokens existed has no `kind` (the repository reads it as `basic`).
+ */
+export type NodeCredential = BasicNodeCredential | TokenNodeCredential;

@@ -95,7 +95,7 @@ export class NodesService {
       txindex: false,
       software: option?.software ?? 'unavailable',
       credentials: [
-        { id: `cred-${randomUUID()}`, name: DEFAULT_CREDENTIAL_NAME, user: request.basic.user, passwordSha256: request.basic.passwordSha256, createdAt: new Date(this.deps.clock()).toISOString() },
+        { kind: 'basic', id: `cred-${randomUUID()}`, name: DEFAULT_CREDENTIAL_NAME, user: request.basic.user, passwordSha256: request.basic.passwordSha256, createdAt: new Date(this.deps.clock()).toISOString() },
       ],
     });
     const created = await db.transaction(async (trx) => {

@@ -27,8 +27,8 @@ export interface UsageReport {
   totals: UsageTotals & { bytesIn: number; bytesOut: number };
 }
 export interface NodeUsageReport extends UsageReport {
-  /** Calls per named Basic credential; `name` is null for a credential removed since. */
-  credentials: (UsageTotals & { credentialId: string; name: string | null })[];
+  /** Calls per named credential (Basic or URL token); `name` and `kind` are null for a credential removed since. */
+  credentials: (UsageTotals & { credentialId: string; name: string | null; kind: 'basic' | 'token' | null })[];
 }
 export interface UserUsageReport extends UsageReport {
   nodes: (UsageTotals & { nodeId: string; bytesIn: number; bytesOut: number })[];
@@ -106,15 +106,15 @@ export class UsageReports {
     };
   }
 
-  /** One node's report, with totals per credential (`names`: the node's credentials now, by id). */
-  async nodeReport(nodeId: string, names: ReadonlyMap<string, string>, query: UsageQuery): Promise<NodeUsageReport> {
+  /** One node's report, with totals per credential (`names`: the node's credentials now, by id, with their kind). */
+  async nodeReport(nodeId: string, names: ReadonlyMap<string, { name: string; kind: 'basic' | 'token' }>, query: UsageQuery): Promise<NodeUsageReport> {
     const scope = { nodeId };
     const report = await this.report(scope, query);
     const range = { granularity: report.granularity, from: new Date(report.from), to: new Date(report.to) };
     const calls = new Map<string, UsageTotals>();
     for (const row of await this.deps.usage.callsByCredential(scope, range)) addTo(calls, row.credentialId, row.outcome, row.calls);
     const credentials = [...calls]
-      .map(([credentialId, counted]) => ({ credentialId, name: names.get(credentialId) ?? null, ...counted }))
+      .map(([credentialId, counted]) => ({ credentialId, name: names.get(credentialId)?.name ?? null, kind: names.get(credentialId)?.kind ?? null, ...counted }))
       .sort((a, b) => b.total - a.total || a.credentialId.localeCompare(b.credentialId));
     return { ...report, credentials };
   }

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { errorResponse, jsonBody, jsonResponse, type OpenAPIRegistry } from '@cloud/http';
 import { accessBody, accessSchema, createCredentialBody, credentialParams, credentialSchema, newCredentialSchema } from './access-schemas';
-import { nodeParams, nodeSchema } from './schemas';
+import { noBody, nodeParams, nodeSchema } from './schemas';
 
 /** The access-rules and credentials routes in the nodes API's OpenAPI document. */
 export function registerAccessPaths(registry: OpenAPIRegistry, common: { security: Array<Record<string, string[]>>; unauthorized: ReturnType<typeof errorResponse> }): void {
   const { security, unauthorized } = common;
   const notFound = errorResponse('no such node of yours (NotFound)');
   const invalid = errorResponse('invalid input, naming the field (InvalidInput)');
-  const jwtNode = errorResponse('a jwt node, which takes its owner\'s client access tokens, not Basic credentials; or a node being deleted (Conflict)');
+  const jwtNode = errorResponse('a jwt node, which takes its owner\'s client access tokens, not Basic credentials or URL tokens; or a node being deleted (Conflict)');
   registry.registerPath({
     method: 'get',
     path: '/users/me/nodes/{id}/access',
@@ -37,7 +37,7 @@ export function registerAccessPaths(registry: OpenAPIRegistry, common: { securit
     method: 'get',
     path: '/users/me/nodes/{id}/credentials',
     tags: ['access'],
-    summary: 'The node\'s Basic credentials, oldest first (never the passwords)',
+    summary: 'The node\'s credentials, Basic and URL tokens, oldest first (never a password or token, nor their hashes)',
     security,
     request: { params: nodeParams },
     responses: { 200: jsonResponse('its credentials', z.array(credentialSchema)), 401: unauthorized, 404: notFound, 409: jwtNode },
@@ -46,16 +46,33 @@ export function registerAccessPaths(registry: OpenAPIRegistry, common: { securit
     method: 'post',
     path: '/users/me/nodes/{id}/credentials',
     tags: ['access'],
-    summary: 'Add a named Basic credential; the password is shown only in this answer',
+    summary:
+      'Add a named credential: Basic (a user name and password; the default) or a URL token (`nt_…`, used as the first path segment of the node\'s addresses). The password or token is shown only in this answer, with the token\'s URLs',
     security,
     request: { params: nodeParams, body: jsonBody(createCredentialBody) },
     responses: {
-      200: jsonResponse('the new credential, with its password', newCredentialSchema),
+      200: jsonResponse('the new credential, with its password, or its token and URLs', newCredentialSchema),
       400: invalid,
       401: unauthorized,
       403: errorResponse('the node has as many credentials as allowed (LimitExceeded)'),
       404: notFound,
       409: errorResponse('a credential of that name exists, or a jwt node, or a node being deleted (Conflict)'),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/users/me/nodes/{id}/credentials/{credentialId}/rotate',
+    tags: ['access'],
+    summary:
+      'A new secret for a credential: the same id, name and kind (and user name for Basic), a new password or token shown only in this answer; the old one is refused within a second',
+    security,
+    request: { params: credentialParams, body: { ...jsonBody(noBody), required: false } },
+    responses: {
+      200: jsonResponse('the credential with its new password, or its new token and URLs', newCredentialSchema),
+      400: invalid,
+      401: unauthorized,
+      404: errorResponse('no such node of yours, or no such credential of it (NotFound)'),
+      409: jwtNode,
     },
   });
   registry.registerPath({
@@ -69,7 +86,7 @@ export function registerAccessPaths(registry: OpenAPIRegistry, common: { securit
       200: jsonResponse('the credentials left', z.array(credentialSchema)),
       401: unauthorized,
       404: errorResponse('no such node of yours, or no such credential of it (NotFound)'),
-      409: errorResponse('the last credential of the node (create another first), a jwt node, or a node being deleted (Conflict)'),
+      409: errorResponse('the last credential of the node, of either kind (create another first), a jwt node, or a node being deleted (Conflict)'),
     },
   });
 }

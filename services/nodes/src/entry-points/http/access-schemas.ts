@@ -74,24 +74,55 @@ export const accessBody = z
 
 export const credentialParams = z.object({ id: z.string().min(1).max(64), credentialId: z.string().min(1).max(64) });
 
+const credentialName = z
+  .string({ error: 'must be a name' })
+  .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/, 'a name of 1 to 64 letters, digits, spaces, ., _ or -, starting with a letter or digit')
+  .meta({ description: 'your name for it, unique on the node', example: 'ci' });
+
+const credentialKind = z
+  .enum(['basic', 'token'], { error: 'must be basic or token' })
+  .meta({ description: 'basic: a user name and password (HTTP Basic); token: a URL token, the first path segment of the node\'s addresses (https://127.0.0.1:8545/<token>)' });
+
 export const createCredentialBody = z
-  .strictObject({
-    name: z
-      .string({ error: 'must be a name' })
-      .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/, 'a name of 1 to 64 letters, digits, spaces, ., _ or -, starting with a letter or digit')
-      .meta({ description: 'your name for it, unique on the node', example: 'ci' }),
-  })
+  .strictObject({ name: credentialName, kind: credentialKind.default('basic') })
   .meta({ id: 'CreateCredentialRequest' });
 
-export const credentialSchema = z
-  .object({
-    id: z.string().meta({ example: 'cred-4e1b7c2a-9d3f-4a8e-b5c6-7f0a1d2e3b4c' }),
-    name: z.string(),
-    nodeUser: z.string().meta({ description: 'the Basic user name' }),
-    createdAt: z.string(),
-  })
-  .meta({ id: 'NodeCredential' });
+const credentialFields = {
+  id: z.string().meta({ example: 'cred-4e1b7c2a-9d3f-4a8e-b5c6-7f0a1d2e3b4c' }),
+  name: z.string(),
+  createdAt: z.string(),
+};
 
-export const newCredentialSchema = credentialSchema
-  .extend({ nodePass: z.string().meta({ description: 'the Basic password: shown only in this answer' }) })
-  .meta({ id: 'NewNodeCredential' });
+const basicCredentialSchema = z
+  .object({ ...credentialFields, kind: z.literal('basic'), nodeUser: z.string().meta({ description: 'the Basic user name' }) })
+  .meta({ id: 'BasicNodeCredential' });
+const tokenCredentialSchema = z.object({ ...credentialFields, kind: z.literal('token') }).meta({ id: 'TokenNodeCredential' });
+
+export const credentialSchema = z
+  .discriminatedUnion('kind', [basicCredentialSchema, tokenCredentialSchema])
+  .meta({ id: 'NodeCredential', description: 'a credential as listed: never its password or token, nor a hash or part of them' });
+
+const interfaceUrls = {
+  jsonRpc: z.string().meta({ example: 'https://127.0.0.1:8545/nt_…' }),
+  rest: z.string().optional().meta({ description: 'Bitcoin-family nodes: REST paths go after it (…/<token>/rest/chaininfo.json)' }),
+  webSocket: z.string().optional().meta({ example: 'wss://127.0.0.1:8545/nt_…' }),
+};
+
+export const tokenUrlsSchema = z
+  .object({
+    ...interfaceUrls,
+    plain: z.object(interfaceUrls).optional().meta({ description: 'the same in plain HTTP, answered to loopback callers only; absent where not served' }),
+  })
+  .meta({ id: 'NodeTokenUrls', description: 'the node\'s endpoints with the token in them, to paste as they are' });
+
+export const newCredentialSchema = z
+  .discriminatedUnion('kind', [
+    basicCredentialSchema.extend({ nodePass: z.string().meta({ description: 'the Basic password: shown only in this answer' }) }).meta({ id: 'NewBasicNodeCredential' }),
+    tokenCredentialSchema
+      .extend({
+        token: z.string().meta({ description: 'the URL token (nt_ and 43 characters): shown only in this answer', example: 'nt_q2V…' }),
+        urls: tokenUrlsSchema,
+      })
+      .meta({ id: 'NewTokenNodeCredential' }),
+  ])
+  .meta({ id: 'NewNodeCredential', description: 'a new or rotated credential with its secret, shown only in this answer' });

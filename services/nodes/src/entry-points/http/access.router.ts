@@ -5,9 +5,9 @@ import type { NodeAccessRules } from '../../domain/node-access';
 import type { NodeCredentials } from '../../domain/node-credentials';
 import type { NodesService } from '../../domain/nodes';
 import { accessBody, createCredentialBody, credentialParams } from './access-schemas';
-import { nodeParams } from './schemas';
+import { noBody, nodeParams } from './schemas';
 
-/** A node's access rules and its named Basic credentials, for its owner. */
+/** A node's access rules and its named credentials (Basic and URL tokens), for its owner. */
 export function accessRouter(parts: { nodes: NodesService; access: NodeAccessRules; credentials: NodeCredentials }, requireClient: RequestHandler): Router {
   const router = Router();
 
@@ -28,8 +28,13 @@ export function accessRouter(parts: { nodes: NodesService; access: NodeAccessRul
 
   router.post('/users/me/nodes/:id/credentials', requireClient, async (req, res) => {
     const { id } = parseInput(nodeParams, req.params, 'params');
-    const { name } = parseInput(createCredentialBody, req.body, 'body');
-    res.json(await parts.credentials.create(authOf(res).sub, id, name));
+    res.json(await parts.credentials.create(authOf(res).sub, id, parseInput(createCredentialBody, req.body, 'body')));
+  });
+
+  router.post('/users/me/nodes/:id/credentials/:credentialId/rotate', requireClient, async (req, res) => {
+    const { id, credentialId } = parseInput(credentialParams, req.params, 'params');
+    parseInput(noBody, req.body ?? {}, 'body');
+    res.json(await parts.credentials.rotate(authOf(res).sub, id, credentialId));
   });
 
   router.delete('/users/me/nodes/:id/credentials/:credentialId', requireClient, async (req, res) => {

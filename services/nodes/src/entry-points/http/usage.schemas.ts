@@ -38,8 +38,15 @@ export const nodeUsageSchema = z
     nodeId: z.string(),
     ...usageReportShape,
     credentials: z
-      .array(z.object({ credentialId: z.string(), name: z.string().nullable().meta({ description: 'null for a credential removed since' }), ...totals }))
-      .meta({ description: 'calls per named Basic credential over the range, most used first; calls with the owner\'s client access token (jwt nodes) and calls refused before credentials were checked are in no credential\'s count' }),
+      .array(
+        z.object({
+          credentialId: z.string(),
+          name: z.string().nullable().meta({ description: 'null for a credential removed since' }),
+          kind: z.enum(['basic', 'token']).nullable().meta({ description: 'basic or token (a URL token); null for a credential removed since' }),
+          ...totals,
+        }),
+      )
+      .meta({ description: 'calls per named credential (Basic or URL token) over the range, most used first; calls with the owner\'s client access token (jwt nodes) and calls refused before credentials were checked are in no credential\'s count' }),
   })
   .meta({ id: 'NodeUsage' });
 
