@@ -34,7 +34,7 @@ describe('CloudClient against the platform', () => {
       stakingUrl: platform.urls.staking,
       session,
       onSessionChange: (changed) => sessions.push(changed),
-      proxy: { ca: platform.proxy.certificate, portMap: platform.proxyPortMap },
+      proxy: { ca: platform.proxy.certificate },
     });
     return { cloud, sessions };
   };
@@ -89,8 +89,9 @@ describe('CloudClient against the platform', () => {
 
     expect((await cloud.nodes.logs(node.id, 3)).length).toBeLessThanOrEqual(3);
     // Rotation: a new named credential, then the first revoked; the new one goes on working.
-    const added = await cloud.nodes.createCredential(node.id, 'ci');
-    expect(added).toMatchObject({ name: 'ci', nodeUser: expect.any(String), nodePass: expect.any(String) });
+    const added = await cloud.nodes.createCredential(node.id, { name: 'ci' });
+    expect(added).toMatchObject({ name: 'ci', kind: 'basic', nodeUser: expect.any(String), nodePass: expect.any(String) });
+    if (added.kind !== 'basic') throw new Error('a Basic credential was asked for');
     const fresh = { user: added.nodeUser, password: added.nodePass };
     expect(await cloud.rpc(running, 'getblockcount', [], fresh)).toEqual(expect.any(Number));
     const [first] = await cloud.nodes.credentials(node.id);

@@ -3,9 +3,7 @@
 export { DEFAULT_URLS, PlatformClient, isValidatorImage } from './platform-client';
 export type { PlatformClientOptions } from './platform-client';
 export * from './errors';
-export { nodeEndpoints } from './endpoints';
-export type { EndpointPorts, NodeEndpoints } from './endpoints';
-export { curlLine, harmlessCall, imageFamily, readyLines, shellWord, urlWithPath } from './ready-lines';
+export { curlLine, harmlessCall, imageFamily, readyLines, shellWord, tokenUrls, urlWithPath } from './ready-lines';
 export type { InterfaceUrls, NodeFamily, ReadyCredential, ReadyEndpoints, ReadyLine, ReadyLinesOptions, TokenUrls } from './ready-lines';
 export type { LoginOptions, Session } from './session';
 export { tokenExpiry } from './session';

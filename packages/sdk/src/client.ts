@@ -1,16 +1,19 @@
 import { withClientToken } from './client-token';
 import type { Credentials } from './http';
-import { callNodeRpc, getNodeManagement, type NodeCallOptions } from './node-rpc';
+import { callNodeRpc, getNodeManagement, withPath, type NodeCallOptions } from './node-rpc';
 import { isValidatorImage, PlatformClient, type PlatformClientOptions } from './platform-client';
 import type { Node, Validator } from './types';
 
 export interface CloudClientOptions extends PlatformClientOptions {
-  /** How calls to nodes through the node-proxy connect (CA to trust, scheme). */
+  /** How calls to nodes through the node-proxy connect (the CA to trust, a timeout). */
   proxy?: NodeCallOptions;
 }
 
-/** Where and how to call a node: a node record, or a validator record. */
-type NodeTarget = Pick<Node, 'address' | 'ports' | 'jwt' | 'image'> | Pick<Validator, 'address' | 'ports' | 'image'>;
+/** Where and how to call a node: a node record, or a validator record (their `endpoints`). */
+type NodeTarget = Pick<Node, 'endpoints' | 'jwt' | 'image'> | Pick<Validator, 'endpoints' | 'image'>;
+
+/** A credential to call a node with: a Basic user name and password, or a URL token (`nt_…`). */
+export type NodeCredentialSecret = { user: string; password: string } | { token: string };
 
 /**
  * The platform's client: `accounts`, `nodes` and `staking` APIs sharing one session, and calls to
@@ -33,19 +36,25 @@ export class CloudClient extends PlatformClient {
   }
 
   /**
-   * A JSON-RPC call to a node through the node-proxy, on the node's own port: with its Basic
-   * credentials, or, for a jwt node, the session's client access token. Avalanche validator
-   * nodes get the API path that serves the method (`info.*` → /ext/info, `platform.*` → /ext/bc/P, ...).
+   * A JSON-RPC call to a node through the node-proxy, at the JSON-RPC URL its record prints
+   * (`endpoints.jsonRpc`, http or https as the platform serves it): with a Basic credential, a URL
+   * token (the token's URL), or, for a jwt node, the session's client access token. Avalanche
+   * validator nodes get the API path that serves the method (`info.*` → /ext/info, `platform.*`
+   * → /ext/bc/P, ...).
    */
-  async rpc(node: NodeTarget, method: string, params: unknown[] | Record<string, unknown> = [], basic?: { user: string; password: string }): Promise<unknown> {
-    const endpoint = { address: node.address, port: node.ports.jsonRpc, path: isValidatorImage(node.image) ? avalancheApiPath(method) : '/' };
-    if ('jwt' in node && node.jwt) return withClientToken(this.session, (auth) => callNodeRpc(endpoint, auth, method, params, this.proxy));
-    return callNodeRpc(endpoint, requireBasic(basic), method, params, this.proxy);
+  async rpc(node: NodeTarget, method: string, params: unknown[] | Record<string, unknown> = [], credential?: NodeCredentialSecret): Promise<unknown> {
+    const base = credential && 'token' in credential ? `${node.endpoints.jsonRpc.replace(/\/+$/, '')}/${credential.token}` : node.endpoints.jsonRpc;
+    const url = isValidatorImage(node.image) ? withPath(base, avalancheApiPath(method)) : base;
+    if ('jwt' in node && node.jwt) return withClientToken(this.session, (auth) => callNodeRpc(url, auth, method, params, this.proxy));
+    if (credential && 'token' in credential) return callNodeRpc(url, undefined, method, params, this.proxy);
+    return callNodeRpc(url, requireBasic(credential), method, params, this.proxy);
   }
 
-  /** GET of a validator node's management API: `/status` (its health) or `/logs?lines=N`. */
-  management(validator: Pick<Validator, 'address' | 'ports'>, path: string, basic: { user: string; password: string }): Promise<unknown> {
-    return getNodeManagement({ address: validator.address, port: validator.ports.management }, path, requireBasic(basic), this.proxy);
+  /** GET of a validator node's management API (`endpoints.management`): `/status` (its health) or `/logs?lines=N`. */
+  management(validator: Pick<Validator, 'endpoints'>, path: string, basic: { user: string; password: string }): Promise<unknown> {
+    const base = validator.endpoints.management;
+    if (!base) throw new TypeError('this validator record has no management endpoint');
+    return getNodeManagement(withPath(base, path), requireBasic(basic), this.proxy);
   }
 }
 

@@ -1,7 +1,7 @@
 import { requestWithClientToken } from './client-token';
 import type { ApiClient, ApiRequest } from './http';
 import type { SessionManager } from './session';
-import type { ChainOption, CreateNodeRequest, NewNodeCredential, Node, NodeAccess, NodeAccessRequest, NodeCredential, NodeUsage, UsageQuery, UserUsage } from './types';
+import type { ChainOption, CreateNodeRequest, CredentialKind, NewNodeCredential, Node, NodeAccess, NodeAccessRequest, NodeCredential, NodeUsage, UsageQuery, UserUsage } from './types';
 import { waitUntilRunning, waitUntilStopped, type WaitOptions } from './wait';
 
 /** The nodes API, called with the session's client access token. */
@@ -64,14 +64,22 @@ export class NodesApi {
     return this.call({ method: 'PUT', path: `${nodePath(id)}/access`, body: rules });
   }
 
-  /** The node's Basic credentials, oldest first, without passwords (409 Conflict for a jwt node). */
+  /** The node's credentials (Basic and URL tokens), oldest first, never a secret (409 Conflict for a jwt node). */
   credentials(id: string): Promise<NodeCredential[]> {
     return this.call({ method: 'GET', path: `${nodePath(id)}/credentials` });
   }
 
-  /** Adds a named Basic credential; its password is in this answer only. */
-  createCredential(id: string, name: string): Promise<NewNodeCredential> {
-    return this.call({ method: 'POST', path: `${nodePath(id)}/credentials`, body: { name } });
+  /**
+   * Adds a named credential: Basic (the default; its password in this answer only) or a URL token
+   * (`kind: 'token'`; the token and the node's URLs carrying it in this answer only).
+   */
+  createCredential(id: string, request: { name: string; kind?: CredentialKind }): Promise<NewNodeCredential> {
+    return this.call({ method: 'POST', path: `${nodePath(id)}/credentials`, body: request });
+  }
+
+  /** A new secret for a credential (same id, name and kind; same user name for Basic), in this answer only; the old one is refused within a second. */
+  rotateCredential(id: string, credentialId: string): Promise<NewNodeCredential> {
+    return this.call({ method: 'POST', path: `${nodePath(id)}/credentials/${encodeURIComponent(credentialId)}/rotate` });
   }
 
   /** Revokes one credential (the others keep working); answers the credentials left. */

@@ -44,6 +44,24 @@ export interface ReadyLinesOptions {
   caFile?: string | null;
 }
 
+/**
+ * A URL token's addresses from a node's endpoints: the token as the first path segment of each
+ * (JSON-RPC and the WebSocket at `…/<token>`, REST under `…/<token>/rest/`), the plain HTTP ones
+ * too. The same rule as the platform's (`@cloud/chains` tokenUrls, which a test holds it to): the
+ * creation answer of a token has them already; this is for a token kept from then.
+ */
+export function tokenUrls(endpoints: ReadyEndpoints, token: string): TokenUrls {
+  const each = (urls: InterfaceUrls): InterfaceUrls => {
+    const withToken = (url: string, rest = '') => `${url.replace(/\/(rest\/)?$/, '')}/${token}${rest}`;
+    return {
+      jsonRpc: withToken(urls.jsonRpc),
+      ...(urls.rest ? { rest: withToken(urls.rest, '/rest/') } : {}),
+      ...(urls.webSocket ? { webSocket: withToken(urls.webSocket) } : {}),
+    };
+  };
+  return { ...each(endpoints), ...(endpoints.plain ? { plain: each(endpoints.plain) } : {}) };
+}
+
 /** The family of an image: eth, avalanche (and avalanchefuji), else the Bitcoin family. */
 export function imageFamily(image: string): NodeFamily {
   if (image === 'eth') return 'eth';

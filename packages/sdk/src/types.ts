@@ -39,9 +39,15 @@ export type CreateNodeRequest = { image: UserImage; large?: boolean; jwt?: boole
 export type NodeAccess = NodesSchemas['schemas']['NodeAccess'];
 /** The rules to set, whole: a field left out is emptied (no list, the platform's rate). */
 export type NodeAccessRequest = Partial<NodesSchemas['schemas']['NodeAccessRequest']>;
+/** A node's credential as listed: a Basic user name (`kind: 'basic'`) or a URL token (`kind: 'token'`), never a secret. */
 export type NodeCredential = NodesSchemas['schemas']['NodeCredential'];
-/** A credential as created: with its password, shown only then. */
+/** A credential as created or rotated: with its password (Basic), or its token and the node's URLs carrying it; shown only then. */
 export type NewNodeCredential = NodesSchemas['schemas']['NewNodeCredential'];
+export type CredentialKind = NodeCredential['kind'];
+/** A URL token's addresses: the node's endpoints with the token in them. */
+export type NodeTokenUrls = NodesSchemas['schemas']['NodeTokenUrls'];
+/** Where to call a node, as its record prints it. */
+export type NodeEndpoints = NodesSchemas['schemas']['NodeEndpoints'];
 
 export type Validator = StakingSchemas['schemas']['Validator'];
 export type Registration = StakingSchemas['schemas']['Registration'];

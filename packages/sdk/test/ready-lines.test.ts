@@ -1,4 +1,5 @@
-import { curlLine, readyLines, shellWord } from '../src/ready-lines';
+import { nodeEndpoints, tokenUrls as platformTokenUrls } from '@cloud/chains';
+import { curlLine, readyLines, shellWord, tokenUrls } from '../src/ready-lines';
 
 const ethEndpoints = {
   jsonRpc: 'https://127.0.0.1:8545/',
@@ -6,7 +7,7 @@ const ethEndpoints = {
   plain: { jsonRpc: 'http://127.0.0.1:8545/', webSocket: 'ws://127.0.0.1:8546/' },
 };
 const token = 'nt_AbC-_123';
-const tokenUrls = {
+const tokenUrlsOfToken = {
   jsonRpc: `https://127.0.0.1:8545/${token}`,
   webSocket: `wss://127.0.0.1:8546/${token}`,
   plain: { jsonRpc: `http://127.0.0.1:8545/${token}`, webSocket: `ws://127.0.0.1:8546/${token}` },
@@ -15,7 +16,7 @@ const ltcEndpoints = { jsonRpc: 'https://127.0.0.1:9332/', rest: 'https://127.0.
 
 describe('readyLines', () => {
   it('gives an eth URL token curl, ethers (HTTP and WebSocket) and cast, cast on plain HTTP behind a dev CA', () => {
-    const lines = readyLines({ image: 'eth', endpoints: ethEndpoints, credential: { kind: 'token', urls: tokenUrls }, caFile: '/tmp/dev ca.pem' });
+    const lines = readyLines({ image: 'eth', endpoints: ethEndpoints, credential: { kind: 'token', urls: tokenUrlsOfToken }, caFile: '/tmp/dev ca.pem' });
     expect(lines.map((each) => each.name)).toEqual(['curl', 'ethers', 'ethers (WebSocket)', 'cast']);
     expect(lines[0]!.line).toBe(
       `curl --cacert '/tmp/dev ca.pem' -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}' https://127.0.0.1:8545/${token}`,
@@ -26,7 +27,7 @@ describe('readyLines', () => {
   });
 
   it('calls cast on the TLS address when no CA file is needed, and leaves it out with Basic', () => {
-    const withToken = readyLines({ image: 'eth', endpoints: ethEndpoints, credential: { kind: 'token', urls: tokenUrls } });
+    const withToken = readyLines({ image: 'eth', endpoints: ethEndpoints, credential: { kind: 'token', urls: tokenUrlsOfToken } });
     expect(withToken.find((each) => each.name === 'cast')).toEqual({ name: 'cast', line: `cast block-number --rpc-url https://127.0.0.1:8545/${token}` });
     expect(withToken.some((each) => each.note)).toBe(false);
     const basic = readyLines({ image: 'eth', endpoints: ethEndpoints, credential: { kind: 'basic', user: 'u1', password: "p'w" }, caFile: null });
@@ -58,5 +59,16 @@ describe('readyLines', () => {
     expect(shellWord('https://127.0.0.1:9332/')).toBe('https://127.0.0.1:9332/');
     expect(shellWord('a b')).toBe(`'a b'`);
     expect(curlLine({ image: 'ltc', url: 'https://127.0.0.1:9332/' })).toContain(`-u '<user>:<password>'`);
+  });
+});
+
+describe('tokenUrls', () => {
+  it('puts the token where the platform does, in the plain HTTP addresses too', () => {
+    const at = { base: 'https://127.0.0.1', nodeDomain: 'nodes.localhost', loopbackHttp: true };
+    for (const ports of [{ jsonRpc: 9332, rest: 9332 }, { jsonRpc: 8545, webSocket: 8546 }]) {
+      const endpoints = nodeEndpoints({ id: 'node-1', ports, routedByCredential: true }, at);
+      const urls = tokenUrls(endpoints, 'nt_abc');
+      expect(urls).toEqual({ ...platformTokenUrls(endpoints, 'nt_abc'), plain: platformTokenUrls(endpoints.plain!, 'nt_abc') });
+    }
   });
 });
