@@ -95,7 +95,7 @@ describe('the avalanche method rules', () => {
     expect(refused).toEqual({
       outcome: 'refused',
       status: 200,
-      answer: { jsonrpc: '2.0', id: 3, error: { code: -32601, message: 'method "platform.exportKey" is not allowed on this hosted node' } },
+      answer: { jsonrpc: '2.0', id: 3, error: { code: -32601, message: 'method "platform.exportKey" is not allowed on this hosted node', data: { refusedBy: 'platform', method: 'platform.exportKey', message: 'the method "platform.exportKey" does not exist/is not available on this hosted node' } } },
       refusedCount: 1,
       unknown: [],
     });
@@ -118,7 +118,7 @@ describe('the avalanche method rules', () => {
     ]);
     expect(merged).toEqual([
       { jsonrpc: '2.0', id: 1, result: '0x10' },
-      { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'method "eth_sendTransaction" is not allowed on this hosted node' } },
+      { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'method "eth_sendTransaction" is not allowed on this hosted node', data: { refusedBy: 'platform', method: 'eth_sendTransaction', message: 'the method "eth_sendTransaction" does not exist/is not available on this hosted node' } } },
       { jsonrpc: '2.0', id: 3, result: '0xa869' },
     ]);
   });

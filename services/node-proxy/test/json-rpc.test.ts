@@ -1,8 +1,12 @@
+import { JsonRpcProvider } from 'ethers';
 import { checkRequest, mergeBatchAnswers, parseNodeBatchAnswer } from '../src/json-rpc/json-rpc';
 import { DEFAULT_FILTER_DIR } from '../src/config';
 import { loadMethodPolicies } from '../src/json-rpc/method-policy';
 
 const { bitcoin, ethereum } = loadMethodPolicies(DEFAULT_FILTER_DIR);
+
+/** A refusal's `data`: who refused it, and go-ethereum's words that ethers v6 classifies. */
+const refusedBy = (by: 'platform' | 'accessRule', method: string) => ({ refusedBy: by, method, message: `the method "${method}" does not exist/is not available on this hosted node` });
 
 describe('checking a JSON-RPC request', () => {
   it('forwards an allowed call re-serialised from what was parsed', () => {
@@ -10,19 +14,47 @@ describe('checking a JSON-RPC request', () => {
     expect(checked).toEqual({ outcome: 'forward', body: '{"jsonrpc":"1.0","id":"x","method":"getblockcount","params":[]}', batch: false, refusedCount: 0, call: { jsonrpc: '1.0', id: 'x', method: 'getblockcount', params: [] }, method: 'getblockcount', unknown: [] });
   });
 
-  it('refuses a blocked method in any case, in the dialect of the call', () => {
+  it('refuses a blocked method in any case, in the node’s dialect', () => {
     for (const method of ['stop', 'STOP', 'Stop', 'dumpPrivKey', 'listwallettransactions']) {
       const checked = checkRequest(JSON.stringify({ jsonrpc: '1.0', id: 7, method, params: [] }), bitcoin, 100);
       expect(checked).toEqual({
         outcome: 'refused',
         status: 200,
-        answer: { result: null, error: { code: -32601, message: `method "${method}" is not allowed on this hosted node` }, id: 7 },
+        answer: { result: null, error: { code: -32601, message: `method "${method}" is not allowed on this hosted node`, data: refusedBy('platform', method) }, id: 7 },
         refusedCount: 1,
         unknown: [],
       });
     }
     const eth = checkRequest('{"jsonrpc":"2.0","id":1,"method":"personal_unlockAccount","params":[]}', ethereum, 100);
     expect(eth).toMatchObject({ outcome: 'refused', answer: { jsonrpc: '2.0', id: 1, error: { code: -32601 } } });
+  });
+
+  it('answers in the family’s dialect whatever the call says, as its nodes do: Litecoin Core 0.21 answers 1.0 to a 2.0 call, anvil 2.0 to a call without jsonrpc', () => {
+    const batch = checkRequest('[{"jsonrpc":"2.0","id":1,"method":"getblockcount"},{"jsonrpc":"2.0","id":2,"method":"stop"},{"jsonrpc":"2.0","id":3,"method":5}]', bitcoin, 100);
+    if (batch.outcome !== 'forward' || !batch.batch) throw new Error(`expected a forwarded batch, got ${JSON.stringify(batch)}`);
+    expect(batch.answers).toEqual([
+      undefined,
+      { result: null, error: { code: -32601, message: 'method "stop" is not allowed on this hosted node', data: refusedBy('platform', 'stop') }, id: 2 },
+      { result: null, error: { code: -32600, message: 'invalid request: a call is an object with a string "method"' }, id: 3 },
+    ]);
+    expect(checkRequest('{"id":"a","method":"eth_accounts"}', ethereum, 100)).toMatchObject({ answer: { jsonrpc: '2.0', id: 'a', error: { code: -32601 } } });
+    expect((checkRequest('{"id":"a","method":"eth_accounts"}', ethereum, 100) as { answer: object }).answer).not.toHaveProperty('result');
+  });
+
+  it('refuses in a shape ethers v6 classifies as UNSUPPORTED_OPERATION (it made the proxy’s own words UNKNOWN_ERROR)', () => {
+    const provider = new JsonRpcProvider('http://127.0.0.1:9/', 1, { staticNetwork: true });
+    try {
+      for (const method of ['eth_accounts', 'foo_bar']) {
+        const payload = { jsonrpc: '2.0', id: 1, method, params: [] } as const;
+        const checked = checkRequest(JSON.stringify(payload), ethereum, 100);
+        const answer = (checked as { answer: { id: number; jsonrpc: '2.0'; error: { code: number; message: string } } }).answer;
+        expect(provider.getRpcError(payload, answer)).toMatchObject({ code: 'UNSUPPORTED_OPERATION', operation: method });
+        // Without `data`, the contract's message alone:
+        expect(provider.getRpcError(payload, { ...answer, error: { code: -32601, message: answer.error.message } })).toMatchObject({ code: 'UNKNOWN_ERROR' });
+      }
+    } finally {
+      provider.destroy();
+    }
   });
 
   it('checks the method the node will see when keys are duplicated: the last one, which is what is forwarded', () => {
@@ -75,7 +107,7 @@ describe('checking a JSON-RPC request', () => {
     ]);
     expect(merged).toEqual([
       { jsonrpc: '2.0', id: 1, result: '0x10' },
-      { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'method "EVM_MINE" is not allowed on this hosted node' } },
+      { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'method "EVM_MINE" is not allowed on this hosted node', data: refusedBy('platform', 'EVM_MINE') } },
       { jsonrpc: '2.0', id: 3, result: '0x7a69' },
       { jsonrpc: '2.0', id: 4, error: { code: -32600, message: 'invalid request: a call is an object with a string "method"' } },
     ]);
@@ -85,7 +117,7 @@ describe('checking a JSON-RPC request', () => {
     const checked = checkRequest('[{"jsonrpc":"2.0","method":"eth_chainId"},{"jsonrpc":"2.0","id":7,"method":"eth_accounts"}]', ethereum, 100);
     if (checked.outcome !== 'forward' || !checked.batch) throw new Error(`expected a forwarded batch, got ${JSON.stringify(checked)}`);
     expect(mergeBatchAnswers(checked.answers, checked.forwarded, parseNodeBatchAnswer('').value)).toEqual([
-      { jsonrpc: '2.0', id: 7, error: { code: -32601, message: 'method "eth_accounts" is not allowed on this hosted node' } },
+      { jsonrpc: '2.0', id: 7, error: { code: -32601, message: 'method "eth_accounts" is not allowed on this hosted node', data: refusedBy('platform', 'eth_accounts') } },
     ]);
     expect(parseNodeBatchAnswer('<html>').value).toEqual({ result: null, error: { code: -32603, message: 'the node answered with something other than JSON' }, id: null });
   });
@@ -123,7 +155,7 @@ describe('the shipped method rules', () => {
     expect(checkRequest('{"jsonrpc":"2.0","id":4,"method":"foo_bar","params":[]}', ethereum, 100)).toEqual({
       outcome: 'refused',
       status: 200,
-      answer: { jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'method "foo_bar" is not allowed on this hosted node (not offered)' } },
+      answer: { jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'method "foo_bar" is not allowed on this hosted node (not offered)', data: refusedBy('platform', 'foo_bar') } },
       refusedCount: 1,
       unknown: ['foo_bar'],
     });

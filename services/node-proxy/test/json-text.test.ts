@@ -44,7 +44,7 @@ describe('reading JSON bodies', () => {
     const forwarded = checkRequest('{"jsonrpc":"1.0","id":12345678901234567890,"method":"getblockhash","params":[1.50]}', bitcoin, 100);
     expect(forwarded).toMatchObject({ outcome: 'forward', body: '{"jsonrpc":"1.0","id":12345678901234567890,"method":"getblockhash","params":[1.50]}', lossless: true });
     const refused = checkRequest('{"id":1e400,"method":"stop"}', bitcoin, 100);
-    expect(serialise(refused, refused.outcome === 'refused' && refused.answer)).toBe('{"result":null,"error":{"code":-32601,"message":"method \\"stop\\" is not allowed on this hosted node"},"id":1e400}');
+    expect(serialise(refused, refused.outcome === 'refused' && refused.answer)).toBe('{"result":null,"error":{"code":-32601,"message":"method \\"stop\\" is not allowed on this hosted node","data":{"refusedBy":"platform","method":"stop","message":"the method \\"stop\\" does not exist/is not available on this hosted node"}},"id":1e400}');
 
     const batch = checkRequest('[{"id":-0,"method":"getblockcount"},{"id":1.50,"method":"stop"},{"id":"s","method":"getbestblockhash"}]', bitcoin, 100);
     if (batch.outcome !== 'forward' || !batch.batch) throw new Error('expected a forwarded batch');
@@ -52,7 +52,7 @@ describe('reading JSON bodies', () => {
     // The node answers in another order, with its own exact numbers.
     const node = parseNodeBatchAnswer('[{"result":"00ff","error":null,"id":"s"},{"result":12345678901234567890,"error":null,"id":-0}]');
     expect(mergedBatchText(batch, node)).toBe(
-      '[{"result":12345678901234567890,"error":null,"id":-0},{"result":null,"error":{"code":-32601,"message":"method \\"stop\\" is not allowed on this hosted node"},"id":1.50},{"result":"00ff","error":null,"id":"s"}]',
+      '[{"result":12345678901234567890,"error":null,"id":-0},{"result":null,"error":{"code":-32601,"message":"method \\"stop\\" is not allowed on this hosted node","data":{"refusedBy":"platform","method":"stop","message":"the method \\"stop\\" does not exist/is not available on this hosted node"}},"id":1.50},{"result":"00ff","error":null,"id":"s"}]',
     );
   });
 
@@ -62,7 +62,7 @@ describe('reading JSON bodies', () => {
     if (batch.outcome !== 'forward' || !batch.batch) throw new Error('expected a forwarded batch');
     const node = parseNodeBatchAnswer('[{"result":"hash2","error":null,"id":12345678901234567891},{"result":"hash1","error":null,"id":12345678901234567890}]');
     expect(mergedBatchText(batch, node)).toBe(
-      '[{"result":"hash1","error":null,"id":12345678901234567890},{"result":"hash2","error":null,"id":12345678901234567891},{"result":null,"error":{"code":-32601,"message":"method \\"stop\\" is not allowed on this hosted node"},"id":3}]',
+      '[{"result":"hash1","error":null,"id":12345678901234567890},{"result":"hash2","error":null,"id":12345678901234567891},{"result":null,"error":{"code":-32601,"message":"method \\"stop\\" is not allowed on this hosted node","data":{"refusedBy":"platform","method":"stop","message":"the method \\"stop\\" does not exist/is not available on this hosted node"}},"id":3}]',
     );
   });
 });

@@ -87,11 +87,24 @@ describe('the method drift check: every method the node software serves is allow
     expect(unlisted(found.served, withoutSample)).toEqual([sample]);
   }
 
+  /**
+   * The dev layer names methods the real software serves (anvil, Litecoin Core on regtest), so a
+   * release that drops or renames one fails here rather than leaving a dead entry in the review.
+   * The dev chain stands in with fewer (no generateblock): it is not held to the whole layer.
+   */
+  function expectDevLayerServed(found: { software: string; program: string; served: Set<string> }, family: Family): void {
+    if (found.software.startsWith('cloud-dev-chain')) return;
+    const served = new Set([...found.served].map((name) => name.toLowerCase()));
+    const missing = lists[family].dev.filter((name) => !served.has(name));
+    if (missing.length > 0) throw new Error(`${found.software} (${found.program}) does not serve these methods of the dev layer of filters/${family}.json; drop or rename them: ${missing.join(', ')}`);
+  }
+
   it.each(CHECKS)('$image node ($what)', async ({ image, software, sample }) => {
     const family = IMAGES[image].family;
     const found = await servedBy(image, family);
     if (software) expect(found.software).toMatch(new RegExp(`^${software}`));
     expectEveryMethodListed(found, family, sample);
+    expectDevLayerServed(found, family);
   }, 180_000);
 
   // geth is run by no image; when given, it is checked as a geth node would serve the most.

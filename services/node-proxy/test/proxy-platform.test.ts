@@ -3,6 +3,7 @@ import './on-one-platform/access-rules';
 import './on-one-platform/avalanche';
 import './on-one-platform/bitcoin';
 import './on-one-platform/bounds';
+import './on-one-platform/dev-layer';
 import './on-one-platform/logs';
 import './on-one-platform/method-policy';
 import './on-one-platform/node-operations';

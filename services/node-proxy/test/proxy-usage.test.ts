@@ -42,7 +42,7 @@ describe.each([
     // The proxy lets any casing through as the lists' name; anvil knows only its own: a node error, counted under the name.
     expect((await call(first, rpc('ETH_BLOCKNUMBER'))).body).toMatchObject({ error: { message: 'Method not found' } });
     expect((await call(first, rpc('eth_getBalance', ['not-an-address', 'latest']))).body).toMatchObject({ error: expect.any(Object) });
-    expect((await call(first, rpc('personal_sign', ['0x00', '0x00']))).body).toMatchObject({ error: { code: -32601 } });
+    expect((await call(first, rpc('personal_unlockAccount', ['0x00', '0x00']))).body).toMatchObject({ error: { code: -32601 } });
     expect((await call(first, rpc('eth_blockNumber'), `${node.nodeUser}:wrong`)).status).toBe(401);
     // A batch: one allowed call and one nobody offers.
     const batch = await call(first, [rpc('eth_chainId'), { ...rpc('foo_bar'), id: 2 }]);

@@ -71,13 +71,14 @@ function matchesRanges(ranges: readonly Range[], address: string): boolean {
 
 /**
  * The platform's policy with the owner's refused names on top: a name the owner refuses is
- * refused on purpose (-32601), whatever the platform allows; the rest as the platform decides.
+ * refused on purpose (-32601, `refusedByOwner`), whatever the platform allows; the rest as the
+ * platform decides.
  */
 export class OwnerPolicy implements CallPolicy {
   readonly dialect: CallPolicy['dialect'];
 
   constructor(
-    private readonly platform: CallPolicy,
+    readonly platform: CallPolicy,
     private readonly refused: ReadonlySet<string>,
   ) {
     this.dialect = platform.dialect;
@@ -88,18 +89,22 @@ export class OwnerPolicy implements CallPolicy {
   }
 
   verdictOf(name: string): Verdict {
-    if (this.refused.has(name)) return 'refused';
+    if (this.refused.has(name)) return 'refusedByOwner';
     return this.platform.verdictOf(name);
   }
 }
 
 const ownerPolicies = new WeakMap<AccessRules, OwnerPolicy>();
 
-/** The policy a node's calls are checked against: the platform's, or with its owner's refusals on top (made once per rules). */
+/**
+ * The policy a node's calls are checked against: the platform's (for a dev node, its dev policy),
+ * or with its owner's refusals on top, made once per rules (a node's rules belong to one route,
+ * whose dev flag is the node's; a different platform policy makes a new one all the same).
+ */
 export function policyFor(platform: CallPolicy, rules: AccessRules | undefined): CallPolicy {
   if (!rules || rules.refused.size === 0) return platform;
   let policy = ownerPolicies.get(rules);
-  if (!policy) {
+  if (policy?.platform !== platform) {
     policy = new OwnerPolicy(platform, rules.refused);
     ownerPolicies.set(rules, policy);
   }

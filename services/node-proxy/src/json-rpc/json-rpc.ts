@@ -8,7 +8,30 @@ export const OTHER_METHOD = 'other';
 /** One JSON-RPC call as parsed: re-serialised before it is forwarded, so the node sees exactly what was checked. */
 export type Call = Record<string, unknown>;
 
-export type RpcErrorAnswer = { jsonrpc: '2.0'; id: unknown; error: { code: number; message: string } } | { result: null; error: { code: number; message: string }; id: unknown };
+/**
+ * Who refused a method, in a refusal's `data`: the platform's lists (including a method they do
+ * not offer) or the node's owner's access rules (refusedMethods). `message` says it in go-ethereum's
+ * words, "the method … does not exist/is not available", which clients look for: ethers v6
+ * classifies an error whose messages match `/the method .* does not exist/i` as
+ * UNSUPPORTED_OPERATION (provider-jsonrpc.ts getRpcError, searching every `message` of the error,
+ * `data` included), where the proxy's own words alone made it UNKNOWN_ERROR.
+ */
+export interface RefusalData {
+  refusedBy: 'platform' | 'accessRule';
+  method: string;
+  message: string;
+}
+
+export interface RpcError {
+  code: number;
+  message: string;
+  data?: RefusalData;
+}
+
+export type RpcErrorAnswer = { jsonrpc: '2.0'; id: unknown; error: RpcError } | { result: null; error: RpcError; id: unknown };
+
+/** JSON-RPC 2.0, or the 1.0 Bitcoin Core and Litecoin Core 0.21 answer every call in (`result`, `error` and `id`, no `jsonrpc`). */
+export type Dialect = '1.0' | '2.0';
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
@@ -32,11 +55,24 @@ export type Checked = (
   | { outcome: 'forward'; body: string; batch: true; forwarded: Call[]; methods: string[]; answers: (RpcErrorAnswer | undefined)[]; refusedCount: number }
 ) & { unknown: readonly string[]; lossless?: true };
 
-/** An error in the dialect of the call it answers: JSON-RPC 2.0 when it said so, Bitcoin Core's 1.0 otherwise. */
-export function errorAnswer(call: unknown, code: number, message: string): RpcErrorAnswer {
+/**
+ * An error answering `call`: in `dialect` when given (the node's own, so the proxy's answers look
+ * like the node's, in a batch too), else in the call's (JSON-RPC 2.0 when it said so, 1.0
+ * otherwise); with `data` when given.
+ */
+export function errorAnswer(call: unknown, code: number, message: string, options: { dialect?: Dialect; data?: RefusalData } = {}): RpcErrorAnswer {
   const id = isCall(call) && 'id' in call ? call.id : null;
-  if (isCall(call) && call.jsonrpc === '2.0') return { jsonrpc: '2.0', id, error: { code, message } };
-  return { result: null, error: { code, message }, id };
+  const error: RpcError = options.data ? { code, message, data: options.data } : { code, message };
+  const dialect = options.dialect ?? (isCall(call) && call.jsonrpc === '2.0' ? '2.0' : '1.0');
+  if (dialect === '2.0') return { jsonrpc: '2.0', id, error };
+  return { result: null, error, id };
+}
+
+/** The proxy's -32601 for a method it does not forward: the contract's message, and who refused it in `data`. */
+function refusal(call: Call & { method: string }, dialect: Dialect, refusedBy: RefusalData['refusedBy'], offered: boolean): RpcErrorAnswer {
+  const quoted = JSON.stringify(call.method);
+  const message = `method ${quoted} is not allowed on this hosted node${offered ? '' : ' (not offered)'}`;
+  return errorAnswer(call, METHOD_NOT_ALLOWED, message, { dialect, data: { refusedBy, method: call.method, message: `the method ${quoted} does not exist/is not available on this hosted node` } });
 }
 
 function isCall(value: unknown): value is Call {
@@ -58,14 +94,17 @@ function hasMethodLookalike(call: Call): boolean {
  * as not offered, and added to `unknown`.
  */
 function judge(call: unknown, policy: CallPolicy, unknown: string[]): RpcErrorAnswer | string {
-  if (!isCall(call) || typeof call.method !== 'string') return errorAnswer(call, INVALID_REQUEST, 'invalid request: a call is an object with a string "method"');
-  if (hasMethodLookalike(call)) return errorAnswer(call, INVALID_REQUEST, 'invalid request: a call has one "method" key, in lower case');
-  const name = normaliseMethod(call.method);
+  const { dialect } = policy;
+  if (!isCall(call) || typeof call.method !== 'string') return errorAnswer(call, INVALID_REQUEST, 'invalid request: a call is an object with a string "method"', { dialect });
+  if (hasMethodLookalike(call)) return errorAnswer(call, INVALID_REQUEST, 'invalid request: a call has one "method" key, in lower case', { dialect });
+  const named = call as Call & { method: string };
+  const name = normaliseMethod(named.method);
   const verdict = policy.verdictOf(name);
   if (verdict === 'allowed') return name;
-  if (verdict === 'refused') return errorAnswer(call, METHOD_NOT_ALLOWED, `method ${JSON.stringify(call.method)} is not allowed on this hosted node`);
-  unknown.push(call.method);
-  return errorAnswer(call, METHOD_NOT_ALLOWED, `method ${JSON.stringify(call.method)} is not allowed on this hosted node (not offered)`);
+  if (verdict === 'refused') return refusal(named, dialect, 'platform', true);
+  if (verdict === 'refusedByOwner') return refusal(named, dialect, 'accessRule', true);
+  unknown.push(named.method);
+  return refusal(named, dialect, 'platform', false);
 }
 
 /**
@@ -74,7 +113,7 @@ function judge(call: unknown, policy: CallPolicy, unknown: string[]): RpcErrorAn
  */
 export function checkRequest(body: string, filter: CallPolicy, maxBatch: number, maxDepth = DEFAULT_MAX_DEPTH): Checked {
   const unknown: string[] = [];
-  // A request-level error has no call to take the dialect from: the family's own.
+  // A request-level error has no call: the family's dialect, as for every answer of the proxy's.
   const whole = filter.dialect === '2.0' ? { jsonrpc: '2.0' } : {};
   let parsed: unknown;
   let lossless: boolean;

@@ -23,16 +23,28 @@ const ruleFileSchema = z
     description: z.string(),
     allowed: z.array(group(allowedName)).default([]),
     refused: z.array(group(refusedName)).default([]),
+    /** The dev layer: allowed only on a node whose route says `dev: true` (a private dev chain), refused on every other. */
+    dev: z.array(group(allowedName)).default([]),
+    /** What the dev layer leaves out on purpose, with why: refused on dev nodes too. */
+    devExcluded: z.array(group(refusedName)).default([]),
   })
-  .refine((rules) => rules.allowed.length + rules.refused.length > 0, 'the file has no groups of methods');
+  .refine((rules) => rules.allowed.length + rules.refused.length + rules.dev.length + rules.devExcluded.length > 0, 'the file has no groups of methods');
 
-/** What the proxy does with a call: forward it, refuse it on purpose, or refuse it as not offered. */
-export type Verdict = 'allowed' | 'refused' | 'unknown';
+/**
+ * What the proxy does with a call: forward it, refuse it on purpose (the platform's lists), refuse
+ * it because the node's owner refused it (an access rule), or refuse it as not offered.
+ */
+export type Verdict = 'allowed' | 'refused' | 'refusedByOwner' | 'unknown';
 
-/** A family's lists, as names and `prefix*` entries in lower case. */
+/**
+ * A family's lists, as names and `prefix*` entries in lower case. `dev` (exact names) is allowed on
+ * dev nodes only; `devExcluded` names what the dev layer leaves out, refused on dev nodes as well.
+ */
 export interface MethodLists {
   allowed: readonly string[];
   refused: readonly string[];
+  dev?: readonly string[];
+  devExcluded?: readonly string[];
 }
 
 /** How each family's nodes answer a request they cannot read at all, so the proxy's own errors look like the node's. */
@@ -51,20 +63,35 @@ export interface CallPolicy {
  * Refused names and prefixes (`personal_*`, `admin.*`) say which are kept out on purpose; a name
  * in neither list is refused too, as unknown. Both lookups are Set lookups; the few refused
  * prefixes are only tried for a name that is not allowed.
+ *
+ * A policy is the one for nodes on their image's real network: the dev layer's names are refused
+ * in it. `dev` is the policy for nodes on a private dev chain (the dev layer allowed too), made
+ * once here, so a call picks one of the two by its route's `dev` and allocates nothing.
  */
 export class MethodPolicy implements CallPolicy {
   private readonly allowed: Set<string>;
   private readonly refusedExact: Set<string>;
   private readonly refusedPrefixes: string[];
+  /** The policy of dev nodes: this one with the dev layer allowed (itself when there is no dev layer). */
+  readonly dev: MethodPolicy;
 
-  /** @param dialect the JSON-RPC form of the proxy's errors to requests it cannot read (Bitcoin Core: 1.0). */
+  /** @param dialect the JSON-RPC form of the proxy's errors (the family's nodes': Bitcoin Core and Litecoin Core 0.21 answer 1.0 to every call). */
   constructor(
     lists: MethodLists,
     readonly dialect: '1.0' | '2.0' = '1.0',
   ) {
+    const dev = lists.dev ?? [];
+    const refused = [...lists.refused, ...(lists.devExcluded ?? [])];
     this.allowed = new Set(lists.allowed);
-    this.refusedExact = new Set(lists.refused.filter((method) => !method.endsWith('*')));
-    this.refusedPrefixes = lists.refused.filter((method) => method.endsWith('*')).map((method) => method.slice(0, -1));
+    // On a real network the dev layer is refused on purpose, whatever the other lists say.
+    this.refusedExact = new Set([...refused.filter((method) => !method.endsWith('*')), ...dev]);
+    this.refusedPrefixes = refused.filter((method) => method.endsWith('*')).map((method) => method.slice(0, -1));
+    this.dev = dev.length === 0 ? this : new MethodPolicy({ allowed: [...lists.allowed, ...dev], refused }, dialect);
+  }
+
+  /** This policy for a node on a private dev chain (`dev`) or on its image's real network. */
+  forNode(dev: boolean | undefined): MethodPolicy {
+    return dev === true ? this.dev : this;
   }
 
   verdict(method: string): Verdict {
@@ -99,6 +126,8 @@ interface RuleFile {
   family: Family;
   allowed: string[];
   refused: string[];
+  dev: string[];
+  devExcluded: string[];
 }
 
 function readRuleFile(file: string): RuleFile {
@@ -110,30 +139,47 @@ function readRuleFile(file: string): RuleFile {
   }
   const rules = ruleFileSchema.safeParse(parsed);
   if (!rules.success) throw new Error(`method rules ${file}: ${z.prettifyError(rules.error)}`);
-  const { family, allowed, refused } = rules.data;
-  return { file, family, allowed: allowed.flatMap((each) => each.methods), refused: refused.flatMap((each) => each.methods) };
+  const { family, allowed, refused, dev, devExcluded } = rules.data;
+  const names = (groups: { methods: string[] }[]) => groups.flatMap((each) => each.methods);
+  return { file, family, allowed: names(allowed), refused: names(refused), dev: names(dev), devExcluded: names(devExcluded) };
 }
 
-/** One layer's lists for a family (the shipped files, or the operator's), refusing a name both allowed and refused in it. */
-function layer(files: readonly RuleFile[], family: Family): MethodLists {
+type Lists = Required<MethodLists>;
+
+/**
+ * One layer's lists for a family (the shipped files, or the operator's), refusing a name both
+ * allowed and refused in it, a dev-layer name the layer allows everywhere already, and one its
+ * own dev exclusions cover. (A dev-layer name refused on real networks is what the layer is for.)
+ */
+function layer(files: readonly RuleFile[], family: Family): Lists {
   const mine = files.filter((rules) => rules.family === family);
-  const allowed = mine.flatMap((rules) => rules.allowed);
-  const refused = mine.flatMap((rules) => rules.refused);
-  for (const name of allowed) {
-    const entry = refused.find((each) => covers(each, name));
-    if (entry) throw new Error(`method rules ${mine.map((rules) => rules.file).join(', ')}: ${name} is both allowed and refused (${entry})`);
+  const lists = { allowed: mine.flatMap((rules) => rules.allowed), refused: mine.flatMap((rules) => rules.refused), dev: mine.flatMap((rules) => rules.dev), devExcluded: mine.flatMap((rules) => rules.devExcluded) };
+  const fail = (problem: string) => new Error(`method rules ${mine.map((rules) => rules.file).join(', ')}: ${problem}`);
+  for (const name of lists.allowed) {
+    const entry = lists.refused.find((each) => covers(each, name));
+    if (entry) throw fail(`${name} is both allowed and refused (${entry})`);
   }
-  return { allowed, refused };
+  for (const name of lists.dev) {
+    if (lists.allowed.includes(name)) throw fail(`${name} is both allowed and in the dev layer`);
+    const entry = lists.devExcluded.find((each) => covers(each, name));
+    if (entry) throw fail(`${name} is both in the dev layer and excluded from it (${entry})`);
+  }
+  return lists;
 }
 
 /**
- * The operator's lists on top of the shipped ones: what the operator allows is allowed even if the
- * shipped files refuse it, and what the operator refuses is no longer allowed.
+ * The operator's lists on top of the shipped ones: what the operator allows (or adds to the dev
+ * layer) is allowed even if the shipped files refuse it, and what the operator refuses (or
+ * excludes from the dev layer) is no longer allowed (on dev nodes either).
  */
-function mergeLists(shipped: MethodLists, operator: MethodLists): MethodLists {
+function mergeLists(shipped: Lists, operator: Lists): Lists {
+  const refusedByOperator = (name: string) => operator.refused.some((entry) => covers(entry, name));
+  const excludedByOperator = (name: string) => refusedByOperator(name) || operator.devExcluded.some((entry) => covers(entry, name));
   return {
-    allowed: [...shipped.allowed.filter((name) => !operator.refused.some((entry) => covers(entry, name))), ...operator.allowed],
+    allowed: [...shipped.allowed.filter((name) => !refusedByOperator(name)), ...operator.allowed],
     refused: [...shipped.refused, ...operator.refused],
+    dev: [...shipped.dev.filter((name) => !excludedByOperator(name) && !operator.allowed.includes(name)), ...operator.dev],
+    devExcluded: [...shipped.devExcluded, ...operator.devExcluded],
   };
 }
 
@@ -158,14 +204,17 @@ function operatorFiles(dir: string): RuleFile[] {
 }
 
 /** Each family's lists: the shipped files, with the operator's folder (PROXY_FILTER_DIR) on top when given. */
-export function loadMethodLists(shippedDir: string, operatorDir?: string): Record<Family, MethodLists> {
+export function loadMethodLists(shippedDir: string, operatorDir?: string): Record<Family, Required<MethodLists>> {
   const shipped = shippedFiles(shippedDir);
   const operator = operatorDir ? operatorFiles(operatorDir) : [];
   const lists = (family: Family) => mergeLists(layer(shipped, family), layer(operator, family));
   return { bitcoin: lists('bitcoin'), ethereum: lists('ethereum'), avalanche: lists('avalanche') };
 }
 
-/** Each family's policy; a missing or malformed file, or a name both allowed and refused in one layer, stops start-up naming it. */
+/**
+ * Each family's policy (for real-network nodes; `.dev` for dev nodes); a missing or malformed
+ * file, or a name both allowed and refused in one layer, stops start-up naming it.
+ */
 export function loadMethodPolicies(shippedDir: string, operatorDir?: string): Record<Family, MethodPolicy> {
   const lists = loadMethodLists(shippedDir, operatorDir);
   return {

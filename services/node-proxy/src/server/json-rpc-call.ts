@@ -23,7 +23,7 @@ export async function forwardJsonRpc(context: ProxyContext, listener: ListenerNa
   const { config, filters, upstreams, metrics, usage } = context;
   const body = await readBody(req, config.PROXY_BODY_LIMIT_BYTES);
   const bytesIn = Buffer.byteLength(body);
-  const checked = checkRequest(body, policyFor(filters[route.interfaces.family], route.rules), config.PROXY_MAX_BATCH, config.PROXY_MAX_JSON_DEPTH);
+  const checked = checkRequest(body, policyFor(filters[route.interfaces.family].forNode(route.dev), route.rules), config.PROXY_MAX_BATCH, config.PROXY_MAX_JSON_DEPTH);
   if (checked.outcome === 'forward' && checked.batch) {
     try {
       takeRate(context, route, checked.answers.length, 1);

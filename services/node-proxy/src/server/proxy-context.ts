@@ -24,6 +24,7 @@ export interface ProxyContext {
   throttle: LoginThrottle;
   limiter: RateLimiter;
   upstreams: Upstreams;
+  /** Each family's method policy for real-network nodes; `.forNode(route.dev)` picks the dev one (made at load) for a dev node. */
   filters: Record<Family, MethodPolicy>;
   usage: UsageMeter;
   metrics: ProxyMetrics;

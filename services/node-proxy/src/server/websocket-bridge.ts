@@ -175,7 +175,7 @@ export class WebSocketBridge {
       const route = await this.currentRoute(nodeId, session);
       if (!route || client.readyState !== WebSocket.OPEN) return;
       usage.record(caller, { requests: 1, bytesIn: Buffer.byteLength(text) });
-      const checked = checkRequest(text, policyFor(filters[route.interfaces.family], route.rules), config.PROXY_MAX_BATCH, config.PROXY_MAX_JSON_DEPTH);
+      const checked = checkRequest(text, policyFor(filters[route.interfaces.family].forNode(route.dev), route.rules), config.PROXY_MAX_BATCH, config.PROXY_MAX_JSON_DEPTH);
       // A batch costs one token per call, all at once or none, as over HTTP.
       const calls = checked.outcome === 'forward' && checked.batch ? checked.answers.length : 1;
       const limits = nodeLimits(this.context, route);

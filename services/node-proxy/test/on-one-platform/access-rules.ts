@@ -160,12 +160,14 @@ describe('the proxy applies each node\'s access rules and credentials', () => {
   it('refuses the methods its owner refuses with -32601, over HTTP, in a batch and over WebSocket', async () => {
     await setAccess({ refusedMethods: ['eth_getBalance'] });
     const balance = call(2, 'eth_getBalance', ['0x0000000000000000000000000000000000000000', 'latest']);
-    expect(await rpc(direct, {}, balance)).toMatchObject({ status: 200, body: { id: 2, error: { code: -32601, message: 'method "eth_getBalance" is not allowed on this hosted node' } } });
+    // `data` says the owner's rule refused it, not the platform.
+    const byRule = { refusedBy: 'accessRule', method: 'eth_getBalance', message: 'the method "eth_getBalance" does not exist/is not available on this hosted node' };
+    expect(await rpc(direct, {}, balance)).toMatchObject({ status: 200, body: { id: 2, error: { code: -32601, message: 'method "eth_getBalance" is not allowed on this hosted node', data: byRule } } });
     expect(await rpc(direct, {}, { ...balance, method: 'ETH_GETBALANCE' })).toMatchObject({ body: { error: { code: -32601 } } });
     const batch = await rpc(direct, {}, [call(1, 'eth_chainId'), balance]);
     expect(batch.body).toEqual([
       { jsonrpc: '2.0', id: 1, result: '0x7a69' },
-      { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'method "eth_getBalance" is not allowed on this hosted node' } },
+      { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'method "eth_getBalance" is not allowed on this hosted node', data: byRule } },
     ]);
     const { ws, box } = await openSocket(direct, node.address, basic(auth));
     ws.send(JSON.stringify(balance));

@@ -7,6 +7,12 @@ import { openSocket, refusal, socketTo, type Message } from '../websocket-client
 const MiB = 1024 * 1024;
 const call = (id: unknown, method: string, params: unknown[] = []) => ({ jsonrpc: '2.0', id, method, params });
 /** An address given, for one eth_call, code that returns 50,000 zero bytes: an answer of 100 KB of hex. */
+/** The proxy's refusal of eth_coinbase (refused on every node, dev or not), as it writes it. */
+const refusedCoinbase = JSON.stringify({
+  code: -32601,
+  message: 'method "eth_coinbase" is not allowed on this hosted node',
+  data: { refusedBy: 'platform', method: 'eth_coinbase', message: 'the method "eth_coinbase" does not exist/is not available on this hosted node' },
+});
 const CONTRACT = '0x00000000000000000000000000000000000b0b0b';
 const big = (id: number) => call(id, 'eth_call', [{ to: CONTRACT, data: '0x' }, 'latest', { [CONTRACT]: { code: '0x6200c3506000f3' } }]);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -166,14 +172,14 @@ describe('the proxy’s bounds per connection and per node, in front of an Ether
       ['objects nested 5,000 deep', '{"a":'.repeat(5_000) + '1' + '}'.repeat(5_000)],
       ['nesting never closed', '['.repeat(10_000)],
       ['a batch nested in a batch', '[[{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}]]'],
-      ['an id of 1e400 on a refused method', '{"jsonrpc":"2.0","id":1e400,"method":"eth_accounts","params":[]}'],
+      ['an id of 1e400 on a refused method', '{"jsonrpc":"2.0","id":1e400,"method":"eth_coinbase","params":[]}'],
       ['an id of 400 digits', `{"jsonrpc":"2.0","id":1${'0'.repeat(400)},"method":"eth_chainId","params":[]}`],
       ['a huge number in params', '{"jsonrpc":"2.0","id":2,"method":"eth_getBlockByNumber","params":[1e99999,false]}'],
       ['invalid UTF-8 outside strings', utf8('{', [0xff, 0xfe], '}')],
       ['invalid UTF-8 in the method', utf8('{"jsonrpc":"2.0","id":3,"method":"eth_', [0xc3, 0x28], '","params":[]}')],
       ['a lone surrogate in the method', '{"jsonrpc":"2.0","id":4,"method":"eth_\\ud800chainId","params":[]}'],
       ['a lone surrogate in params', '{"jsonrpc":"2.0","id":5,"method":"eth_getBalance","params":["\\udc00","latest"]}'],
-      ['duplicate keys', '{"jsonrpc":"2.0","id":6,"id":7,"method":"eth_chainId","method":"eth_accounts","params":[]}'],
+      ['duplicate keys', '{"jsonrpc":"2.0","id":6,"id":7,"method":"eth_chainId","method":"eth_coinbase","params":[]}'],
       ['a number', '1'],
       ['a string', '"eth_chainId"'],
       ['null', 'null'],
@@ -187,7 +193,7 @@ describe('the proxy’s bounds per connection and per node, in front of an Ether
       ['NaN', '{"jsonrpc":"2.0","id":NaN,"method":"eth_chainId"}'],
       ['a comment', '/* */{"jsonrpc":"2.0","id":10,"method":"eth_chainId"}'],
       ['a method that is no string', '{"jsonrpc":"2.0","id":11,"method":["eth_chainId"]}'],
-      ['an object id on a refused method', '{"jsonrpc":"2.0","id":{"a":1},"method":"eth_accounts"}'],
+      ['an object id on a refused method', '{"jsonrpc":"2.0","id":{"a":1},"method":"eth_coinbase"}'],
       ['a batch over the limit', JSON.stringify(Array(101).fill(call(1, 'eth_chainId')))],
     ];
 
@@ -213,7 +219,7 @@ describe('the proxy’s bounds per connection and per node, in front of an Ether
       const btc = await platform.createNode(user, { image: 'btc' });
       const btcAuth = basic(`${btc.nodeUser}:${btc.nodePass}`);
       // The same bodies, with Bitcoin methods where they name Ethereum ones.
-      const bitcoinBodies = BAD_BODIES.map(([what, body]) => [what, typeof body === 'string' ? body.replaceAll('eth_chainId', 'getblockcount').replaceAll('eth_accounts', 'dumpprivkey') : body] as const);
+      const bitcoinBodies = BAD_BODIES.map(([what, body]) => [what, typeof body === 'string' ? body.replaceAll('eth_chainId', 'getblockcount').replaceAll('eth_coinbase', 'dumpprivkey') : body] as const);
       for (const [what, body] of bitcoinBodies) {
         const answer = await callProxy(proxy, 'btc', { host: btc.address, auth: btcAuth, body });
         // A 400-digit id on a method the node serves is a good call here: answered, with the id as written.
@@ -235,7 +241,7 @@ describe('the proxy’s bounds per connection and per node, in front of an Ether
       }
       expect(box.messages[0]).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request: the body is nested deeper than 64 levels' } });
       // Re-serialised shorter than it came: spaces go, a refused call stays behind.
-      ws.send(`  ${JSON.stringify([call('still', 'eth_chainId'), call('no', 'eth_accounts')], null, 2)}  `);
+      ws.send(`  ${JSON.stringify([call('still', 'eth_chainId'), call('no', 'eth_coinbase')], null, 2)}  `);
       expect(await box.next('an answer', (m) => Array.isArray(m) && m[0]?.id === 'still')).toMatchObject([{ result: '0x7a69' }, { error: { code: -32601 } }]);
       // What the bridge counted in for each message, it counted out, whatever the proxy made of it.
       await waitUntil('the bridge to hold nothing', async () => (await metric(proxy, 'node_proxy_websocket_held_bytes')) === 0, 2_000, 20);
@@ -253,23 +259,23 @@ describe('the proxy’s bounds per connection and per node, in front of an Ether
       // Past 2^53: JSON.parse would make it 9007199254740992; anvil takes any u64 and echoes it.
       expect((await rpc('{"jsonrpc":"2.0","id":9007199254740993,"method":"eth_chainId","params":[]}')).text).toBe('{"jsonrpc":"2.0","id":9007199254740993,"result":"0x7a69"}');
       for (const id of ['12345678901234567890', '1e400', '-0', '1.50', '"1.50"']) {
-        const refused = await rpc(`{"jsonrpc":"2.0","id":${id},"method":"eth_accounts","params":[]}`);
-        expect(refused.text).toBe(`{"jsonrpc":"2.0","id":${id},"error":{"code":-32601,"message":"method \\"eth_accounts\\" is not allowed on this hosted node"}}`);
+        const refused = await rpc(`{"jsonrpc":"2.0","id":${id},"method":"eth_coinbase","params":[]}`);
+        expect(refused.text).toBe(`{"jsonrpc":"2.0","id":${id},"error":${refusedCoinbase}}`);
       }
       // A merged batch: anvil writes -0 back as 0; the caller gets its own -0.
-      const batch = '[{"jsonrpc":"2.0","id":9007199254740993,"method":"eth_chainId"},{"jsonrpc":"2.0","id":1e400,"method":"eth_accounts"},{"jsonrpc":"2.0","id":-0,"method":"eth_chainId"}]';
+      const batch = '[{"jsonrpc":"2.0","id":9007199254740993,"method":"eth_chainId"},{"jsonrpc":"2.0","id":1e400,"method":"eth_coinbase"},{"jsonrpc":"2.0","id":-0,"method":"eth_chainId"}]';
       const merged =
-        '[{"jsonrpc":"2.0","id":9007199254740993,"result":"0x7a69"},{"jsonrpc":"2.0","id":1e400,"error":{"code":-32601,"message":"method \\"eth_accounts\\" is not allowed on this hosted node"}},{"jsonrpc":"2.0","id":-0,"result":"0x7a69"}]';
+        `[{"jsonrpc":"2.0","id":9007199254740993,"result":"0x7a69"},{"jsonrpc":"2.0","id":1e400,"error":${refusedCoinbase}},{"jsonrpc":"2.0","id":-0,"result":"0x7a69"}]`;
       expect((await rpc(batch)).text).toBe(merged);
 
       const { ws, box } = await openSocket(proxy, node.address, credentials);
-      ws.send('{"jsonrpc":"2.0","id":12345678901234567890,"method":"eth_accounts"}');
+      ws.send('{"jsonrpc":"2.0","id":12345678901234567890,"method":"eth_coinbase"}');
       ws.send(batch);
       ws.send('{"jsonrpc":"2.0","id":9007199254740993,"method":"eth_chainId"}');
       await waitUntil('three answers', () => box.texts.length === 3, 10_000, 10);
       expect(box.texts.sort()).toEqual(
         [
-          '{"jsonrpc":"2.0","id":12345678901234567890,"error":{"code":-32601,"message":"method \\"eth_accounts\\" is not allowed on this hosted node"}}',
+          `{"jsonrpc":"2.0","id":12345678901234567890,"error":${refusedCoinbase}}`,
           merged,
           '{"jsonrpc":"2.0","id":9007199254740993,"result":"0x7a69"}',
         ].sort(),

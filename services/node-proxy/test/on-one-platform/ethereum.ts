@@ -10,6 +10,7 @@ import { sharedProxyPlatform } from '../shared-platform';
 import { lookup, openSocket, refusal, socketTo, type Message } from '../websocket-client';
 
 const refusedMessage = (method: string) => `method "${method}" is not allowed on this hosted node`;
+const refusedError = (method: string) => ({ code: -32601, message: refusedMessage(method), data: { refusedBy: 'platform', method, message: `the method "${method}" does not exist/is not available on this hosted node` } });
 const call = (id: unknown, method: string, params: unknown[] = []) => ({ jsonrpc: '2.0', id, method, params });
 
 describe('the proxy in front of an Ethereum (anvil) node', () => {
@@ -42,18 +43,20 @@ describe('the proxy in front of an Ethereum (anvil) node', () => {
       expect(await provider.getBlockNumber()).toBeGreaterThanOrEqual(0);
       expect(await provider.send('eth_blockNumber', [])).toMatch(/^0x(0|[1-9a-f][0-9a-f]*)$/);
       const stranger = Wallet.createRandom().address;
+      // The node runs a dev chain: the dev layer (eth_accounts, anvil_setBalance, evm_mine, ...) passes
+      // there (test/on-one-platform/dev-layer.ts); these are refused on every node.
       const refused: [string, unknown[]][] = [
-        ['eth_accounts', []],
-        ['eth_sendTransaction', [{ from: stranger, to: stranger, value: '0x1' }]],
-        ['personal_sign', ['0x68656c6c6f', stranger]],
-        ['anvil_setBalance', [stranger, '0x3635c9adc5dea00000']],
-        ['evm_mine', []],
-        ['EVM_MINE', []],
+        ['eth_coinbase', []],
+        ['eth_sendTransactionSync', [{ from: stranger, to: stranger, value: '0x1' }]],
+        ['personal_unlockAccount', [stranger, 'password', 60]],
+        ['tenderly_setBalance', [stranger, '0x3635c9adc5dea00000']],
+        ['hardhat_mine', []],
+        ['HARDHAT_MINE', []],
       ];
       for (const [method, params] of refused) {
-        await expect(provider.send(method, params)).rejects.toMatchObject({ error: { code: -32601, message: refusedMessage(method) } });
+        await expect(provider.send(method, params)).rejects.toMatchObject({ code: 'UNSUPPORTED_OPERATION', operation: method, info: { error: refusedError(method) } });
       }
-      // What was refused never reached the node: the balance anvil_setBalance would have set is not there.
+      // What was refused never reached the node: the balance tenderly_setBalance would have set is not there.
       expect(await provider.getBalance(stranger)).toBe(0n);
     } finally {
       provider.destroy();
@@ -66,7 +69,7 @@ describe('the proxy in front of an Ethereum (anvil) node', () => {
       const block = new Promise<number>((resolve) => void provider.on('block', resolve));
       expect(await block).toBeGreaterThan(0);
       expect(await provider.send('eth_chainId', [])).toBe('0x7a69');
-      await expect(provider.send('eth_accounts', [])).rejects.toMatchObject({ error: { code: -32601 } });
+      await expect(provider.send('eth_coinbase', [])).rejects.toMatchObject({ code: 'UNSUPPORTED_OPERATION', info: { error: { code: -32601 } } });
     } finally {
       await provider.destroy();
     }
@@ -75,24 +78,24 @@ describe('the proxy in front of an Ethereum (anvil) node', () => {
   it('answers refused calls over a WebSocket itself, merges a batch in order, and passes eth_subscribe notifications', async () => {
     const { ws, box } = await openSocket(plain, node.address, credentials);
     const stranger = Wallet.createRandom().address;
-    ws.send(JSON.stringify(call(5, 'eth_accounts')));
-    expect(await box.next('the refusal', (m) => !Array.isArray(m) && m.id === 5)).toEqual({ jsonrpc: '2.0', id: 5, error: { code: -32601, message: refusedMessage('eth_accounts') } });
+    ws.send(JSON.stringify(call(5, 'eth_coinbase')));
+    expect(await box.next('the refusal', (m) => !Array.isArray(m) && m.id === 5)).toEqual({ jsonrpc: '2.0', id: 5, error: refusedError('eth_coinbase') });
 
-    ws.send(JSON.stringify([call('a', 'eth_chainId'), call('b', 'anvil_setBalance', [stranger, '0x1000']), call('c', 'eth_getBalance', [stranger, 'latest'])]));
+    ws.send(JSON.stringify([call('a', 'eth_chainId'), call('b', 'tenderly_setBalance', [stranger, '0x1000']), call('c', 'eth_getBalance', [stranger, 'latest'])]));
     const batch = await box.next<Message[]>('the batch answer', (m) => Array.isArray(m));
     expect(batch).toEqual([
       { jsonrpc: '2.0', id: 'a', result: '0x7a69' },
-      { jsonrpc: '2.0', id: 'b', error: { code: -32601, message: refusedMessage('anvil_setBalance') } },
+      { jsonrpc: '2.0', id: 'b', error: refusedError('tenderly_setBalance') },
       { jsonrpc: '2.0', id: 'c', result: '0x0' },
     ]);
     // A notification (no id) is forwarded but never answered: the refusals still come, in place.
     const notification = { jsonrpc: '2.0', method: 'eth_chainId', params: [] };
-    ws.send(JSON.stringify([notification, call('d', 'eth_accounts'), call('e', 'eth_chainId')]));
+    ws.send(JSON.stringify([notification, call('d', 'eth_coinbase'), call('e', 'eth_chainId')]));
     expect(await box.next('the answer with a notification', (m) => Array.isArray(m) && m[0]?.id === 'd')).toEqual([
-      { jsonrpc: '2.0', id: 'd', error: { code: -32601, message: refusedMessage('eth_accounts') } },
+      { jsonrpc: '2.0', id: 'd', error: refusedError('eth_coinbase') },
       { jsonrpc: '2.0', id: 'e', result: '0x7a69' },
     ]);
-    ws.send(JSON.stringify([notification, call('f', 'personal_sign')]));
+    ws.send(JSON.stringify([notification, call('f', 'personal_unlockAccount')]));
     expect(await box.next('the answer to refusals and notifications only', (m) => Array.isArray(m) && m[0]?.id === 'f')).toMatchObject([{ id: 'f', error: { code: -32601 } }]);
 
     ws.send(JSON.stringify(call(9, 'eth_subscribe', ['newHeads'])));

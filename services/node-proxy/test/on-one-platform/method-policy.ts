@@ -16,6 +16,8 @@ const lookup: LookupFunction = (_hostname, options, callback) => {
 
 const notAllowed = (method: string) => `method "${method}" is not allowed on this hosted node`;
 const notOffered = (method: string) => `method "${method}" is not allowed on this hosted node (not offered)`;
+/** The refusal's `data`: the platform refused it (test/on-one-platform/dev-layer.ts has the owner's and the dev layer's). */
+const byPlatform = (method: string) => ({ refusedBy: 'platform', method, message: `the method "${method}" does not exist/is not available on this hosted node` });
 
 /** A metric's value in the proxy's Prometheus text, 0 when absent. */
 async function metric(proxy: NodeProxy, series: string): Promise<number> {
@@ -54,7 +56,7 @@ describe('the default-deny method policy, against anvil and litecoind through th
     ];
     for (const [method, params, message] of refused) {
       const answer = await ethCall(method, params, method);
-      expect([method, answer.status, answer.body]).toEqual([method, 200, { jsonrpc: '2.0', id: method, error: { code: -32601, message } }]);
+      expect([method, answer.status, answer.body]).toEqual([method, 200, { jsonrpc: '2.0', id: method, error: { code: -32601, message, data: byPlatform(method) } }]);
     }
     expect((await ethCall('eth_getBalance', [stranger, 'latest'])).body).toMatchObject({ result: '0x0' });
     expect(await metric(proxy, 'node_proxy_unknown_method_calls_total{listener="eth"}')).toBe(before.unknown + 1);
@@ -74,10 +76,10 @@ describe('the default-deny method policy, against anvil and litecoind through th
     await waitUntil('both answers', () => answers.length === 2, 10_000, 20);
     // The node may answer the single call before the batch the proxy merges its refusals into.
     expect(answers.find((answer) => Array.isArray(answer))).toEqual([
-      { jsonrpc: '2.0', id: 'a', error: { code: -32601, message: notAllowed('tenderly_setBalance') } },
+      { jsonrpc: '2.0', id: 'a', error: { code: -32601, message: notAllowed('tenderly_setBalance'), data: byPlatform('tenderly_setBalance') } },
       { jsonrpc: '2.0', id: 'b', result: '0x7a69' },
-      { jsonrpc: '2.0', id: 'c', error: { code: -32601, message: notOffered('foo_bar') } },
-      { jsonrpc: '2.0', id: 'd', error: { code: -32601, message: notAllowed('eth_sendTransactionSync') } },
+      { jsonrpc: '2.0', id: 'c', error: { code: -32601, message: notOffered('foo_bar'), data: byPlatform('foo_bar') } },
+      { jsonrpc: '2.0', id: 'd', error: { code: -32601, message: notAllowed('eth_sendTransactionSync'), data: byPlatform('eth_sendTransactionSync') } },
     ]);
     expect(answers.find((answer) => !Array.isArray(answer))).toEqual({ jsonrpc: '2.0', id: 'e', result: '0x0' });
     ws.close();
@@ -92,7 +94,7 @@ describe('the default-deny method policy, against anvil and litecoind through th
     request.getUrlFunc = FetchRequest.createGetUrlFunc({ agent: new Agent({ lookup }) });
     const provider = new JsonRpcProvider(request, undefined, { staticNetwork: true });
     try {
-      // A key of the user's own, funded past the proxy (as only the platform could: anvil_setBalance is refused through it).
+      // A key of the user's own, funded past the proxy (through it, anvil_setBalance is the dev layer's: test/on-one-platform/dev-layer.ts).
       const wallet = Wallet.createRandom(provider);
       const upstream = proxy.context.table.get(eth.id)!.upstream!;
       const funded = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [wallet.address, '0xde0b6b3a7640000'] }) });
@@ -118,7 +120,7 @@ describe('the default-deny method policy, against anvil and litecoind through th
     expect(rawBlock).toMatch(/^[0-9a-f]{160,}$/);
     for (const [method, params] of [['submitblock', [rawBlock]], ['submitheader', [rawHeader]], ['SubmitBlock', [rawBlock]]] as const) {
       const answer = await ltcCall(method, [...params]);
-      expect([method, answer.body]).toEqual([method, { result: null, id: method, error: { code: -32601, message: notAllowed(method) } }]);
+      expect([method, answer.body]).toEqual([method, { result: null, id: method, error: { code: -32601, message: notAllowed(method), data: byPlatform(method) } }]);
     }
     expect(await ltcCall('frobnicate')).toMatchObject({ status: 200, body: { result: null, error: { code: -32601, message: notOffered('frobnicate') } } });
     // The node's chain is as it was: one tip, the active one, and block 1 unchanged.
