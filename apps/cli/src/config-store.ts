@@ -16,8 +16,11 @@ export interface StoredConfig {
   proxyCa?: string;
   /** the SDK's session (JSON-safe object; opaque here) */
   session?: Record<string, unknown>;
-  /** Basic credentials of nodes and validators created or rotated from this machine, by node id */
-  nodeCredentials?: Record<string, { user: string; pass: string }>;
+  /**
+   * The credential `cloud rpc` calls each node or validator with, by node id: a Basic user and
+   * password, or a URL token (with its credential id), as created or rotated from this machine
+   */
+  nodeCredentials?: Record<string, { user: string; pass: string } | { id: string; token: string }>;
 }
 
 /** The config file cannot be read or written, or does not hold a JSON object. */

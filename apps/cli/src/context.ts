@@ -34,10 +34,8 @@ export interface Settings {
   proxyCa?: string;
 }
 
-export interface NodeCredentials {
-  user: string;
-  password: string;
-}
+/** A node credential kept on this machine: a Basic user and password, or a URL token and its credential id. */
+export type NodeCredentials = { user: string; password: string } | { id: string; token: string };
 
 export class Context {
   readonly output: Output;
@@ -68,7 +66,7 @@ export class Context {
       ...this.settings,
       session: this.store.load().session as Session | undefined,
       onSessionChange: (session) => this.store.update((config) => ({ ...config, session: session as StoredConfig['session'] })),
-      proxy: { ca: this.settings.proxyCa ? readCa(this.settings.proxyCa) : undefined, portMap: parsePortMap(this.io.env.CLOUD_PROXY_PORTS) },
+      proxy: { ca: this.settings.proxyCa ? readCa(this.settings.proxyCa) : undefined },
     });
     return this.client;
   }
@@ -79,12 +77,14 @@ export class Context {
   }
 
   saveNodeCredentials(nodeId: string, credentials: NodeCredentials): void {
-    this.store.update((config) => ({ ...config, nodeCredentials: { ...config.nodeCredentials, [nodeId]: { user: credentials.user, pass: credentials.password } } }));
+    const saved = 'token' in credentials ? { id: credentials.id, token: credentials.token } : { user: credentials.user, pass: credentials.password };
+    this.store.update((config) => ({ ...config, nodeCredentials: { ...config.nodeCredentials, [nodeId]: saved } }));
   }
 
   nodeCredentials(nodeId: string): NodeCredentials | undefined {
     const saved = this.store.load().nodeCredentials?.[nodeId];
-    return saved ? { user: saved.user, password: saved.pass } : undefined;
+    if (!saved) return undefined;
+    return 'token' in saved ? { id: saved.id, token: saved.token } : { user: saved.user, password: saved.pass };
   }
 
   forgetNodeCredentials(nodeId: string): void {
@@ -101,16 +101,4 @@ function readCa(file: string): Buffer {
   } catch (error) {
     throw new UsageError(`cannot read the proxy CA certificate ${file}: ${(error as Error).message}`);
   }
-}
-
-/** CLOUD_PROXY_PORTS="8332=18332,9650=19650": ports to connect to instead of a node's own (port-forwards). */
-export function parsePortMap(text: string | undefined): Record<number, number> | undefined {
-  if (!text) return undefined;
-  const map: Record<number, number> = {};
-  for (const pair of text.split(',')) {
-    const match = /^\s*(\d+)\s*=\s*(\d+)\s*$/.exec(pair);
-    if (!match) throw new UsageError(`CLOUD_PROXY_PORTS: "${pair}" is not <node port>=<local port>`);
-    map[Number(match[1])] = Number(match[2]);
-  }
-  return map;
 }

@@ -1,17 +1,22 @@
 import { startTestPlatform, type TestPlatform } from '@cloud/all-in-one/testing';
 import { cliFor } from './support/cli-runner';
 
-// `cloud nodes access` and `cloud nodes credentials create|list|remove` against the real services
-// and the node-proxy: a btc node on the dev chain, its rules applied to `cloud rpc` calls, and a
-// rotation by hand (a new credential, the old one revoked), the CLI keeping the new password.
+// `cloud nodes access` and `cloud nodes credentials create|list|rotate|remove` against the real
+// services and the node-proxy: a btc node on the dev chain, its rules applied to `cloud rpc` calls,
+// a rotation by hand (a new credential, the old one revoked) and by `rotate`, the CLI keeping the
+// new password; URL tokens shown once with the lines ready to paste.
 
 const PASSWORD = 'correct horse 42';
 
 interface Credential {
   id: string;
   name: string;
-  nodeUser: string;
+  kind: 'basic' | 'token';
+  nodeUser?: string;
   nodePass?: string;
+  token?: string;
+  urls?: { jsonRpc: string; rest?: string; plain?: { jsonRpc: string } };
+  readyLines?: { name: string; line: string }[];
 }
 
 describe('cloud nodes access and credentials', () => {
@@ -62,7 +67,7 @@ describe('cloud nodes access and credentials', () => {
     expect(listed.every((each) => each.nodePass === undefined)).toBe(true);
 
     const removed = await cli(['nodes', 'credentials', 'remove', nodeId, 'default']);
-    expect(removed).toMatchObject({ code: 0, stderr: expect.stringContaining(`Revoked default (${listed[0]!.id})`), stdout: expect.stringMatching(/^ID +NAME +NODE USER +CREATED\n\S+ +ci +/) });
+    expect(removed).toMatchObject({ code: 0, stderr: expect.stringContaining(`Revoked default (${listed[0]!.id})`), stdout: expect.stringMatching(/^ID +NAME +KIND +NODE USER +CREATED\n\S+ +ci +Basic +/) });
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect((await cli(['--json', 'rpc', nodeId, 'getblockcount'])).code).toBe(0);
 
@@ -70,5 +75,43 @@ describe('cloud nodes access and credentials', () => {
     expect(unknown).toMatchObject({ code: 2, stderr: expect.stringContaining(`node ${nodeId} has no credential nope`) });
     const last = await cli(['--json', 'nodes', 'credentials', 'remove', nodeId, 'ci']);
     expect(last.json()).toEqual({ error: expect.objectContaining({ code: 'Conflict', status: 409 }) });
+  });
+
+  it('rotates a Basic credential in place: same user, a new password kept for cloud rpc, the old one refused', async () => {
+    const before = (await cli(['--json', 'nodes', 'credentials', 'list', nodeId])).json<Credential[]>();
+    const rotated = await cli(['nodes', 'credentials', 'rotate', nodeId, 'ci']);
+    expect(rotated).toMatchObject({ code: 0, stderr: expect.stringContaining('shown only now; it is also kept') });
+    expect(rotated.stdout).toMatch(/^Id: +cred-\S+\nName: +ci\nKind: +Basic\nNode user: +u[0-9a-f]{16}\nNode password: +\S{43}\n/);
+    expect(rotated.stdout).toContain(`Node user:     ${before[0]!.nodeUser}`);
+    // The lines ready to paste: curl on TLS with the CA, bitcoin-cli on the plain HTTP address.
+    expect(rotated.stdout).toMatch(/\nReady to paste:\n# curl\ncurl --cacert \S+ -u \S+ .*getblockcount.* https:\/\/127\.0\.0\.1:\d+\/\n# bitcoin-cli \(plain HTTP, answered to loopback callers only\)\nbitcoin-cli -rpcconnect=127\.0\.0\.1 -rpcport=\d+ -rpcuser=u[0-9a-f]{16} -rpcpassword=\S+ getblockcount\n/);
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // the proxy hears the new revision
+    expect((await cli(['--json', 'rpc', nodeId, 'getblockcount'])).code).toBe(0);
+    const after = (await cli(['--json', 'nodes', 'credentials', 'list', nodeId])).json<Credential[]>();
+    expect(after).toEqual(before);
+  });
+
+  it('creates a URL token, shown once with its URLs and lines ready to paste, lists it without the token, rotates and removes it', async () => {
+    const created = await cli(['--json', 'nodes', 'credentials', 'create', nodeId, 'dapp', '--token']);
+    expect(created.code).toBe(0);
+    const token = created.json<Credential>();
+    expect(token).toMatchObject({ name: 'dapp', kind: 'token', token: expect.stringMatching(/^nt_[A-Za-z0-9_-]{43}$/) });
+    expect(token.urls!.jsonRpc).toMatch(new RegExp(`^https://127\\.0\\.0\\.1:\\d+/${token.token}$`));
+    expect(token.urls!.rest).toBe(`${token.urls!.jsonRpc}/rest/`);
+    expect(token.readyLines!.map((each) => each.name)).toEqual(['curl']);
+    expect(token.readyLines![0]!.line).toContain(` ${token.urls!.jsonRpc}`);
+
+    const listed = await cli(['nodes', 'credentials', 'list', nodeId]);
+    expect(listed.stdout).toMatch(/\n\S+ +dapp +URL token +- +/);
+    expect(listed.stdout + listed.stderr).not.toContain(token.token);
+
+    const rotated = await cli(['nodes', 'credentials', 'rotate', nodeId, 'dapp']);
+    expect(rotated.code).toBe(0);
+    const fresh = /Token: +(nt_\S+)/.exec(rotated.stdout)?.[1];
+    expect(fresh).toMatch(/^nt_[A-Za-z0-9_-]{43}$/);
+    expect(fresh).not.toBe(token.token);
+    expect(rotated.stdout).toContain(`JSON-RPC:              ${token.urls!.jsonRpc.replace(token.token!, fresh!)}`);
+
+    expect((await cli(['nodes', 'credentials', 'remove', nodeId, 'dapp'])).code).toBe(0);
   });
 });

@@ -1,11 +1,13 @@
 import { Option, type Command } from 'commander';
-import type { NodeAccess, NodeAccessRequest, NodeCredential } from '@cloud/sdk';
+import type { CloudClient, NewNodeCredential, NodeAccess, NodeAccessRequest, NodeCredential } from '@cloud/sdk';
 import type { Context } from '../context';
 import { UsageError } from '../exit-codes';
 import { note, printJson, printRecord, printTable } from '../output';
 import { positiveInteger } from '../program';
+import { linesFor, printReadyLines } from '../ready-lines';
 
-// nodes access: a node's access rules; nodes credentials create|list|remove: its named Basic credentials.
+// nodes access: a node's access rules; nodes credentials create|list|rotate|remove: its named
+// credentials, Basic (user and password) or URL tokens.
 
 type ContextOf = (command: Command) => Context;
 
@@ -62,24 +64,37 @@ export function registerNodeAccessCommands(nodes: Command, contextOf: ContextOf)
       if (changes) note(ctx.output, 'Every node-proxy applies them within a second.');
     });
 
-  const credentials = nodes.command('credentials').description('the node\'s named Basic credentials (not for a jwt node, which takes your client access token)');
+  const credentials = nodes
+    .command('credentials')
+    .description('the node\'s named credentials: Basic (user and password) or URL tokens (not for a jwt node, which takes your client access token)');
   credentials
     .command('create')
-    .description('add a named credential; its password is shown once and kept for cloud rpc')
+    .description('add a named credential, Basic or with --token a URL token; its secret is shown once, with lines ready to paste, and kept for cloud rpc')
     .argument('<nodeId>')
     .argument('<name>', 'your name for it, e.g. the app that will use it')
-    .action(async (nodeId: string, name: string, _options: unknown, command: Command) => {
+    .option('--token', 'a URL token (https://…/<token>), which clients take as pasted, instead of a Basic user and password')
+    .action(async (nodeId: string, name: string, options: { token?: boolean }, command: Command) => {
       const ctx = contextOf(command);
-      const created = await ctx.cloud().nodes.createCredential(nodeId, name);
-      ctx.saveNodeCredentials(nodeId, { user: created.nodeUser, password: created.nodePass });
-      if (ctx.output.json) return printJson(ctx.output, created);
-      printRecord(ctx.output, [
-        ['Id', created.id],
-        ['Name', created.name],
-        ['Node user', created.nodeUser],
-        ['Node password', created.nodePass],
-      ]);
-      note(ctx.output, `The password is shown only now; it is also kept in ${ctx.store.file} for cloud rpc.`);
+      const cloud = ctx.cloud();
+      const created = await cloud.nodes.createCredential(nodeId, { name, kind: options.token ? 'token' : 'basic' });
+      ctx.saveNodeCredentials(nodeId, kept(created));
+      await showSecret(ctx, cloud, nodeId, created);
+    });
+  credentials
+    .command('rotate')
+    .description('a new secret for a credential, by id or name (same id, name and kind; same user for Basic): the old one is refused within a second; shown once and kept for cloud rpc')
+    .argument('<nodeId>')
+    .argument('<credential>', 'its id (cred-...) or its name')
+    .action(async (nodeId: string, credential: string, _options: unknown, command: Command) => {
+      const ctx = contextOf(command);
+      const cloud = ctx.cloud();
+      const target = await findCredential(cloud, nodeId, credential);
+      const rotated = await cloud.nodes.rotateCredential(nodeId, target.id);
+      // Keep the new secret when this machine kept the old one of the same credential, or none.
+      const saved = ctx.nodeCredentials(nodeId);
+      const same = !saved || ('token' in saved ? saved.id === rotated.id : rotated.kind === 'basic' && saved.user === rotated.nodeUser);
+      if (same) ctx.saveNodeCredentials(nodeId, kept(rotated));
+      await showSecret(ctx, cloud, nodeId, rotated, same);
     });
   credentials
     .command('list')
@@ -99,14 +114,47 @@ export function registerNodeAccessCommands(nodes: Command, contextOf: ContextOf)
     .action(async (nodeId: string, credential: string, _options: unknown, command: Command) => {
       const ctx = contextOf(command);
       const cloud = ctx.cloud();
-      const listed = await cloud.nodes.credentials(nodeId);
-      const target = listed.find((each) => each.id === credential) ?? listed.find((each) => each.name === credential);
-      if (!target) throw new UsageError(`node ${nodeId} has no credential ${credential}; see cloud nodes credentials list ${nodeId}`);
+      const target = await findCredential(cloud, nodeId, credential);
       const left = await cloud.nodes.removeCredential(nodeId, target.id);
       if (ctx.output.json) return printJson(ctx.output, left);
       note(ctx.output, `Revoked ${target.name} (${target.id}).`);
       printCredentials(ctx, left);
     });
+}
+
+/** A credential of the node by id, or else by name; a usage error naming the list command otherwise. */
+async function findCredential(cloud: CloudClient, nodeId: string, credential: string): Promise<NodeCredential> {
+  const listed = await cloud.nodes.credentials(nodeId);
+  const target = listed.find((each) => each.id === credential) ?? listed.find((each) => each.name === credential);
+  if (!target) throw new UsageError(`node ${nodeId} has no credential ${credential}; see cloud nodes credentials list ${nodeId}`);
+  return target;
+}
+
+const kept = (credential: NewNodeCredential) =>
+  credential.kind === 'token' ? { id: credential.id, token: credential.token } : { user: credential.nodeUser, password: credential.nodePass };
+
+/** A new or rotated credential with its secret, once, and the lines ready to paste with it (also in --json, as readyLines). */
+async function showSecret(ctx: Context, cloud: CloudClient, nodeId: string, credential: NewNodeCredential, keptHere = true): Promise<void> {
+  const node = await cloud.nodes.get(nodeId);
+  const lines = linesFor(ctx, node, credential.kind === 'token' ? { kind: 'token', urls: credential.urls } : { kind: 'basic', user: credential.nodeUser, password: credential.nodePass });
+  if (ctx.output.json) return printJson(ctx.output, { ...credential, readyLines: lines });
+  const secret: Array<[string, string | undefined]> =
+    credential.kind === 'token'
+      ? [
+          ['Token', credential.token],
+          ['JSON-RPC', credential.urls.jsonRpc],
+          ['REST', credential.urls.rest],
+          ['WebSocket', credential.urls.webSocket],
+          ['Plain HTTP (loopback)', credential.urls.plain?.jsonRpc],
+        ]
+      : [
+          ['Node user', credential.nodeUser],
+          ['Node password', credential.nodePass],
+        ];
+  printRecord(ctx.output, [['Id', credential.id], ['Name', credential.name], ['Kind', credential.kind === 'token' ? 'URL token' : 'Basic'], ...secret]);
+  printReadyLines(ctx, lines);
+  const what = credential.kind === 'token' ? 'token' : 'password';
+  note(ctx.output, keptHere ? `The ${what} is shown only now; it is also kept in ${ctx.store.file} for cloud rpc.` : `The ${what} is shown only now.`);
 }
 
 function printCredentials(ctx: Context, rows: NodeCredential[]): void {
@@ -116,6 +164,7 @@ function printCredentials(ctx: Context, rows: NodeCredential[]): void {
     [
       { key: 'id', header: 'ID' },
       { key: 'name', header: 'NAME' },
+      { key: 'kind', header: 'KIND', format: (kind) => (kind === 'token' ? 'URL token' : 'Basic') },
       { key: 'nodeUser', header: 'NODE USER' },
       { key: 'createdAt', header: 'CREATED' },
     ],

@@ -1,9 +1,10 @@
 import { Argument, Option, type Command } from 'commander';
-import { nodeEndpoints, type ChainOption, type Node, type UserImage } from '@cloud/sdk';
-import type { Context } from '../context';
+import type { ChainOption, Node, UserImage } from '@cloud/sdk';
+import type { Context, NodeCredentials } from '../context';
 import { note, printJson, printRecord, printTable } from '../output';
 import { positiveInteger } from '../program';
 import { syncLine } from '../progress';
+import { linesFor, printReadyLines, readyCredential } from '../ready-lines';
 import { registerNodeAccessCommands } from './node-access';
 import { registerNodeOperationCommands } from './node-operations';
 import { registerUsageCommand } from './usage';
@@ -56,7 +57,7 @@ export function registerNodeCommands(program: Command, contextOf: ContextOf): vo
       const node = options.wait ? await waitWithProgress(ctx, created.id, (wait) => cloud.nodes.waitUntilRunning(created.id, wait), options.timeout) : created;
       const shown = { ...node, nodeUser: created.nodeUser, nodePass: created.nodePass };
       if (ctx.output.json) return printJson(ctx.output, shown);
-      printNode(ctx, shown);
+      printNode(ctx, shown, created.nodeUser && created.nodePass ? { user: created.nodeUser, password: created.nodePass } : undefined);
       if (created.nodePass) note(ctx.output, `The password is shown only now; it is also kept in ${ctx.store.file} for cloud rpc.`);
       if (!options.wait) note(ctx.output, `It is provisioning. See it come up with: cloud nodes info ${created.id}`);
     });
@@ -89,7 +90,7 @@ export function registerNodeCommands(program: Command, contextOf: ContextOf): vo
     .action(async (nodeId: string, _options: unknown, command: Command) => {
       const ctx = contextOf(command);
       const node = await ctx.cloud().nodes.get(nodeId);
-      return ctx.output.json ? printJson(ctx.output, node) : printNode(ctx, node);
+      return ctx.output.json ? printJson(ctx.output, node) : printNode(ctx, node, ctx.nodeCredentials(nodeId));
     });
   nodes
     .command('remove')
@@ -118,8 +119,13 @@ export function registerNodeCommands(program: Command, contextOf: ContextOf): vo
   registerNodeAccessCommands(nodes, contextOf);
 }
 
-export function printNode(ctx: Context, node: Node): void {
-  const endpoints = nodeEndpoints(node.address, node.ports);
+/**
+ * A node as a record: where to call it as its record prints it (`endpoints`: TLS, and plain HTTP
+ * for loopback clients where served), and with a credential known on this machine (`kept`) or a
+ * jwt node, the lines ready to paste.
+ */
+export function printNode(ctx: Context, node: Node, kept?: NodeCredentials): void {
+  const { endpoints } = node;
   printRecord(ctx.output, [
     ['Id', node.id],
     ['Image', `${node.image} (${node.chain} ${node.network}, ${node.software})`],
@@ -131,12 +137,20 @@ export function printNode(ctx: Context, node: Node): void {
     ['JSON-RPC', endpoints.jsonRpc],
     ['REST', endpoints.rest],
     ['WebSocket', endpoints.webSocket],
-    ['Authentication', node.jwt ? 'Bearer: your client access token (cloud token)' : 'Basic: the node user and password'],
+    ['Plain HTTP (loopback)', endpoints.plain?.jsonRpc],
+    ['Plain REST (loopback)', endpoints.plain?.rest],
+    ['Plain WebSocket (loopback)', endpoints.plain?.webSocket],
+    [
+      'Authentication',
+      node.jwt ? 'Bearer: your client access token (cloud token)' : 'Basic (a node user and password), or a URL token in the path (cloud nodes credentials create <id> <name> --token)',
+    ],
     ['Node user', node.nodeUser],
     ['Node password', node.nodePass],
     ['Large', node.large ? 'yes' : 'no'],
     ['Created', node.createdAt],
   ]);
+  const credential = readyCredential(node, kept);
+  if (credential) printReadyLines(ctx, linesFor(ctx, node, credential));
 }
 
 /** Where a chain option's nodes run: plainly a dev chain when they do not reach the real network. */

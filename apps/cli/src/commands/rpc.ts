@@ -5,7 +5,8 @@ import { UsageError } from '../exit-codes';
 import { printJson } from '../output';
 
 // `cloud rpc <nodeId> <method> [params…]`: a JSON-RPC call to one of your nodes through the
-// node-proxy, on the node's own port, with the credentials kept when it was created.
+// node-proxy, at the address its record prints (http or https as the platform serves it), with the
+// credential kept on this machine (Basic, or a URL token) or, for a jwt node, your client token.
 
 type ContextOf = (command: Command) => Context;
 

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { nodeEndpoints, type StakingLimits, type Validator } from '@cloud/sdk';
+import type { StakingLimits, Validator } from '@cloud/sdk';
 import type { Context } from '../context';
 import { note, printJson, printRecord, printTable } from '../output';
 import { positiveInteger } from '../program';
@@ -87,7 +87,7 @@ export function registerValidatorCommands(program: Command, contextOf: ContextOf
 
 function printValidator(ctx: Context, validator: Validator): void {
   const { registration } = validator;
-  const endpoints = nodeEndpoints(validator.address, validator.ports);
+  const { endpoints } = validator;
   printRecord(ctx.output, [
     ['Id', validator.nodeId],
     ['NodeID', validator.chainNodeId],
@@ -99,7 +99,7 @@ function printValidator(ctx: Context, validator: Validator): void {
     ['Weight (nAVAX)', registration.weight],
     ['Uptime', registration.uptime === undefined ? undefined : `${registration.uptime} %`],
     ['API', `${endpoints.jsonRpc}ext/…`],
-    ['Management', `${endpoints.management}status`],
+    ['Management', endpoints.management === undefined ? undefined : `${endpoints.management}status`],
     ['Node user', validator.nodeUser],
     ['Node password', validator.nodePass],
     ['Created', validator.createdAt],

@@ -27,10 +27,8 @@ export function cliFor(platform: TestPlatform, extraEnv: NodeJS.ProcessEnv = {})
     CLOUD_ACCOUNTS_URL: platform.urls.accounts,
     CLOUD_NODES_URL: platform.urls.nodes,
     CLOUD_STAKING_URL: platform.urls.staking,
-    CLOUD_PROXY_CA: caFile,
-    CLOUD_PROXY_PORTS: Object.entries(platform.proxyPortMap)
-      .map(([contract, actual]) => `${contract}=${actual}`)
-      .join(','),
+    // The node records print the proxy's real ports: no port map needed.
+    ...(platform.proxy.certificate ? { CLOUD_PROXY_CA: caFile } : {}),
     ...extraEnv,
   };
 
