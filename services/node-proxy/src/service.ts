@@ -20,6 +20,7 @@ import { RouteSync } from './routing/route-sync';
 import { RouteTable } from './routing/route-table';
 import type { ProxyContext } from './server/proxy-context';
 import { RateLimiter } from './server/rate-limiter';
+import { acceptLoopbackHttp } from './server/loopback-http';
 import { requestHandler } from './server/request-handler';
 import { WebSocketBridge } from './server/websocket-bridge';
 import { loadProxyCertificate } from './tls/proxy-certificate';
@@ -133,9 +134,12 @@ export async function startNodeProxy(config: ProxyConfig, options: NodeProxyOpti
   for (const [listener, port] of Object.entries(wanted) as [ListenerName, number][]) {
     const handler = requestHandler(context, listener);
     const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler) : createHttpServer(handler);
-    if (listener === 'eth') server.on('upgrade', webSockets.upgrade);
+    // Plain HTTP from loopback callers on the same TLS port (litecoin-cli cannot speak TLS).
+    const plain = tls && config.PROXY_LOOPBACK_HTTP ? createHttpServer(handler) : undefined;
+    if (plain) acceptLoopbackHttp(server as ReturnType<typeof createHttpsServer>, plain);
+    for (const each of [server, plain]) if (listener === 'eth') each?.on('upgrade', webSockets.upgrade);
     const running = await listenServer(server, { port, host: config.PROXY_HOST, logger, name: `node-proxy ${listener} port` });
-    servers.push(running);
+    servers.push(plain ? { ...running, close: (graceMs) => closeBoth(running, plain, graceMs) } : running);
     ports[listener] = running.port;
   }
   Object.assign(context.ports, ports);
@@ -171,6 +175,18 @@ export async function startNodeProxy(config: ProxyConfig, options: NodeProxyOpti
       return closing;
     },
   };
+}
+
+/** Closes a TLS port and the plain HTTP connections it handed over (which the TLS server does not track). */
+async function closeBoth(running: RunningServer, plain: ReturnType<typeof createHttpServer>, graceMs?: number): Promise<void> {
+  plain.closeIdleConnections();
+  const force = setTimeout(() => plain.closeAllConnections(), graceMs ?? 5_000);
+  try {
+    await running.close(graceMs);
+  } finally {
+    clearTimeout(force);
+    plain.closeAllConnections();
+  }
 }
 
 /** Resolves once `check` stops throwing; the loaders it waits on retry on their own. */

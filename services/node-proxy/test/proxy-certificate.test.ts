@@ -11,11 +11,14 @@ describe('the proxy certificate', () => {
   });
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('makes a self-signed wildcard for the node domain once, keeps the key private, and reuses it', async () => {
+  it('makes a self-signed certificate for the node domain and loopback once, keeps the key private, and reuses it', async () => {
     const made = await loadProxyCertificate({ DATA_DIR: dataDir, NODE_DOMAIN: 'nodes.example.test' });
     const cert = new X509Certificate(made.cert);
-    expect(cert.subjectAltName).toBe('DNS:*.nodes.example.test, DNS:nodes.example.test');
+    expect(cert.subjectAltName).toBe('DNS:*.nodes.example.test, DNS:nodes.example.test, DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1');
     expect(cert.checkHost('node-1234.nodes.example.test')).toBe('*.nodes.example.test');
+    // The printed addresses are on 127.0.0.1: clients verify the IP against the certificate.
+    expect(cert.checkIP('127.0.0.1')).toBe('127.0.0.1');
+    expect(cert.checkHost('localhost')).toBe('localhost');
     expect(cert.checkPrivateKey(createPrivateKey(made.key))).toBe(true);
     expect(cert.verify(cert.publicKey)).toBe(true);
     const { certFile, keyFile } = devCertificateFiles(dataDir);
@@ -28,7 +31,7 @@ describe('the proxy certificate', () => {
     const first = await loadProxyCertificate({ DATA_DIR: dataDir, NODE_DOMAIN: 'a.test' });
     const second = await loadProxyCertificate({ DATA_DIR: dataDir, NODE_DOMAIN: 'b.test' });
     expect(second.cert).not.toBe(first.cert);
-    expect(new X509Certificate(second.cert).subjectAltName).toBe('DNS:*.b.test, DNS:b.test');
+    expect(new X509Certificate(second.cert).subjectAltName).toMatch(/^DNS:\*\.b\.test, DNS:b\.test, /);
   });
 
   it("uses the operator's files, and refuses one without the other", async () => {

@@ -7,6 +7,7 @@ import './on-one-platform/dev-layer';
 import './on-one-platform/logs';
 import './on-one-platform/method-policy';
 import './on-one-platform/node-operations';
+import './on-one-platform/url-tokens';
 // Last: it moves the shared clock past every client token's expiry.
 import './on-one-platform/ethereum';
 

@@ -32,6 +32,8 @@ export class Authenticator {
 
   async check(route: Route, authorization: string | undefined): Promise<AuthResult> {
     if (!authorization) return { ok: false, reason: 'credentials are required' };
+    const urlToken = urlTokenSha256(authorization);
+    if (urlToken !== undefined) return this.checkUrlToken(route, urlToken);
     if (route.jwt) return this.checkBearer(route, authorization);
     return this.checkBasic(route, authorization);
   }
@@ -47,6 +49,8 @@ export class Authenticator {
    */
   isKnown(route: Route, authorization: string | undefined): boolean {
     if (!authorization) return false;
+    const urlToken = urlTokenSha256(authorization);
+    if (urlToken !== undefined) return route.urlTokens.has(urlToken);
     if (route.jwt) return authorization.startsWith('Bearer ') && this.verifiedTokens.has(authorization.slice(7));
     return this.verifiedBasic.get(route.nodeId)?.has(authorization) === true;
   }
@@ -54,6 +58,12 @@ export class Authenticator {
   /** Forgets what was verified for a node whose route changed (a credential revoked, deletion). */
   forget(nodeId: string): void {
     this.verifiedBasic.delete(nodeId);
+  }
+
+  /** A URL token is checked against the route itself, so a rotated or deleted one fails with the route's change. */
+  private checkUrlToken(route: Route, tokenSha256: string): AuthResult {
+    const credentialId = route.urlTokens.get(tokenSha256);
+    return credentialId === undefined ? { ok: false, reason: 'wrong node token' } : { ok: true, userId: route.userId, credentialId };
   }
 
   private checkBasic(route: Route, authorization: string): AuthResult {
@@ -96,6 +106,23 @@ export class Authenticator {
     if (claims.sub !== route.userId) return { ok: false, reason: "the token is not the node owner's" };
     return { ok: true, userId: route.userId };
   }
+}
+
+/**
+ * How a URL token travels inside the proxy once taken off the path (`takeUrlToken`): as the
+ * request's credentials, so every check that reads them (the first call, a WebSocket's every
+ * message and route change) holds the token to the node's current route.
+ */
+export const URL_TOKEN_SCHEME = 'UrlToken';
+
+/** A URL token: `nt_` and 43 base64url characters (32 random bytes). */
+export const URL_TOKEN_PATTERN = /^nt_[A-Za-z0-9_-]{43}$/;
+
+/** The hex SHA-256 of the URL token these credentials carry (what routes list); undefined for other credentials. */
+export function urlTokenSha256(authorization: string): string | undefined {
+  if (!authorization.startsWith(`${URL_TOKEN_SCHEME} `)) return undefined;
+  const token = authorization.slice(URL_TOKEN_SCHEME.length + 1);
+  return URL_TOKEN_PATTERN.test(token) ? createHash('sha256').update(token, 'utf8').digest('hex') : undefined;
 }
 
 /** `user:password` from a Basic header; the user name is what the proxy routes by when the Host is no node address. */

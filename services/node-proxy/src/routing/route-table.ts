@@ -9,6 +9,8 @@ export interface Route extends NodeRoute {
   jwt: boolean;
   /** Every Basic credential the node takes, the SHA-256 as bytes for a constant-time comparison; empty for a jwt node. */
   basicCredentials: readonly VerifiableCredential[];
+  /** The node's URL tokens: hex SHA-256 of the token → the credential's id. */
+  urlTokens: ReadonlyMap<string, string>;
   /** Its owner's access rules, compiled; undefined when none restrict anything. */
   rules: AccessRules | undefined;
 }
@@ -42,6 +44,8 @@ const TOMBSTONE_MS = 10 * 60_000;
 export class RouteTable {
   private readonly routes = new Map<string, Route>();
   private readonly byUser = new Map<string, string>();
+  /** Hex SHA-256 of a URL token → its node. */
+  private readonly byToken = new Map<string, string>();
   private readonly tombstones = new Map<string, { revision: number; at: number }>();
   private readonly listeners: ChangeListener[] = [];
 
@@ -61,6 +65,12 @@ export class RouteTable {
     return nodeId === undefined ? undefined : this.routes.get(nodeId);
   }
 
+  /** The node whose URL token has this hex SHA-256. */
+  byUrlToken(tokenSha256: string): Route | undefined {
+    const nodeId = this.byToken.get(tokenSha256);
+    return nodeId === undefined ? undefined : this.routes.get(nodeId);
+  }
+
   /** Called after every change of a node (route undefined: gone), e.g. to drop cached credentials. */
   onChange(listener: ChangeListener): void {
     this.listeners.push(listener);
@@ -75,10 +85,14 @@ export class RouteTable {
       this.remove(route.nodeId, route.revision);
     } else {
       this.unindexUsers(route.nodeId);
-      const entry: Route = { ...route, interfaces, jwt: route.basic === null, basicCredentials: credentialsOf(route), rules: compileAccess(route.access) };
+      const urlTokens = new Map((route.tokens ?? []).map(({ id, tokenSha256 }) => [tokenSha256, id]));
+      // A Basic node may have URL tokens alone: only a node with neither takes client access tokens.
+      const jwt = route.basic === null && urlTokens.size === 0;
+      const entry: Route = { ...route, interfaces, jwt, basicCredentials: credentialsOf(route), urlTokens, rules: compileAccess(route.access) };
       this.routes.set(route.nodeId, entry);
       this.tombstones.delete(route.nodeId);
       for (const credential of entry.basicCredentials) this.byUser.set(credential.user, route.nodeId);
+      for (const tokenSha256 of urlTokens.keys()) this.byToken.set(tokenSha256, route.nodeId);
     }
     this.notify(route.nodeId);
     return true;
@@ -107,7 +121,9 @@ export class RouteTable {
   }
 
   private unindexUsers(nodeId: string): void {
-    for (const { user } of this.routes.get(nodeId)?.basicCredentials ?? []) if (this.byUser.get(user) === nodeId) this.byUser.delete(user);
+    const route = this.routes.get(nodeId);
+    for (const { user } of route?.basicCredentials ?? []) if (this.byUser.get(user) === nodeId) this.byUser.delete(user);
+    for (const tokenSha256 of route?.urlTokens.keys() ?? []) if (this.byToken.get(tokenSha256) === nodeId) this.byToken.delete(tokenSha256);
   }
 
   private notify(nodeId: string): void {

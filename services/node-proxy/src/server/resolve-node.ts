@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { parseBasic } from '../auth/authenticator';
+import { parseBasic, URL_TOKEN_PATTERN, URL_TOKEN_SCHEME, urlTokenSha256 } from '../auth/authenticator';
 import type { ListenerName } from '../routing/interfaces';
 import type { Route } from '../routing/route-table';
 import type { ProxyContext } from './proxy-context';
@@ -17,20 +17,41 @@ export function nodeIdOfHost(host: string | undefined, domain: string): string |
 }
 
 /**
+ * Takes a URL token (`/<token>`, `/<token>/rest/…`) off the request's path, so that nothing after
+ * this (the node, an error message, a log line) sees it, and keeps it as the request's credentials.
+ * Done once per request, before the node is looked up.
+ */
+export function takeUrlToken(req: IncomingMessage): void {
+  const url = req.url ?? '/';
+  const end = url.slice(1).search(/[/?]/) + 1 || url.length;
+  const token = url.slice(1, end);
+  if (!URL_TOKEN_PATTERN.test(token)) return;
+  const rest = url.slice(end);
+  req.url = rest.startsWith('/') ? rest : `/${rest}`;
+  req.headers.authorization = `${URL_TOKEN_SCHEME} ${token}`;
+}
+
+/**
  * The node a request is for, served on this listener and able to take calls, or the AppError
  * that answers it: 404 for an unknown, deleted or failed node or a node of another port, 421 when
  * the TLS name and the Host disagree, 503 before the routing table loads.
  */
 export function resolveNode(context: ProxyContext, listener: ListenerName, req: IncomingMessage): Route {
   const { table, config, sync } = context;
+  takeUrlToken(req);
   const hostNodeId = nodeIdOfHost(req.headers.host, config.NODE_DOMAIN);
   const sni = (req.socket as Partial<TLSSocket>).servername;
   if (sni && hostNodeId !== undefined && nodeIdOfHost(sni, config.NODE_DOMAIN) !== hostNodeId) {
     throw new AppError(421, 'MisdirectedRequest', 'the TLS server name and the Host header name different nodes');
   }
   let route: Route | undefined;
+  const urlToken = urlTokenSha256(req.headers.authorization ?? '');
   if (hostNodeId !== undefined) {
     route = table.get(hostNodeId);
+  } else if (urlToken !== undefined) {
+    // A URL token names its node: `https://127.0.0.1:8545/<token>` needs no Host name.
+    route = table.byUrlToken(urlToken);
+    if (!route) throw new AppError(404, 'NotFound', 'no node takes this token (it may have been rotated or deleted)');
   } else if (config.PROXY_ROUTE_BY_NODE_USER) {
     // A client that cannot send the node's name (litecoin-cli -rpcconnect=<ip>) is served by its Basic user name.
     const user = parseBasic(req.headers.authorization ?? '')?.user;

@@ -21,9 +21,17 @@ const RENEW_BEFORE_MS = 30 * 24 * 3600 * 1000;
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
 
 /**
+ * The names the dev certificate is for: every node's name, and the loopback addresses the printed
+ * node addresses use (`https://127.0.0.1:9332/`), so clients verify both with the one CA file.
+ */
+function devCertificateNames(domain: string): string[] {
+  return [`DNS:*.${domain}`, `DNS:${domain}`, 'DNS:localhost', 'IP Address:127.0.0.1', 'IP Address:0:0:0:0:0:0:0:1'];
+}
+
+/**
  * The proxy's certificate: the operator's (PROXY_TLS_CERT/PROXY_TLS_KEY, PEM files), or else a
- * self-signed one for `*.<NODE_DOMAIN>` made once and kept under $DATA_DIR/tls, and made again
- * when the domain changes or it is within 30 days of expiry. Clients trust it by its file
+ * self-signed one for `*.<NODE_DOMAIN>`, `localhost`, 127.0.0.1 and ::1, made once and kept under
+ * $DATA_DIR/tls, and made again when the names change or it is within 30 days of expiry. Clients trust it by its file
  * (`curl --cacert .data/tls/proxy-cert.pem`).
  */
 export async function loadProxyCertificate(settings: CertificateSettings): Promise<TlsMaterial> {
@@ -53,7 +61,7 @@ export function devCertificateFiles(dataDir: string): { certFile: string; keyFil
 function stillGood(pem: string, domain: string): boolean {
   const cert = new X509Certificate(pem);
   const names = (cert.subjectAltName ?? '').split(', ');
-  return names.includes(`DNS:*.${domain}`) && new Date(cert.validTo).getTime() - Date.now() > RENEW_BEFORE_MS;
+  return devCertificateNames(domain).every((name) => names.includes(name)) && new Date(cert.validTo).getTime() - Date.now() > RENEW_BEFORE_MS;
 }
 
 async function selfSignedWildcard(domain: string): Promise<TlsMaterial> {
@@ -74,6 +82,9 @@ async function selfSignedWildcard(domain: string): Promise<TlsMaterial> {
       new x509.SubjectAlternativeNameExtension([
         { type: 'dns', value: `*.${domain}` },
         { type: 'dns', value: domain },
+        { type: 'dns', value: 'localhost' },
+        { type: 'ip', value: '127.0.0.1' },
+        { type: 'ip', value: '::1' },
       ]),
     ],
   });
