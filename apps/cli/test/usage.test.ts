@@ -13,7 +13,7 @@ interface UsageJson {
   series: { time: string; total: number }[];
   methods: { method: string; calls: Record<string, number>; total: number }[];
   totals: { total: number; calls: Record<string, number> };
-  credentials: { credentialId: string; name: string | null; total: number }[];
+  credentials: { credentialId: string; name: string | null; kind?: 'basic' | 'token' | null; total: number }[];
 }
 
 describe('cloud nodes usage', () => {
@@ -67,7 +67,7 @@ describe('cloud nodes usage', () => {
     expect(human.stdout).toMatch(/^getblockcount +3 +0 +0 +0 +0 +3$/m);
     expect(human.stdout).toMatch(/^other +0 +0 +1 +0 +0 +1$/m);
     // `cloud rpc` calls with the node's first credential, `default`: its 4 calls, by outcome.
-    expect(usage!.credentials).toEqual([{ credentialId: expect.any(String), name: 'default', calls: { ok: 3, node_error: 0, refused: 1, rate_limited: 0, unauthorized: 0 }, total: 4 }]);
+    expect(usage!.credentials).toEqual([{ credentialId: expect.any(String), name: 'default', kind: 'basic', calls: { ok: 3, node_error: 0, refused: 1, rate_limited: 0, unauthorized: 0 }, total: 4 }]);
     expect(human.stdout).toMatch(/^CREDENTIAL +ID +OK +NODE ERROR +REFUSED +RATE LIMITED +UNAUTHORIZED +TOTAL$/m);
     expect(human.stdout).toMatch(/^default +\S+ +3 +0 +1 +0 +0 +4$/m);
 

@@ -116,6 +116,11 @@ describe('nodes API', () => {
         sync: null,
         address: `${String(node.id)}.nodes.example.test`,
         ports: { jsonRpc: 8332, rest: 8332 },
+        endpoints: {
+          jsonRpc: 'https://127.0.0.1:8332/',
+          rest: 'https://127.0.0.1:8332/rest/',
+          plain: { jsonRpc: 'http://127.0.0.1:8332/', rest: 'http://127.0.0.1:8332/rest/' },
+        },
         access: { ipAllowlist: [], originAllowlist: [], refusedMethods: [], ratePerSecond: null },
         createdAt: expect.stringMatching(/Z$/),
         updatedAt: expect.stringMatching(/Z$/),
@@ -125,7 +130,7 @@ describe('nodes API', () => {
       basic = node as typeof basic;
       const row = (await nodes.service.db('nodes').where({ id: basic.id }).first()) as Record<string, unknown>;
       expect(row.credentials).toEqual([
-        { id: expect.stringMatching(/^cred-/), name: 'default', user: basic.nodeUser, passwordSha256: createHash('sha256').update(basic.nodePass).digest('hex'), createdAt: expect.stringMatching(/Z$/) },
+        { kind: 'basic', id: expect.stringMatching(/^cred-/), name: 'default', user: basic.nodeUser, passwordSha256: createHash('sha256').update(basic.nodePass).digest('hex'), createdAt: expect.stringMatching(/Z$/) },
       ]);
       expect(JSON.stringify(row)).not.toContain(basic.nodePass);
 
