@@ -101,6 +101,11 @@ describe('cloud nodes access and credentials', () => {
     expect(token.readyLines!.map((each) => each.name)).toEqual(['curl']);
     expect(token.readyLines![0]!.line).toContain(` ${token.urls!.jsonRpc}`);
 
+    // cloud rpc goes on with the token it kept, at the token's URL (the proxy routes by it alone).
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const viaToken = await cli(['--json', 'rpc', nodeId, 'getblockcount']);
+    expect([viaToken.code, typeof viaToken.json()]).toEqual([0, 'number']);
+
     const listed = await cli(['nodes', 'credentials', 'list', nodeId]);
     expect(listed.stdout).toMatch(/\n\S+ +dapp +URL token +- +/);
     expect(listed.stdout + listed.stderr).not.toContain(token.token);
@@ -111,6 +116,8 @@ describe('cloud nodes access and credentials', () => {
     expect(fresh).toMatch(/^nt_[A-Za-z0-9_-]{43}$/);
     expect(fresh).not.toBe(token.token);
     expect(rotated.stdout).toContain(`JSON-RPC:              ${token.urls!.jsonRpc.replace(token.token!, fresh!)}`);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await cli(['--json', 'rpc', nodeId, 'getblockcount'])).code).toBe(0);
 
     expect((await cli(['nodes', 'credentials', 'remove', nodeId, 'dapp'])).code).toBe(0);
   });
