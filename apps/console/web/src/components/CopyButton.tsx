@@ -1,14 +1,20 @@
 import { useState } from 'react';
 
-/** Copies `text` to the clipboard, and says so (or that it could not) next to the button. */
-export function CopyButton({ text, label }: { text: string; label: string }) {
+/**
+ * Copies `text` to the clipboard, and says so next to the button. Where the page has no clipboard
+ * (navigator.clipboard is only in secure contexts) or it refuses, the element `selectId` names
+ * (the text shown beside the button) is selected instead, for the person to copy with the keyboard.
+ */
+export function CopyButton({ text, label, selectId }: { text: string; label: string; selectId?: string }) {
   const [said, setSaid] = useState('');
   const copy = async () => {
     try {
+      // Absent outside secure contexts, whatever the types say.
+      if (!(navigator.clipboard as Clipboard | undefined)) throw new Error('no clipboard');
       await navigator.clipboard.writeText(text);
       setSaid('Copied');
     } catch {
-      setSaid('Copy failed: select the text and copy it');
+      setSaid(selectText(selectId) ? 'Selected: press Ctrl+C (⌘C on a Mac) to copy it' : 'Copy failed: select the text and copy it');
     }
   };
   return (
@@ -21,4 +27,16 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
       </span>
     </span>
   );
+}
+
+/** Selects the whole text of the element with this id; false when there is none. */
+function selectText(id: string | undefined): boolean {
+  const element = id ? document.getElementById(id) : null;
+  const selection = window.getSelection();
+  if (!element || !selection) return false;
+  const range = document.createRange();
+  range.selectNodeContents(element);
+  selection.removeAllRanges();
+  selection.addRange(range);
+  return true;
 }

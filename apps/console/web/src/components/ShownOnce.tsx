@@ -1,4 +1,4 @@
-import { CopyButton } from './CopyButton';
+import { CopyableCode } from './Copyable';
 
 interface Fact {
   /** What it is, as the person reads it: "User", "Client secret". */
@@ -21,14 +21,11 @@ export function ShownOnce({ name, secret }: { name: Fact; secret: Fact }) {
       <dl className="facts">
         <dt>{name.label}</dt>
         <dd>
-          <code data-testid={name.testId}>{name.value}</code> <CopyButton text={name.value} label={`Copy the ${name.label.toLowerCase()}`} />
+          <CopyableCode text={name.value} label={`Copy the ${name.label.toLowerCase()}`} testId={name.testId} />
         </dd>
         <dt>{secret.label}</dt>
         <dd>
-          <code data-testid={secret.testId} className="secret">
-            {secret.value}
-          </code>{' '}
-          <CopyButton text={secret.value} label={`Copy the ${secret.label.toLowerCase()}`} />
+          <CopyableCode text={secret.value} label={`Copy the ${secret.label.toLowerCase()}`} testId={secret.testId} secret />
         </dd>
       </dl>
     </>

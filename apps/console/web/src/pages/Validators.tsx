@@ -2,7 +2,7 @@ import type { StakingLimits, StakingNetwork, Validator } from '@cloud/sdk/browse
 import { useEffect, useId, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Alert, Status } from '../components/Alert';
-import { CopyButton } from '../components/CopyButton';
+import { CopyableCode } from '../components/Copyable';
 import { StateBadge } from '../components/NodeState';
 import { RegistrationStatus } from '../components/Registration';
 import { useApi, useConsole } from '../context';
@@ -104,7 +104,7 @@ export function ValidatorsPage() {
               P-chain:
             </p>
             <p>
-              <code data-testid="new-chain-node-id">{created.chainNodeId}</code> <CopyButton text={created.chainNodeId} label="Copy the NodeID" />
+              <CopyableCode text={created.chainNodeId} label="Copy the NodeID" testId="new-chain-node-id" />
             </p>
             {created.nodePass && <p>Open its page now for its node password, which is shown once.</p>}
           </div>
