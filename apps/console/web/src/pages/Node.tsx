@@ -5,12 +5,16 @@ import { AccessRules } from '../components/AccessRules';
 import { Alert } from '../components/Alert';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Credentials } from '../components/Credentials';
+import { DevChain } from '../components/DevChain';
 import { Endpoints } from '../components/Endpoints';
 import { Logs } from '../components/Logs';
 import { StateBadge, SyncProgress } from '../components/NodeState';
+import { ReadyLines } from '../components/ReadyLines';
 import { Usage } from '../components/Usage';
 import { useApi, useConsole } from '../context';
+import type { CredentialSummary, NewCredential } from '../credentials';
 import { usePolling } from '../polling';
+import { placeholderLines } from '../ready';
 import { usePageTitle } from '../title';
 
 type Action = 'stop' | 'start' | 'delete';
@@ -29,9 +33,15 @@ function NodeScreen({ id }: { id: string }) {
   const [node, setNode] = useState<Node | null>(null);
   const [gone, setGone] = useState(false);
   const [confirming, setConfirming] = useState<Action | null>(null);
-  // The password of a node just created, shown once on this page; out of memory when it is left.
-  const [secret] = useState(() => shownOnce.get(id));
+  // The secret shown once on this page: the first credential of a node just created (its password,
+  // from the create answer), or one created or rotated here. Out of memory when the page is left.
+  const [secret, setSecret] = useState<NewCredential | undefined>(() => {
+    const created = shownOnce.get(id);
+    return created && { id: '', name: 'default', kind: 'basic', nodeUser: created.user, nodePass: created.password, createdAt: '' };
+  });
   useEffect(() => () => void shownOnce.delete(id), [id, shownOnce]);
+  const [credentials, setCredentials] = useState<CredentialSummary[]>([]);
+  const nodeUser = credentials.flatMap((credential) => (credential.kind === 'basic' ? [credential.nodeUser] : []))[0];
 
   usePolling(
     async () => {
@@ -103,6 +113,18 @@ function NodeScreen({ id }: { id: string }) {
               <dd>{[node.large ? 'large' : 'standard', node.jwt ? 'jwt' : 'Basic credentials', node.txindex ? 'transaction index' : null].filter(Boolean).join(', ')}</dd>
               <dt>Created</dt>
               <dd>{new Date(node.createdAt).toLocaleString()}</dd>
+              {nodeUser && (
+                <>
+                  <dt>Node user</dt>
+                  <dd>
+                    <code data-testid="node-user-name">{nodeUser}</code>{' '}
+                    <span className="muted">
+                      (not a secret). Its password was shown once, when the node was created; the platform keeps only its hash. Create or rotate a
+                      credential under Credentials to get a new one.
+                    </span>
+                  </dd>
+                </>
+              )}
             </dl>
             <div className="actions">
               <button type="button" onClick={() => setConfirming('stop')} disabled={!canStop}>
@@ -116,8 +138,21 @@ function NodeScreen({ id }: { id: string }) {
               </button>
             </div>
           </section>
-          <Endpoints address={node.address} ports={node.ports} />
-          <Credentials image={node.image} address={node.address} port={node.ports.jsonRpc} jwt={node.jwt} caFile={config.proxyCaFile} secret={secret} />
+          <div className="side-by-side">
+            <Endpoints endpoints={node.endpoints} jwt={node.jwt} caFile={config.proxyCaFile} />
+            <section aria-labelledby="call-title" className="panel">
+              <h2 id="call-title">Call it</h2>
+              <ReadyLines lines={placeholderLines(node, config.proxyCaFile, nodeUser)} title="Ready lines" testId="ready-lines">
+                <p className="hint">
+                  {node.jwt
+                    ? 'With your client access token: `npx cloud token` prints one.'
+                    : 'With a Basic credential: put its password where it says <password>. A URL token’s lines, cast among them, are shown with it when it is created or rotated.'}
+                </p>
+              </ReadyLines>
+            </section>
+          </div>
+          {!node.jwt && <Credentials node={node} secret={secret} onSecret={setSecret} onList={setCredentials} />}
+          <DevChain node={node} secret={secret} user={nodeUser} />
           <Usage nodeId={id} />
           <Logs read={() => client.nodes.logs(id, 40)} />
           <AccessRules nodeId={id} />

@@ -3,13 +3,15 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Alert } from '../components/Alert';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { CopyButton } from '../components/CopyButton';
-import { Credentials } from '../components/Credentials';
+import { CopyableCode } from '../components/Copyable';
 import { Endpoints } from '../components/Endpoints';
 import { StateBadge } from '../components/NodeState';
+import { ReadyLines } from '../components/ReadyLines';
+import { ShownOnce } from '../components/ShownOnce';
 import { RegistrationFacts, RegistrationStatus } from '../components/Registration';
 import { useApi, useConsole } from '../context';
 import { usePolling } from '../polling';
+import { linesFor, placeholderLines } from '../ready';
 import { usePageTitle } from '../title';
 
 export function ValidatorPage() {
@@ -26,7 +28,7 @@ function ValidatorScreen({ network, nodeId }: { network: string; nodeId: string 
   const [validator, setValidator] = useState<Validator | null>(null);
   const [gone, setGone] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const [secret] = useState(() => shownOnce.get(nodeId));
+  const [secret, setSecret] = useState(() => shownOnce.get(nodeId));
   useEffect(() => () => void shownOnce.delete(nodeId), [nodeId, shownOnce]);
 
   usePolling(
@@ -78,7 +80,7 @@ function ValidatorScreen({ network, nodeId }: { network: string; nodeId: string 
             <dl className="facts">
               <dt>NodeID</dt>
               <dd>
-                <code data-testid="chain-node-id">{validator.chainNodeId}</code> <CopyButton text={validator.chainNodeId} label="Copy the NodeID" />
+                <CopyableCode text={validator.chainNodeId} label="Copy the NodeID" testId="chain-node-id" />
               </dd>
               <dt>Registration</dt>
               <dd data-testid="registration">
@@ -101,8 +103,32 @@ function ValidatorScreen({ network, nodeId }: { network: string; nodeId: string 
               </button>
             </div>
           </section>
-          <Endpoints address={validator.address} ports={validator.ports} />
-          <Credentials image={validator.image} address={validator.address} port={validator.ports.jsonRpc} jwt={false} caFile={config.proxyCaFile} secret={secret} />
+          <Endpoints endpoints={validator.endpoints} jwt={false} caFile={config.proxyCaFile} />
+          <section aria-labelledby="call-title" className={secret ? 'panel panel-secret' : 'panel'}>
+            <h2 id="call-title">Call it</h2>
+            {secret ? (
+              <ShownOnce
+                name={{ label: 'User', value: secret.user, testId: 'node-user' }}
+                secret={{ label: 'Password', value: secret.password, testId: 'node-password' }}
+              />
+            ) : (
+              <p>Its password was shown once, when the validator was created: put it where the lines say &lt;password&gt;.</p>
+            )}
+            <ReadyLines
+              lines={
+                secret
+                  ? linesFor({ ...validator, jwt: false }, config.proxyCaFile, { id: '', name: 'default', kind: 'basic', nodeUser: secret.user, nodePass: secret.password, createdAt: '' })
+                  : placeholderLines({ ...validator, jwt: false }, config.proxyCaFile)
+              }
+              title="Ready lines"
+              testId="ready-lines"
+            />
+            {secret && (
+              <button type="button" onClick={() => setSecret(undefined)}>
+                I have copied it: hide the password
+              </button>
+            )}
+          </section>
         </>
       )}
       <ConfirmDialog
