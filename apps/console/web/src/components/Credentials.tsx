@@ -6,6 +6,7 @@ import { linesFor } from '../ready';
 import { Alert, Status } from './Alert';
 import { ConfirmDialog } from './ConfirmDialog';
 import { CopyableCode } from './Copyable';
+import { PLAIN_HTTP } from './Endpoints';
 import { ReadyLines } from './ReadyLines';
 import { TableWrap } from './TableWrap';
 
@@ -225,6 +226,14 @@ function NewSecret({ node, secret, onHide }: { node: Node; secret: NewCredential
                 <dt>WebSocket with the token</dt>
                 <dd>
                   <CopyableCode text={secret.urls.webSocket} label="Copy the WebSocket address with the token" secret />
+                </dd>
+              </>
+            )}
+            {secret.urls.plain && (
+              <>
+                <dt>JSON-RPC with the token, {PLAIN_HTTP}</dt>
+                <dd>
+                  <CopyableCode text={secret.urls.plain.jsonRpc} label={`Copy the JSON-RPC address with the token, ${PLAIN_HTTP}`} secret />
                 </dd>
               </>
             )}
