@@ -103,11 +103,28 @@ export async function checkPhoneScreen(page: Page, name: string): Promise<void> 
       if (look > 0) await page.waitForTimeout(250);
       overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
     }
-    expect(overflow).toBeLessThanOrEqual(0);
+    // What sticks out, named in the failure: the innermost elements past the right edge.
+    expect(overflow > 0 ? { overflow, wide: await widerThanPage(page) } : { overflow }).toEqual({ overflow: 0 });
     await checkScreen(page, name);
   } finally {
     if (before) await page.setViewportSize(before);
   }
+}
+
+/** The innermost elements past the page's right edge (outside any box that scrolls or clips), as tag.class#id and where they end. */
+function widerThanPage(page: Page): Promise<string[]> {
+  return page.evaluate<string[]>(`(() => {
+    const width = document.documentElement.clientWidth;
+    const clipped = (element) => {
+      for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) if (getComputedStyle(up).overflowX !== 'visible') return true;
+      return false;
+    };
+    const wide = [...document.body.querySelectorAll('*')].filter((element) => element.getBoundingClientRect().right > width + 0.5 && !clipped(element));
+    return wide
+      .filter((element) => !wide.some((other) => other !== element && element.contains(other)))
+      .slice(0, 10)
+      .map((element) => element.tagName.toLowerCase() + (element.className ? '.' + String(element.className).split(' ').join('.') : '') + (element.id ? '#' + element.id : '') + ' ' + Math.round(element.getBoundingClientRect().right) + 'px');
+  })()`);
 }
 
 // Read in the page as expressions: this workspace type-checks with Node's types, not the DOM's.

@@ -170,22 +170,53 @@ describe('the web console', () => {
     await checkPhoneScreen(page(), '11-nodes-phone');
   });
 
-  it("shows the node's credentials once, and its curl line answers through the proxy", async () => {
+  /** The SDK with the session the page keeps, to compare the page with what the APIs say. */
+  const pageApi = async () => {
+    const session = JSON.parse((await storedSession(page()))!) as Session;
+    return new PlatformClient({ accountsUrl: platform.urls.accounts!, nodesUrl: platform.urls.nodes!, stakingUrl: platform.urls.staking!, session });
+  };
+  /** The text of the ready line `name` in the group of lines `group` (a data-testid). */
+  const readyLine = async (group: string, name: string) => (await page().getByTestId(group).locator(`[data-ready-line="${name}"] pre`).textContent())!.trim();
+  /** Runs a ready-to-paste curl line as a person would, and its answer. */
+  const runCurl = async (line: string) => (await run('bash', ['-c', `${line} -sS --max-time 60`])).stdout;
+
+  it("shows the node's endpoints with copy buttons, its first credential once, and its curl line answers through the proxy", async () => {
     await page().getByRole('table').getByRole('link', { name: nodeId }).click();
     await page().getByTestId('node-state').getByText('Running').waitFor();
-    const curl = (await page().getByTestId('curl-line').textContent())!.trim();
-    const password = (await page().getByTestId('node-password').textContent())!.trim();
-    expect(curl).toContain(password);
-    expect(curl).toMatch(/^curl --cacert \S+ -u \S+ -H 'content-type: application\/json' -d '\{"jsonrpc":"2\.0","id":1,"method":"eth_blockNumber","params":\[\]\}' https:\/\/\S+:8545\/$/);
-    await page().getByRole('button', { name: 'Copy the curl line' }).click();
-    expect(await clipboard(page())).toBe(curl);
 
-    // The test's proxy listens on a random port, not the contract's 8545: --connect-to sends the
-    // line's https://<address>:8545 there, with the address kept for TLS and routing.
-    const address = new URL(/https:\/\/\S+/.exec(curl)![0]).hostname;
-    const connectTo = `--connect-to ${address}:8545:127.0.0.1:${platform.proxyPortMap[8545]}`;
-    const { stdout } = await run('bash', ['-c', `${curl} -sS --max-time 60 ${connectTo}`]);
-    expect(JSON.parse(stdout)).toEqual({ jsonrpc: '2.0', id: 1, result: expect.stringMatching(/^0x[0-9a-f]+$/) });
+    // The endpoints are the node record's own, each with a copy button a keyboard reaches.
+    const record = await (await pageApi()).nodes.get(nodeId);
+    expect(record.endpoints.jsonRpc).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/$/);
+    await page().getByTestId('endpoints').getByText(record.endpoints.jsonRpc, { exact: true }).waitFor();
+    await page().getByRole('button', { name: 'Copy the JSON-RPC address', exact: true }).focus();
+    await page().keyboard.press('Enter');
+    await page().getByTestId('endpoints').getByText('Copied').waitFor();
+    expect(await clipboard(page())).toBe(record.endpoints.jsonRpc);
+    // Plain HTTP for loopback clients, labelled as such.
+    expect(record.endpoints.plain?.jsonRpc).toMatch(/^http:\/\//);
+    await page().getByRole('heading', { name: 'Plain HTTP, from this machine only (litecoin-cli, bitcoin-cli)' }).waitFor();
+    await page().getByTestId('plain-endpoints').getByText(record.endpoints.plain!.jsonRpc, { exact: true }).waitFor();
+    await page().getByRole('button', { name: 'Copy the JSON-RPC address, plain HTTP, from this machine only (litecoin-cli, bitcoin-cli)' }).click();
+    expect(await clipboard(page())).toBe(record.endpoints.plain!.jsonRpc);
+
+    // The node's first credential, from the create answer: shown only now, with its ready lines.
+    const secret = page().getByTestId('new-secret');
+    await secret.getByText('shown only now').first().waitFor();
+    const user = (await page().getByTestId('new-credential-user').textContent())!.trim();
+    const password = (await page().getByTestId('new-credential-secret').textContent())!.trim();
+    expect(await page().getByTestId('node-user-name').textContent()).toBe(user);
+    const curl = await readyLine('new-secret-lines', 'curl');
+    expect(curl).toContain(password);
+    expect(curl).toMatch(/^curl --cacert \S+ -u \S+ -H 'content-type: application\/json' -d '\{"jsonrpc":"2\.0","id":1,"method":"eth_blockNumber","params":\[\]\}' https:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(curl.endsWith(record.endpoints.jsonRpc)).toBe(true);
+    expect(await readyLine('new-secret-lines', 'ethers')).toContain(`request.setCredentials('${user}', '${password}')`);
+    await page().getByRole('button', { name: 'Copy the curl line, ready lines with default' }).click();
+    expect(await clipboard(page())).toBe(curl);
+    // The lines beside the endpoints have the node user and a placeholder for the password.
+    expect(await readyLine('ready-lines', 'curl')).toContain(`-u '${user}:<password>'`);
+
+    // As pasted: the printed address, no hosts line, no --connect-to.
+    expect(JSON.parse(await runCurl(curl))).toEqual({ jsonrpc: '2.0', id: 1, result: expect.stringMatching(/^0x[0-9a-f]+$/) });
 
     await page().getByRole('heading', { name: 'Log' }).waitFor();
     await checkScreen(page(), '12-node');
@@ -210,15 +241,95 @@ describe('the web console', () => {
     expect(await page().getByLabel('Calls per second at most').inputValue()).toBe('50');
   });
 
+  it('creates a URL token credential, shows it once with its lines, rotates it and deletes it; the last one stays', async () => {
+    const credentials = page().getByTestId('credentials');
+    await page().getByRole('button', { name: 'I have copied it: hide the password' }).click();
+    expect(await page().getByTestId('new-secret').count()).toBe(0);
+    await page().getByRole('radio', { name: 'URL token' }).check();
+    await page().getByLabel('Name', { exact: true }).fill('ci');
+    await page().getByRole('button', { name: 'Create the credential' }).click();
+    await page().getByRole('heading', { name: 'URL token ci: shown only now' }).waitFor();
+    const token = (await page().getByTestId('new-credential-secret').textContent())!.trim();
+    expect(token).toMatch(/^nt_/);
+    const url = (await page().getByTestId('new-credential-url').textContent())!.trim();
+    expect(url).toMatch(new RegExp(`^https://127\\.0\\.0\\.1:\\d+/${token}$`));
+    await page().getByRole('button', { name: 'Copy the token' }).click();
+    expect(await clipboard(page())).toBe(token);
+    // Listed without its secret; a Basic one with its user name.
+    await credentials.locator('tr[data-credential="ci"]').getByText('URL token').waitFor();
+    expect(await credentials.textContent()).not.toContain(token);
+    expect(await page().evaluate<string>('JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage })')).not.toContain(token);
+
+    // Its ready lines: curl with nothing but the token URL, ethers and cast for an eth node.
+    const curl = await readyLine('new-secret-lines', 'curl');
+    expect(curl).not.toContain(' -u ');
+    expect(curl.endsWith(url)).toBe(true);
+    expect(await readyLine('new-secret-lines', 'ethers')).toBe(`const provider = new JsonRpcProvider('${url}');`);
+    expect(await readyLine('new-secret-lines', 'cast')).toMatch(new RegExp(`^cast block-number --rpc-url \\S+/${token}$`));
+    expect(JSON.parse(await runCurl(curl))).toEqual({ jsonrpc: '2.0', id: 1, result: expect.stringMatching(/^0x[0-9a-f]+$/) });
+
+    // A dev node: the lines that fund an address and mine, with this token's address for cast.
+    expect((await (await pageApi()).nodes.get(nodeId)).dev).toBe(true);
+    const dev = page().getByTestId('dev-chain');
+    await dev.getByRole('heading', { name: 'Fund an address: dev chain only' }).waitFor();
+    const wallet = '0x00000000000000000000000000000000000000a1';
+    await dev.getByLabel('Address to fund').fill(wallet);
+    const castUrl = /--rpc-url (\S+)$/.exec(await readyLine('new-secret-lines', 'cast'))![1];
+    expect(await readyLine('dev-lines', 'cast: give the address 100 ether')).toBe(`cast rpc anvil_setBalance ${wallet} 0x56BC75E2D63100000 --rpc-url ${castUrl}`);
+    expect(await readyLine('dev-lines', 'cast: mine a block')).toBe(`cast rpc evm_mine --rpc-url ${castUrl}`);
+    await page().getByRole('button', { name: 'Copy the cast: give the address 100 ether line, dev chain only: fund and mine' }).click();
+    expect(await clipboard(page())).toContain(`anvil_setBalance ${wallet}`);
+    await checkScreen(page(), '22-node-token-credential');
+
+    // Rotate, after a confirmation: a new token, shown once; the old one is refused.
+    await page().getByRole('button', { name: 'Rotate credential ci' }).click();
+    const rotateDialog = page().getByRole('dialog', { name: 'Rotate credential ci?' });
+    await rotateDialog.waitFor();
+    await checkScreen(page(), '23-node-credential-rotate-dialog');
+    await rotateDialog.getByRole('button', { name: 'Rotate the credential' }).click();
+    await page().getByText('Credential ci rotated').waitFor();
+    const rotated = (await page().getByTestId('new-credential-secret').textContent())!.trim();
+    expect(rotated).toMatch(/^nt_/);
+    expect(rotated).not.toBe(token);
+    const rotatedCurl = await readyLine('new-secret-lines', 'curl');
+    expect(rotatedCurl).toContain(rotated);
+    expect(JSON.parse(await runCurl(rotatedCurl))).toMatchObject({ result: expect.stringMatching(/^0x/) });
+    // Revoked within a second.
+    await page().waitForTimeout(1500);
+    expect(await runCurl(curl)).not.toContain('"result"');
+
+    // Delete, after a confirmation.
+    await page().getByRole('button', { name: 'Delete credential ci' }).click();
+    await page().getByRole('dialog', { name: 'Delete credential ci?' }).getByRole('button', { name: 'Delete the credential' }).click();
+    await page().getByText('Credential ci deleted').waitFor();
+    await credentials.locator('tr[data-credential="ci"]').waitFor({ state: 'detached' });
+    expect(await page().getByTestId('new-secret').count()).toBe(0);
+
+    // The last credential cannot go: the API's words in the alert, and it is still listed.
+    const api = await pageApi();
+    const [last] = await api.nodes.credentials(nodeId);
+    const refusal = await api.nodes.removeCredential(nodeId, last!.id).then(
+      () => null,
+      (error: Error) => error.message,
+    );
+    expect(refusal).not.toBeNull();
+    await page().getByRole('button', { name: `Delete credential ${last!.name}` }).click();
+    await page().getByRole('dialog', { name: `Delete credential ${last!.name}?` }).getByRole('button', { name: 'Delete the credential' }).click();
+    await alert().getByText(refusal!).waitFor();
+    await credentials.locator(`tr[data-credential="${last!.name}"]`).waitFor();
+    await checkScreen(page(), '24-node-last-credential-refused');
+  });
+
   it('deletes the node after a confirmation, and it leaves the list', async () => {
-    // Leaving the page forgets the password: back on it, the curl line has a placeholder.
+    // Leaving the page forgets every secret: back on it, the curl line has a placeholder.
     await section('Nodes').click();
     await page().getByRole('table').getByRole('link', { name: nodeId }).click();
     await page().getByTestId('node-state').getByText('Running').waitFor();
-    expect(await page().getByTestId('node-password').count()).toBe(0);
-    expect(await page().getByTestId('curl-line').textContent()).toContain("-u '<user>:<password>'");
+    expect(await page().getByTestId('new-secret').count()).toBe(0);
+    await page().getByTestId('credentials').waitFor();
+    expect(await readyLine('ready-lines', 'curl')).toContain(":<password>'");
 
-    await page().getByRole('button', { name: 'Delete' }).click();
+    await page().getByRole('button', { name: 'Delete', exact: true }).click();
     const dialog = page().getByRole('dialog', { name: 'Delete this node?' });
     await dialog.waitFor();
     await checkScreen(page(), '15-node-delete-dialog');
@@ -254,8 +365,7 @@ describe('the web console', () => {
     expect(await clipboard(page())).toBe(chainNodeId);
 
     // The API's record says the same NodeID (read with the session the page keeps).
-    const session = JSON.parse((await storedSession(page()))!) as Session;
-    const api = new PlatformClient({ accountsUrl: platform.urls.accounts!, nodesUrl: platform.urls.nodes!, stakingUrl: platform.urls.staking!, session });
+    const api = await pageApi();
     const [validator] = await api.staking.list('fuji');
     expect(validator!.chainNodeId).toBe(chainNodeId);
 
