@@ -164,7 +164,7 @@ describe('deploy/kubernetes, production overlay rendered by kubectl kustomize', 
     for (const configMap of ofKind(objects, 'ConfigMap')) {
       for (const [key, value] of Object.entries((configMap.data ?? {}) as Record<string, string>)) {
         const where = `${configMap.metadata.name}: ${key}`;
-        expect([where, /PASSWORD|SECRET(?!_HASH_KEY_FILE)|_URL$/.test(key) && !/^(PUBLIC_ACCOUNTS|ACCOUNTS|CONSOLE|CONSOLE_API)_URL$/.test(key)]).toEqual([where, false]);
+        expect([where, /PASSWORD|SECRET(?!_HASH_KEY_FILE)|_URL$/.test(key) && !/^(PUBLIC_ACCOUNTS|PUBLIC_NODE|ACCOUNTS|CONSOLE|CONSOLE_API)_URL$/.test(key)]).toEqual([where, false]);
         expect([where, /:\/\/[^/@\s]+:[^/@\s]+@/.test(value)]).toEqual([where, false]);
         expect([where, /-----BEGIN/.test(value)]).toEqual([where, false]);
         expect([where, secretValues.includes(value) || key === 'STAKING_KEY_ENCRYPTION_KEY']).toEqual([where, false]);

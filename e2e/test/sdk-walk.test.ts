@@ -129,7 +129,7 @@ describe('CloudClient against the platform', () => {
     expect(node.nodePass).toBeUndefined();
     const running = await cloud.nodes.waitUntilRunning(node.id, { intervalMs: 200 });
     expect(await cloud.rpc(running, 'eth_blockNumber')).toMatch(/^0x[0-9a-f]+$/);
-    await expect(cloud.rpc(running, 'eth_accounts')).rejects.toMatchObject({ code: -32601 });
+    await expect(cloud.rpc(running, 'eth_coinbase')).rejects.toMatchObject({ code: -32601 });
     await cloud.nodes.remove(node.id);
   });
 

@@ -161,9 +161,18 @@ describe('startPlatform', () => {
         proxyCall(platform.proxy, node.address, platform.proxy.ports.eth, `${node.nodeUser}:${node.nodePass}`, { jsonrpc: '2.0', id: 1, method, params: [] });
       const height = await call('eth_blockNumber');
       expect(height).toMatchObject({ status: 200, body: { jsonrpc: '2.0', id: 1, result: expect.stringMatching(/^0x[0-9a-f]+$/) } });
-      expect(await call('eth_accounts')).toEqual({
+      // eth_coinbase is refused on every node, dev chains too (the dev layer funds and mines, no more).
+      expect(await call('eth_coinbase')).toEqual({
         status: 200,
-        body: { jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'method "eth_accounts" is not allowed on this hosted node' } },
+        body: {
+          jsonrpc: '2.0',
+          id: 1,
+          error: {
+            code: -32601,
+            message: 'method "eth_coinbase" is not allowed on this hosted node',
+            data: { refusedBy: 'platform', method: 'eth_coinbase', message: 'the method "eth_coinbase" does not exist/is not available on this hosted node' },
+          },
+        },
       });
 
       expect((await fetch(`${nodes}/users/me/nodes/${node.id}`, { method: 'DELETE', headers: client })).status).toBe(200);

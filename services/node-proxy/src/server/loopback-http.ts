@@ -6,6 +6,8 @@ import { isIP, type Socket } from 'node:net';
 const TLS_HANDSHAKE = 0x16;
 /** A connection that sends nothing in this long is dropped before either protocol sees it. */
 const FIRST_BYTE_TIMEOUT_MS = 30_000;
+/** A refused plain connection is closed this long after its answer if the caller keeps it open. */
+const REFUSED_LINGER_MS = 5_000;
 
 /** Loopback peers, as node:net reports them (IPv4, IPv6, IPv4-mapped IPv6). */
 export function isLoopback(address: string | undefined): boolean {
@@ -22,7 +24,7 @@ export function isLoopback(address: string | undefined): boolean {
  * else's https. A plain connection from elsewhere gets a 400 saying to use https and is closed, so
  * no credential crosses a network in the clear through the proxy.
  */
-export function acceptLoopbackHttp(tls: HttpsServer, plain: HttpServer): void {
+export function acceptLoopbackHttp(tls: HttpsServer, plain: HttpServer, admits: (address: string | undefined) => boolean = isLoopback): void {
   const tlsListeners = tls.listeners('connection') as ((socket: Socket) => void)[];
   tls.removeAllListeners('connection');
   tls.on('connection', (socket: Socket) => {
@@ -33,7 +35,7 @@ export function acceptLoopbackHttp(tls: HttpsServer, plain: HttpServer): void {
       socket.unshift(first);
       if (first[0] === TLS_HANDSHAKE) {
         for (const listener of tlsListeners) listener.call(tls, socket);
-      } else if (isLoopback(socket.remoteAddress)) {
+      } else if (admits(socket.remoteAddress)) {
         plain.emit('connection', socket);
       } else {
         refusePlain(socket);
@@ -47,5 +49,10 @@ export function acceptLoopbackHttp(tls: HttpsServer, plain: HttpServer): void {
 
 function refusePlain(socket: Socket): void {
   const body = JSON.stringify({ code: 'HttpsRequired', message: 'this port speaks HTTPS to callers from other machines: use an https:// address' });
+  // Read and drop what it sent (closing with unread bytes would reset the answer away), answer,
+  // and close once it has: at most a few seconds later.
+  socket.on('data', () => {});
+  socket.setTimeout(REFUSED_LINGER_MS, () => socket.destroy());
   socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  socket.resume();
 }
