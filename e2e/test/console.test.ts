@@ -279,6 +279,12 @@ describe('the web console', () => {
     expect(await readyLine('dev-lines', 'cast: mine a block')).toBe(`cast rpc evm_mine --rpc-url ${castUrl}`);
     await page().getByRole('button', { name: 'Copy the cast: give the address 100 ether line, dev chain only: fund and mine' }).click();
     expect(await clipboard(page())).toContain(`anvil_setBalance ${wallet}`);
+    // The same calls at the same address work: the proxy lets a dev node's owner fund and mine.
+    const call = async (method: string, params: unknown[]) =>
+      JSON.parse(await runCurl(`curl -H 'content-type: application/json' -d '${JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })}' ${castUrl}`)) as { result?: unknown };
+    expect(await call('anvil_setBalance', [wallet, '0x56BC75E2D63100000'])).toHaveProperty('result');
+    expect(await call('evm_mine', [])).toHaveProperty('result');
+    expect(BigInt((await call('eth_getBalance', [wallet, 'latest'])).result as string)).toBe(100n * 10n ** 18n);
     await checkScreen(page(), '22-node-token-credential');
 
     // Rotate, after a confirmation: a new token, shown once; the old one is refused.
