@@ -167,11 +167,12 @@ export function readyLines(options: ReadyLinesOptions): ReadyLine[] {
       const { jsonRpc, webSocket } = credential.urls;
       lines.push(withNote({ name: 'ethers', line: `const provider = new JsonRpcProvider(${jsString(jsonRpc)});` }, trustNote(jsonRpc)));
       if (webSocket) lines.push(withNote({ name: 'ethers (WebSocket)', line: `const provider = new WebSocketProvider(${jsString(webSocket)});` }, trustNote(webSocket)));
-      // cast takes no CA file: behind a self-signed certificate it calls the plain HTTP address
-      // served to loopback callers, when there is one.
+      // Behind a self-signed certificate cast needs SSL_CERT_FILE (the e2e real-clients suite runs
+      // both); the line calls the plain HTTP address served to loopback callers instead, when there
+      // is one, so it pastes as it is.
       const plain = credential.urls.plain?.jsonRpc;
       if (!caFile || !tls(jsonRpc)) lines.push({ name: 'cast', line: `cast block-number --rpc-url ${shellWord(jsonRpc)}` });
-      else if (plain) lines.push({ name: 'cast', line: `cast block-number --rpc-url ${shellWord(plain)}`, note: 'plain HTTP, answered to loopback callers only: cast takes no CA file for the dev certificate' });
+      else if (plain) lines.push({ name: 'cast', line: `cast block-number --rpc-url ${shellWord(plain)}`, note: `plain HTTP, answered to loopback callers only; over TLS: SSL_CERT_FILE=${shellWord(caFile)} cast block-number --rpc-url ${shellWord(jsonRpc)}` });
     } else if (credential.kind === 'basic') {
       const url = endpoints.jsonRpc;
       const line = `const request = new FetchRequest(${jsString(url)}); request.setCredentials(${jsString(credential.user)}, ${jsString(credential.password)}); const provider = new JsonRpcProvider(request);`;

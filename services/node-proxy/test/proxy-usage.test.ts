@@ -137,8 +137,8 @@ describe.each([
       { method: 'unread', calls: calls(0, 0, 1), total: 1 },
     ]);
     expect(report.credentials).toEqual([
-      { credentialId: ci.id, name: 'ci', calls: calls(2, 2), total: 4 },
-      { credentialId: first!.id, name: first!.name, calls: calls(1, 0), total: 1 },
+      { credentialId: ci.id, name: 'ci', kind: 'basic', calls: calls(2, 2), total: 4 },
+      { credentialId: first!.id, name: first!.name, kind: 'basic', calls: calls(1, 0), total: 1 },
     ]);
     await proxy.close();
   });

@@ -150,6 +150,12 @@ describe('staking API', () => {
         stateReason: null,
         address: `${body.nodeId}.nodes.example.test`,
         ports: { jsonRpc: 9650, management: 8080 },
+        // Routed by its Basic user on the loopback address, plain HTTP beside TLS (the embedded default).
+        endpoints: {
+          jsonRpc: 'https://127.0.0.1:9650/',
+          management: 'https://127.0.0.1:8080/',
+          plain: { jsonRpc: 'http://127.0.0.1:9650/', management: 'http://127.0.0.1:8080/' },
+        },
         nodeUser: expect.stringMatching(/^u[0-9a-f]{16}$/),
         nodePass: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
         createdAt: new Date(platform.clock()).toISOString(),
