@@ -103,7 +103,7 @@ describe('real clients against the platform npm start runs, at the addresses it 
   beforeAll(async () => {
     runDir = mkdtempSync(path.join(os.tmpdir(), 'real-clients-'));
     const log = openSync(path.join(runDir, 'platform.log'), 'a');
-    const started = spawn(process.execPath, ['--conditions=@cloud/source', '-r', path.join(HERE, 'run-typescript.cjs'), path.join(HERE, 'platform-process.ts'), runDir], {
+    const started = spawn(process.execPath, ['--conditions=@cloud/source', '-r', require.resolve('@cloud/jest-preset/run-typescript.cjs'), path.join(HERE, 'platform-process.ts'), runDir], {
       cwd: HERE,
       stdio: ['ignore', log, log],
     });

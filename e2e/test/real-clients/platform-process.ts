@@ -5,7 +5,7 @@
 // as a JSON line, and says where it listens in `<runDir>/ready.json`. SIGTERM stops it; its data
 // directory stays for the suite to read (the suite removes it).
 //
-//   node --conditions=@cloud/source -r ./run-typescript.cjs platform-process.ts <runDir>
+//   node --conditions=@cloud/source -r @cloud/jest-preset/run-typescript.cjs platform-process.ts <runDir>
 import { appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startPlatform } from '@cloud/all-in-one';

@@ -74,3 +74,12 @@ export function callProxy(proxy: Pick<NodeProxy, 'ports' | 'scheme' | 'certifica
 export function basic(credentials: string): string {
   return `Basic ${Buffer.from(credentials).toString('base64')}`;
 }
+
+/** The proxy's refusal of a method outside the platform's policy, as the error of a JSON-RPC answer. */
+export function platformRefusal(method: string) {
+  return {
+    code: -32601,
+    message: `method "${method}" is not allowed on this hosted node`,
+    data: { refusedBy: 'platform', method, message: `the method "${method}" does not exist/is not available on this hosted node` },
+  };
+}

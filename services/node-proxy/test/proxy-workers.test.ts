@@ -234,7 +234,7 @@ describe('node-proxy with PROXY_WORKERS=2, as its own process', () => {
 /** `src/main.ts` in a process of its own (the TypeScript sources, as jest runs them); `onOutput` gets its stdout and stderr. */
 function spawnProxy(env: Record<string, string>, onOutput: (text: string) => void): ChildProcess {
   const root = path.join(__dirname, '..');
-  const child = spawn(process.execPath, ['--conditions=@cloud/source', '-r', path.join(__dirname, 'run-typescript.cjs'), path.join(root, 'src', 'main.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--conditions=@cloud/source', '-r', require.resolve('@cloud/jest-preset/run-typescript.cjs'), path.join(root, 'src', 'main.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (chunk: Buffer) => onOutput(chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => onOutput(chunk.toString()));
   return child;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { NodeProxy } from '../../src';
 import { DEFAULT_FILTER_DIR } from '../../src/config';
-import { callProxy, type ProxyCall } from '../client';
+import { callProxy, type ProxyCall, platformRefusal as refusal } from '../client';
 import { waitUntil, type CreatedNode, type ProxyPlatform, type TestUser } from '../harness';
 import { sharedProxyPlatform } from '../shared-platform';
 
@@ -18,11 +18,6 @@ const blockedMethods = rules.refused
   .flatMap((group) => group.methods)
   .map((method) => method.replace(/\*$/, 'x'))
   .filter((method) => !devLayer.has(method));
-const refusal = (method: string) => ({
-  code: -32601,
-  message: `method "${method}" is not allowed on this hosted node`,
-  data: { refusedBy: 'platform', method, message: `the method "${method}" does not exist/is not available on this hosted node` },
-});
 
 describe('the proxy in front of a Litecoin Core node', () => {
   let platform: ProxyPlatform;

@@ -1,30 +1,20 @@
 import { execFile } from 'node:child_process';
 import { Agent } from 'node:http';
-import type { LookupFunction } from 'node:net';
 import { promisify } from 'node:util';
 import { FetchRequest, JsonRpcProvider, Wallet } from 'ethers';
 import type { NodeProxy } from '../../src';
 import { DEFAULT_FILTER_DIR } from '../../src/config';
 import { loadMethodLists } from '../../src/json-rpc/method-policy';
 import { findOnPath } from '@cloud/nodes/testing';
-import { callProxy } from '../client';
+import { callProxy, platformRefusal as refusal } from '../client';
+import { lookup } from '../websocket-client';
 import { waitUntil, type CreatedNode, type ProxyPlatform, type TestUser } from '../harness';
 import { sharedProxyPlatform } from '../shared-platform';
 
 const lists = loadMethodLists(DEFAULT_FILTER_DIR);
 const ONE_ETHER = '0xde0b6b3a7640000';
 
-/** Node addresses (`<nodeId>.nodes.localhost`) are this machine, whatever the system resolver thinks. */
-const lookup: LookupFunction = (_hostname, options, callback) => {
-  if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
-  else callback(null, '127.0.0.1', 4);
-};
 
-const refusal = (method: string) => ({
-  code: -32601,
-  message: `method "${method}" is not allowed on this hosted node`,
-  data: { refusedBy: 'platform', method, message: `the method "${method}" does not exist/is not available on this hosted node` },
-});
 
 /**
  * The dev layer (issue 27): on a node whose route says `dev: true` its owner funds and mines

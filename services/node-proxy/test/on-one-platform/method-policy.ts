@@ -1,18 +1,13 @@
 import { once } from 'node:events';
 import { Agent } from 'node:http';
-import type { LookupFunction } from 'node:net';
 import { FetchRequest, JsonRpcProvider, Wallet, type TransactionReceipt } from 'ethers';
 import WebSocket, { type RawData } from 'ws';
 import type { NodeProxy } from '../../src';
 import { basic, callProxy } from '../client';
+import { lookup } from '../websocket-client';
 import { waitUntil, type CreatedNode, type ProxyPlatform } from '../harness';
 import { sharedProxyPlatform } from '../shared-platform';
 
-/** Node addresses (`<nodeId>.nodes.localhost`) are this machine, whatever the system resolver thinks. */
-const lookup: LookupFunction = (_hostname, options, callback) => {
-  if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
-  else callback(null, '127.0.0.1', 4);
-};
 
 const notAllowed = (method: string) => `method "${method}" is not allowed on this hosted node`;
 const notOffered = (method: string) => `method "${method}" is not allowed on this hosted node (not offered)`;

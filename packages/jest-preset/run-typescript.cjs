@@ -1,6 +1,7 @@
-// Runs a TypeScript file as its own process, as jest runs the tests:
-// `node --conditions=@cloud/source -r ./run-typescript.cjs file.ts` (swc, no type-check; the
-// workspace packages resolve to their src/ by the condition), so the platform needs no build.
+// Lets a test run TypeScript (a service's entry point, a platform) as its own process, as jest
+// runs the tests: `node --conditions=@cloud/source -r @cloud/jest-preset/run-typescript.cjs
+// src/main.ts` (swc, no type-check; the workspace packages resolve to their src/ by the
+// condition), so nothing needs a build. node:cluster workers inherit both.
 const { readFileSync } = require('node:fs');
 const { transformSync } = require('@swc/core');
 
