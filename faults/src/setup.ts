@@ -16,7 +16,7 @@ export interface LoadUser {
   nodeAuth: string;
 }
 
-/** The verification link of `userId` from the .eml files (quoted-printable soft breaks undone). */
+/** The verification link of `userId` from the dev outbox's readable copies (.txt) of its e-mails. */
 function verificationPath(dataDir: string, userId: string): string | undefined {
   const mailDir = path.join(dataDir, 'mail');
   let files: string[];
@@ -26,7 +26,8 @@ function verificationPath(dataDir: string, userId: string): string | undefined {
     return undefined;
   }
   for (const file of files) {
-    const text = readFileSync(path.join(mailDir, file), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    if (!file.endsWith('.txt')) continue;
+    const text = readFileSync(path.join(mailDir, file), 'utf8');
     const match = new RegExp(`/users/${userId}/token/([A-Za-z0-9_-]+)`).exec(text);
     if (match) return match[0];
   }

@@ -72,7 +72,7 @@ export function verificationFor(dataDir: string, to: string): Promise<{ userId: 
 /** The user id, token (after `label:`) and link of the newest such e-mail to `to` in DATA_DIR's dev outbox. */
 async function mailedTokenFor(dataDir: string, to: string, label: string): Promise<{ userId: string; token: string; link: string }> {
   const mailDir = path.join(dataDir, 'mail');
-  const files = existsSync(mailDir) ? readdirSync(mailDir).sort().reverse() : [];
+  const files = existsSync(mailDir) ? readdirSync(mailDir).filter((file) => file.endsWith('.eml')).sort().reverse() : [];
   for (const file of files) {
     const mail = await simpleParser(readFileSync(path.join(mailDir, file)));
     const recipients = [mail.to ?? []].flat().flatMap((address) => address.value.map((value) => value.address));

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '@cloud/config';
@@ -109,7 +109,10 @@ describe('startPlatform', () => {
     }
     // The embedded default keeps its state under DATA_DIR: the PGlite database, keys, the outbox and the proxy's certificate.
     expect(readdirSync(dataDir).sort()).toEqual(['db', 'keys', 'mail', 'tls']);
-    expect(readdirSync(path.join(dataDir, 'mail'))).toHaveLength(1);
+    // The e-mail, and its text as it reads (the link copyable, not quoted-printable).
+    const mail = readdirSync(path.join(dataDir, 'mail')).sort();
+    expect(mail.map((file) => path.extname(file))).toEqual(['.eml', '.txt']);
+    expect(readFileSync(path.join(dataDir, 'mail', mail[1]!), 'utf8')).toMatch(/^ +https?:\/\/\S+\/verify\?user=user-[0-9a-f-]+&token=\S+$/m);
     await expect(fetch(`${platform.urls.accounts}/healthz`)).rejects.toThrow();
   });
 

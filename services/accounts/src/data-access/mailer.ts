@@ -30,7 +30,9 @@ export function smtpMailer(url: string, from: string): Mailer {
 
 /**
  * The embedded default: writes each message as an .eml file under `directory` instead of sending
- * it, so a developer can read the verification e-mail without a mail server.
+ * it, so a developer can read the verification e-mail without a mail server, and its text beside
+ * it as a .txt: in the .eml a long line (the link) is quoted-printable (`=3D`, soft line breaks),
+ * which cannot be copied from the file as it is.
  */
 export function outboxMailer(directory: string, from: string, logger: Logger): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
@@ -42,8 +44,10 @@ export function outboxMailer(directory: string, from: string, logger: Logger): M
       // Names sort in the order messages were written: time, then a counter for the same millisecond.
       sequence += 1;
       const stamp = `${new Date().toISOString().replace(/[:.]/g, '-')}-${String(sequence).padStart(6, '0')}`;
-      const file = path.join(directory, `${stamp}-${randomUUID().slice(0, 8)}.eml`);
+      const name = `${stamp}-${randomUUID().slice(0, 8)}`;
+      const file = path.join(directory, `${name}.eml`);
       await writeFile(file, info.message as Buffer, { mode: 0o600 });
+      await writeFile(path.join(directory, `${name}.txt`), `To: ${to}\nSubject: ${subject}\n\n${text}`, { mode: 0o600 });
       // Development only (no SMTP_URL): the runtime contract has the link logged so a developer can follow it.
       logger.info('e-mail written to the outbox', { file, to, subject, ...(actionUrl ? { link: actionUrl } : {}) });
     },
