@@ -207,7 +207,7 @@ describe('the web console', () => {
     expect(await page().getByTestId('node-user-name').textContent()).toBe(user);
     const curl = await readyLine('new-secret-lines', 'curl');
     expect(curl).toContain(password);
-    expect(curl).toMatch(/^curl --cacert \S+ -u \S+ -H 'content-type: application\/json' -d '\{"jsonrpc":"2\.0","id":1,"method":"eth_blockNumber","params":\[\]\}' https:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(curl).toMatch(/^curl -sS --cacert \S+ -u \S+ -H 'content-type: application\/json' -d '\{"jsonrpc":"2\.0","id":1,"method":"eth_blockNumber","params":\[\]\}' https:\/\/127\.0\.0\.1:\d+\/$/);
     expect(curl.endsWith(record.endpoints.jsonRpc)).toBe(true);
     expect(await readyLine('new-secret-lines', 'ethers')).toContain(`request.setCredentials('${user}', '${password}')`);
     await page().getByRole('button', { name: 'Copy the curl line, ready lines with default' }).click();

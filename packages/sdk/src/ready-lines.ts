@@ -123,8 +123,9 @@ export function curlLine(options: {
         : credential.kind === 'jwt'
           ? ['-H "authorization: Bearer $(npx cloud token)"']
           : [];
+  // -sS: no progress meter wrapped around the answer, errors still said.
   return [
-    'curl',
+    'curl -sS',
     ...(options.caFile ? [`--cacert ${shellWord(options.caFile)}`] : []),
     ...auth,
     `-H 'content-type: application/json'`,

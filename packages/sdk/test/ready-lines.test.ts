@@ -19,7 +19,7 @@ describe('readyLines', () => {
     const lines = readyLines({ image: 'eth', endpoints: ethEndpoints, credential: { kind: 'token', urls: tokenUrlsOfToken }, caFile: '/tmp/dev ca.pem' });
     expect(lines.map((each) => each.name)).toEqual(['curl', 'ethers', 'ethers (WebSocket)', 'cast']);
     expect(lines[0]!.line).toBe(
-      `curl --cacert '/tmp/dev ca.pem' -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}' https://127.0.0.1:8545/${token}`,
+      `curl -sS --cacert '/tmp/dev ca.pem' -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}' https://127.0.0.1:8545/${token}`,
     );
     expect(lines[1]).toEqual({ name: 'ethers', line: `const provider = new JsonRpcProvider('https://127.0.0.1:8545/${token}');`, note: expect.stringContaining("NODE_EXTRA_CA_CERTS='/tmp/dev ca.pem'") });
     expect(lines[2]!.line).toBe(`const provider = new WebSocketProvider('wss://127.0.0.1:8546/${token}');`);
