@@ -4,6 +4,8 @@
 // log. A failed build prints the log of the task that failed, and npm start stops there.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { clearInterval, setInterval } from 'node:timers';
+import { pathToFileURL } from 'node:url';
 
 const TURBO_ARGS = ['turbo', 'run', 'build', '--filter=@cloud/all-in-one...', '--filter=@cloud/cli...', '--output-logs=full', '--log-order=grouped'];
 const QUIET_MS = 15_000;
@@ -64,4 +66,4 @@ function main() {
   });
 }
 
-if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) main();
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();
