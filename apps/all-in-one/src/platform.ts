@@ -65,7 +65,7 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promi
     // and every API's CORS can admit its origin; it serves its page once the APIs are up.
     const consoleConfig = loadConsoleConfig(env);
     const consoleLogger = createLogger({ service: 'cloud-console', level: common.LOG_LEVEL });
-    let consoleApp: RequestListener = (_request, response) => unavailable(response, 'the platform is starting');
+    let consoleApp: RequestListener = (request, response) => unavailable(request, response, 'the platform is starting', true);
     const consoleServer = await serveHttp((request, response) => consoleApp(request, response), {
       port: consoleConfig.CONSOLE_PORT,
       host: consoleConfig.CONSOLE_HOST,
@@ -110,7 +110,7 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promi
       // Tests of the APIs run from sources, without the console's build: the rest still serves.
       const reason = error instanceof Error ? error.message : String(error);
       consoleLogger.warn('the console is not served', { reason });
-      consoleApp = (_request, response) => unavailable(response, reason);
+      consoleApp = (request, response) => unavailable(request, response, reason, false);
     }
     return { urls, bus, proxy, networks: nodesConfig.NODE_DRIVER === 'local' ? nodesConfig.LOCAL_NETWORKS : 'public', stop };
   } catch (error) {
@@ -129,6 +129,25 @@ function withConsole(env: NodeJS.ProcessEnv, consoleUrl: string): NodeJS.Process
   return { ...env, CONSOLE_URL: publicUrl, CORS_ORIGINS: [...origins].join(',') };
 }
 
-function unavailable(response: Parameters<RequestListener>[1], reason: string): void {
-  response.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'ServiceUnavailable', message: `the console is not available: ${reason}` }));
+/**
+ * The console's answer while it cannot serve: JSON for programs, and for a browser a page that
+ * says so (and, while the platform starts, reloads itself until the console is there), rather
+ * than a JSON error a person opening the address would have to read.
+ */
+function unavailable(request: Parameters<RequestListener>[0], response: Parameters<RequestListener>[1], reason: string, starting: boolean): void {
+  const message = `the console is not available: ${reason}`;
+  const headers = starting ? { 'retry-after': '2' } : {};
+  if (!(request.headers.accept ?? '').includes('text/html')) {
+    response.writeHead(503, { ...headers, 'content-type': 'application/json' }).end(JSON.stringify({ code: 'ServiceUnavailable', message }));
+    return;
+  }
+  const escaped = message.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);
+  const page = [
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Cloud Nodes console</title>',
+    ...(starting ? ['<meta http-equiv="refresh" content="2">'] : []),
+    '</head><body><main>',
+    starting ? '<h1>The platform is starting</h1><p>This page reloads itself every 2 seconds until the console is ready.</p>' : `<h1>The console is not available</h1><p>${escaped}</p>`,
+    '</main></body></html>',
+  ].join('');
+  response.writeHead(503, { ...headers, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'" }).end(page);
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { startTestPlatform, type TestPlatform } from '../src/testing';
+import { startTestPlatform, unusedPortUrl, type TestPlatform } from '../src/testing';
 
 // npm start serves the web console beside the APIs (the console's build is this test task's
 // dependency: turbo.json): its page, its settings, the e-mails' links to it, and CORS for it.
@@ -60,5 +60,30 @@ describe('the platform with its console', () => {
     expect(page.origin + page.pathname).toBe(`${platform.urls.console}/verify`);
     expect(Object.fromEntries(page.searchParams)).toEqual({ user: userId, token });
     expect((await fetch(link)).status).toBe(200);
+  });
+});
+
+describe('the console while the platform starts', () => {
+  it('answers a browser with a page that says so and reloads itself, and a program with JSON, both 503', async () => {
+    const consoleUrl = await unusedPortUrl();
+    const starting = startTestPlatform({ CONSOLE_PORT: new URL(consoleUrl).port });
+    let page: Response | undefined;
+    try {
+      // The console listens first (the e-mails' links need its address), the APIs after it.
+      while (!page) page = await fetch(consoleUrl, { headers: { accept: 'text/html' } }).catch(() => undefined);
+      expect(page.status).toBe(503);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(page.headers.get('retry-after')).toBe('2');
+      const html = await page.text();
+      expect(html).toContain('<meta http-equiv="refresh" content="2">');
+      expect(html).toContain('The platform is starting');
+      const api = await fetch(`${consoleUrl}/config.json`);
+      expect([api.status, await api.json()]).toEqual([503, { code: 'ServiceUnavailable', message: 'the console is not available: the platform is starting' }]);
+    } finally {
+      const platform = await starting;
+      // Once started, the same address serves the console.
+      expect((await fetch(consoleUrl, { headers: { accept: 'text/html' } })).status).toBe(200);
+      await platform.stop();
+    }
   });
 });
