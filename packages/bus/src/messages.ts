@@ -21,7 +21,11 @@ export const callEventSchema = z.object({
     httpStatusCode: z.number().int().min(100).max(599),
     bytesOut: z.number().int().nonnegative(),
   }),
-  serviceData: z.object({ requestId: z.string().max(128).optional() }),
+  serviceData: z.object({
+    requestId: z.string().max(128).optional(),
+    /** The client marked the call as its own background read (x-cloud-background: 1), not an action of the person. */
+    background: z.boolean().optional(),
+  }),
   createdAt: timestamp,
 });
 

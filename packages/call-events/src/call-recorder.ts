@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { match } from 'path-to-regexp';
-import { isDependencyUnavailable, unstorableTextProblem } from '@cloud/http';
+import { BACKGROUND_HEADER, isDependencyUnavailable, unstorableTextProblem } from '@cloud/http';
 import type { Logger } from '@cloud/logging';
 import type { CallEvent, CallEventSink } from './call-event';
 
@@ -115,7 +115,11 @@ export class CallRecorder {
         httpStatusCode: res.statusCode,
         bytesOut: Number(res.getHeader('content-length') ?? 0),
       },
-      serviceData: { requestId: res.locals.requestId as string | undefined },
+      serviceData: {
+        requestId: res.locals.requestId as string | undefined,
+        // Only the mark itself, never another header's value: `1` says the client read on its own.
+        ...(req.get(BACKGROUND_HEADER) === '1' ? { background: true } : {}),
+      },
       createdAt: endTime.toISOString(),
     };
   }

@@ -65,6 +65,15 @@ describe('CallRecorder', () => {
     expect(event!.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
+  it("marks a call the client sent as its own background read (x-cloud-background: 1), storing only the mark", async () => {
+    const { app, recorder, stored } = setup();
+    await request(app).get('/things/t-1').set('x-user', 'user-1').set('x-cloud-background', '1').expect(200);
+    await request(app).get('/things/t-2').set('x-user', 'user-1').set('x-cloud-background', 'secret-ish').expect(200);
+    await request(app).get('/things/t-3').set('x-user', 'user-1').expect(200);
+    await recorder.drain();
+    expect(stored.map((event) => event.serviceData)).toEqual([{ requestId: 'req-1', background: true }, { requestId: 'req-1' }, { requestId: 'req-1' }]);
+  });
+
   it('records failures too, but nothing for calls tied to no user', async () => {
     const { app, recorder, stored } = setup();
     await request(app).get('/things/missing').set('x-user', 'user-2');

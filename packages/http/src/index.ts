@@ -1,3 +1,4 @@
+export { BACKGROUND_HEADER } from './api-cors';
 export { createHttpApp, probeDependencies } from './create-http-app';
 export type { DependencyReport, HttpAppOptions, ReadinessCheck } from './create-http-app';
 export { DEPENDENCY_RETRY_AFTER_SECONDS, isDependencyUnavailable } from './dependency-errors';

@@ -45,6 +45,16 @@ describe('CORS on the APIs (CORS_ORIGINS)', () => {
     expect(call.headers['access-control-expose-headers']).toMatch(/Retry-After/);
   });
 
+  it("lets a page mark its background reads (x-cloud-background), the header the console's SDK sends", async () => {
+    const answer = await request(app([CONSOLE]))
+      .options('/things/1')
+      .set('origin', CONSOLE)
+      .set('access-control-request-method', 'GET')
+      .set('access-control-request-headers', 'authorization,x-cloud-background');
+    expect(answer.status).toBe(204);
+    expect(preflightFailure(answer.status, answer.headers, { origin: CONSOLE, method: 'GET', headers: ['authorization', 'x-cloud-background'] })).toBeUndefined();
+  });
+
   it('gives a page its error answers too, so it can show them', async () => {
     const call = await request(app([CONSOLE])).put('/things/1').set('origin', CONSOLE).send({ name: 'a' });
     expect(call.status).toBe(401);

@@ -12,18 +12,33 @@ export interface ApiRequest {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   auth?: Credentials;
+  /** A read the client makes on its own (a wait's polling), not an action of the person: sent with BACKGROUND_HEADER. */
+  background?: boolean;
 }
+
+/**
+ * Marks a call as the client's own background read (`x-cloud-background: 1`): the platform notes
+ * it in the call's event, and the events list leaves such calls out with `background: 'false'`,
+ * so a person's own actions are not drowned by a page's refreshes.
+ */
+export const BACKGROUND_HEADER = 'x-cloud-background';
 
 export interface HttpOptions {
   /** fetch to use (tests, proxies); the global one by default. */
   fetch?: typeof fetch;
   /** Give up on a call after this long; default 30 s. */
   timeoutMs?: number;
+  /**
+   * Which calls are the client's own background reads (besides those the SDK marks itself, like a
+   * wait's polling): the web console says every GET, the reads that show and refresh its pages.
+   */
+  background?: (request: ApiRequest) => boolean;
 }
 
 export class ApiClient {
   private readonly send: typeof fetch;
   private readonly timeoutMs: number;
+  private readonly background: (request: ApiRequest) => boolean;
 
   constructor(
     readonly service: CloudService,
@@ -35,6 +50,7 @@ export class ApiClient {
     const given = options.fetch;
     this.send = given ? (input, init) => given(input, init) : (input, init) => globalThis.fetch(input, init);
     this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.background = options.background ?? (() => false);
   }
 
   /** The answer's JSON body (undefined for 204), or a CloudApiError / UnreachableError. */
@@ -44,6 +60,7 @@ export class ApiClient {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (request.body !== undefined) headers['content-type'] = 'application/json';
     if (request.auth && 'bearer' in request.auth) headers.authorization = `Bearer ${request.auth.bearer}`;
+    if (request.background === true || this.background(request)) headers[BACKGROUND_HEADER] = '1';
     if (request.auth && 'basic' in request.auth) {
       headers.authorization = basicAuthorization(request.auth.basic.user, request.auth.basic.password);
     }

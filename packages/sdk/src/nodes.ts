@@ -104,12 +104,17 @@ export class NodesApi {
 
   /** Polls the node until it runs (see waitUntilRunning). */
   waitUntilRunning(id: string, options?: WaitOptions): Promise<Node> {
-    return waitUntilRunning(id, () => this.get(id), options);
+    return waitUntilRunning(id, () => this.poll(id), options);
   }
 
   /** Polls the node until it is stopped (see waitUntilStopped). */
   waitUntilStopped(id: string, options?: WaitOptions): Promise<Node> {
-    return waitUntilStopped(id, () => this.get(id), options);
+    return waitUntilStopped(id, () => this.poll(id), options);
+  }
+
+  /** A wait's read of the node: marked as background, so a long wait does not fill the events list. */
+  private poll(id: string): Promise<Node> {
+    return this.call({ method: 'GET', path: nodePath(id), background: true });
   }
 
   private call<T>(request: Omit<ApiRequest, 'auth'>): Promise<T> {

@@ -61,7 +61,8 @@ export class StakingApi {
 
   /** Polls the validator until its node runs (see waitUntilRunning). */
   waitUntilRunning(network: string, nodeId: string, options?: WaitOptions): Promise<Validator> {
-    return waitUntilRunning(nodeId, () => this.get(network, nodeId), options);
+    // Marked as background reads, so a long wait does not fill the events list.
+    return waitUntilRunning(nodeId, () => this.call<Validator>({ method: 'GET', path: this.validatorPath(network, nodeId), background: true }), options);
   }
 
   private networkPath(network: string): string {

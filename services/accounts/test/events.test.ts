@@ -246,7 +246,32 @@ describe('GET /users/me/events', () => {
       expect(await events(frank, `?since=${oldest.createdAt}&until=${until1}`)).toContainEqual(oldest);
     });
 
+    it("keeps a client's background reads apart: marked in the event, left out with background=false, alone with background=true", async () => {
+      const gina = await verifiedUser(t);
+      const polled = await t.http.get('/users/me').set(bearer(gina.accountToken)).set('x-cloud-background', '1').expect(200);
+      const acted = await t.http.post('/users/me/client-keys').set(bearer(gina.accountToken)).expect(200);
+      // Only the mark `1` counts, and its value is never stored.
+      const other = await t.http.get('/users/me').set(bearer(gina.accountToken)).set('x-cloud-background', 'yes please').expect(200);
+      const idOf = (res: { headers: Record<string, string> }) => res.headers['x-request-id'];
+
+      const all = await events(gina);
+      const polledEvent = all.find((event) => event.serviceData.requestId === idOf(polled));
+      expect(polledEvent!.serviceData).toEqual({ requestId: idOf(polled), background: true });
+      expect(all.find((event) => event.serviceData.requestId === idOf(other))!.serviceData).toEqual({ requestId: idOf(other) });
+
+      const own = await events(gina, '?background=false');
+      expect(own.map((event) => event.serviceData.requestId)).toEqual(expect.arrayContaining([idOf(acted), idOf(other)]));
+      expect(own.map((event) => event.serviceData.requestId)).not.toContain(idOf(polled));
+      expect(own.every((event) => event.serviceData.background !== true)).toBe(true);
+
+      const background = await events(gina, '?background=true');
+      expect(background.map((event) => event.serviceData.requestId)).toEqual([idOf(polled)]);
+      // A page of one kind still walks with before=<last id> of that kind.
+      expect(await events(gina, `?background=false&limit=1&before=${nth(own, 0).id}`)).toEqual([nth(own, 1)]);
+    });
+
     it.each([
+      ['background=maybe', 'query.background:'],
       ['since=yesterday', 'query.since:'],
       ['until=2026-13-01T00:00:00Z', 'query.until:'],
       ['since=1700000000', 'query.since:'],

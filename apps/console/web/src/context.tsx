@@ -32,6 +32,9 @@ function newClient(config: ConsoleSettings, session: Session | undefined): Platf
     session,
     onSessionChange: saveSession,
     timeoutMs: 30_000,
+    // Every GET the console makes is its own read, to show or refresh a page (the nodes list every
+    // 3 s, a node's usage and logs): marked, so the Events page can show what the person did.
+    background: (request) => request.method === 'GET',
   });
 }
 

@@ -1122,6 +1122,8 @@ export interface paths {
                     service?: string;
                     since?: string;
                     until?: string;
+                    /** @description false: leave out the calls a client marked as its own background reads (x-cloud-background: 1, e.g. the console's page loads and refreshes); true: only those; absent: every call */
+                    background?: "true" | "false";
                 };
                 header?: never;
                 path?: never;
@@ -1323,6 +1325,8 @@ export interface components {
             };
             serviceData: {
                 requestId?: string;
+                /** @description true when the client marked the call as its own background read (x-cloud-background: 1) */
+                background?: boolean;
             };
             createdAt: string;
         };

@@ -30,6 +30,8 @@ export interface EventQuery {
   service?: string;
   since?: Date;
   until?: Date;
+  /** false: only the calls not marked as a client's background read; true: only those; undefined: all. */
+  background?: boolean;
 }
 
 // Events per insert statement.
@@ -102,6 +104,8 @@ export class EventsRepository implements CallEventSink {
     if (query.service !== undefined) void select.where({ service: query.service });
     if (query.since !== undefined) void select.where('created_at', '>=', query.since);
     if (query.until !== undefined) void select.where('created_at', '<', query.until);
+    if (query.background === true) void select.whereRaw(`(service_data->>'background') = 'true'`);
+    if (query.background === false) void select.whereRaw(`(service_data->>'background') is distinct from 'true'`);
     const rows = await select.orderBy('seq', 'desc').limit(query.limit);
     return rows.map(toEvent);
   }

@@ -19,23 +19,28 @@ export function EventsPage() {
   const { client } = useConsole();
   const { error, run } = useApi();
   const [service, setService] = useState('');
+  // The console's own reads (page loads and refreshes) are left out unless asked for.
+  const [showBackground, setShowBackground] = useState(false);
   // The `before` cursor of each page seen, so "Newer" can go back.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const [events, setEvents] = useState<CloudEvent[] | null>(null);
   const serviceId = useId();
+  const backgroundId = useId();
   const before = cursors[cursors.length - 1];
 
   useEffect(() => {
-    void run(() => client.accounts.events({ limit: PAGE_SIZE, ...(service ? { service } : {}), ...(before ? { before } : {}) })).then(
-      (result) => result.ok && setEvents(result.value),
-    );
-  }, [client, run, service, before]);
+    const query = { limit: PAGE_SIZE, ...(service ? { service } : {}), ...(before ? { before } : {}), ...(showBackground ? {} : { background: 'false' as const }) };
+    void run(() => client.accounts.events(query)).then((result) => result.ok && setEvents(result.value));
+  }, [client, run, service, before, showBackground]);
 
   const page = cursors.length;
   return (
     <>
       <h1>Events</h1>
-      <p>Every call you made to the platform's APIs, newest first.</p>
+      <p>
+        The calls you made to the platform's APIs (here, with the CLI, the SDK or your own programs), newest first.{' '}
+        {showBackground ? "The console's own reads are shown too, marked console read." : "The console's own reads, which show and refresh its pages, are left out."}
+      </p>
       <div className="toolbar">
         <label htmlFor={serviceId}>Service</label>
         <select
@@ -52,6 +57,18 @@ export function EventsPage() {
             </option>
           ))}
         </select>
+        <span className="check">
+          <input
+            id={backgroundId}
+            type="checkbox"
+            checked={showBackground}
+            onChange={(event) => {
+              setShowBackground(event.target.checked);
+              setCursors([undefined]);
+            }}
+          />
+          <label htmlFor={backgroundId}>Show the console's own reads</label>
+        </span>
       </div>
       <Alert error={error} />
       {events && events.length === 0 && <p>No events{page > 1 ? ' on this page' : ''}.</p>}
@@ -73,7 +90,10 @@ export function EventsPage() {
                 <tr key={event.id}>
                   <td>{new Date(event.createdAt).toLocaleString()}</td>
                   <td>{event.service}</td>
-                  <td className="mono">{[event.input.method, event.input.route].filter(Boolean).join(' ') || '—'}</td>
+                  <td>
+                    <span className="mono">{[event.input.method, event.input.route].filter(Boolean).join(' ') || '—'}</span>
+                    {event.serviceData.background && <span className="tag">console read</span>}
+                  </td>
                   <td className={event.output.httpStatusCode >= 400 ? 'bad' : undefined}>{event.output.httpStatusCode}</td>
                   <td>{event.output.bytesOut}</td>
                 </tr>

@@ -18,6 +18,7 @@ export function eventsRouter(events: EventsRepository, requireAccount: RequestHa
           service: query.service,
           since: query.since === undefined ? undefined : new Date(query.since),
           until: query.until === undefined ? undefined : new Date(query.until),
+          background: query.background === undefined ? undefined : query.background === 'true',
         }),
       );
     } catch (error) {

@@ -142,7 +142,10 @@ export const eventSchema = z
     service: z.string().meta({ example: 'cloud-accounts' }),
     input: z.object({ method: z.string().optional(), route: z.string().optional(), resourceId: z.string().optional() }),
     output: z.object({ startTime: z.string(), endTime: z.string(), httpStatusCode: z.number().int(), bytesOut: z.number().int() }),
-    serviceData: z.object({ requestId: z.string().optional() }),
+    serviceData: z.object({
+      requestId: z.string().optional(),
+      background: z.boolean().optional().meta({ description: 'true when the client marked the call as its own background read (x-cloud-background: 1)' }),
+    }),
     createdAt: z.string(),
   })
   .meta({ id: 'Event' });
@@ -155,4 +158,11 @@ export const eventsQuery = z.strictObject({
   service: z.string().max(64).optional(),
   since: timestamp().optional(),
   until: timestamp().optional(),
+  background: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .optional()
+    .meta({
+      description:
+        'false: leave out the calls a client marked as its own background reads (x-cloud-background: 1, e.g. the console\'s page loads and refreshes); true: only those; absent: every call',
+    }),
 });
