@@ -4,6 +4,7 @@ export { DEFAULT_URLS, PlatformClient, isValidatorImage } from './platform-clien
 export type { PlatformClientOptions } from './platform-client';
 export * from './errors';
 export { BACKGROUND_HEADER } from './http';
+export { LIMITS } from './generated/limits';
 export { curlLine, harmlessCall, imageFamily, readyLines, shellWord, tokenUrls, urlWithPath } from './ready-lines';
 export type { InterfaceUrls, NodeFamily, ReadyCredential, ReadyEndpoints, ReadyLine, ReadyLinesOptions, TokenUrls } from './ready-lines';
 export type { LoginOptions, Session } from './session';

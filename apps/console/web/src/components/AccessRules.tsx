@@ -1,7 +1,10 @@
 import type { NodeAccess } from '@cloud/sdk/browser';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useApi, useConsole } from '../context';
+import { LIMITS, inputLimits, listProblem } from '../limits';
 import { Alert, Status } from './Alert';
+
+const ACCESS = LIMITS.nodes.NodeAccessRequest;
 
 const lines = (text: FormDataEntryValue | null) =>
   String(text ?? '')
@@ -12,7 +15,7 @@ const lines = (text: FormDataEntryValue | null) =>
 /** Who may call the node, from where, which methods it refuses on top of the platform's, and how fast. */
 export function AccessRules({ nodeId }: { nodeId: string }) {
   const { client } = useConsole();
-  const { error, run } = useApi();
+  const { error, setError, run } = useApi();
   const [access, setAccess] = useState<NodeAccess | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const ids = { ips: useId(), origins: useId(), methods: useId(), rate: useId(), ipsHint: useId(), originsHint: useId(), rateHint: useId() };
@@ -26,14 +29,17 @@ export function AccessRules({ nodeId }: { nodeId: string }) {
     const form = new FormData(event.currentTarget);
     const rate = String(form.get('rate') ?? '').trim();
     setSaved(null);
-    const result = await run(() =>
-      client.nodes.setAccess(nodeId, {
-        ipAllowlist: lines(form.get('ips')),
-        originAllowlist: lines(form.get('origins')),
-        refusedMethods: lines(form.get('methods')),
-        ratePerSecond: rate ? Number(rate) : null,
-      }),
-    );
+    const rules = { ipAllowlist: lines(form.get('ips')), originAllowlist: lines(form.get('origins')), refusedMethods: lines(form.get('methods')) };
+    // The API's limits of each list, checked here first, so the form says which list and what to do.
+    const problem =
+      listProblem('Addresses', rules.ipAllowlist, ACCESS.ipAllowlist) ??
+      listProblem('Web origins', rules.originAllowlist, ACCESS.originAllowlist) ??
+      listProblem('Methods it refuses', rules.refusedMethods, ACCESS.refusedMethods, 'a method name (a letter, then letters, digits, _ or .)');
+    if (problem) {
+      setError({ message: problem });
+      return;
+    }
+    const result = await run(() => client.nodes.setAccess(nodeId, { ...rules, ratePerSecond: rate ? Number(rate) : null }));
     if (result.ok) {
       setAccess(result.value.access);
       setSaved('Access rules saved: the proxies apply them within a second.');
@@ -64,7 +70,7 @@ export function AccessRules({ nodeId }: { nodeId: string }) {
             id={ids.rate}
             name="rate"
             type="number"
-            min={1}
+            {...inputLimits(ACCESS.ratePerSecond)}
             step={1}
             inputMode="numeric"
             defaultValue={access.ratePerSecond ?? ''}

@@ -2,6 +2,7 @@ import type { Node } from '@cloud/sdk/browser';
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { useApi, useConsole } from '../context';
 import { KIND_NAMES, type CredentialKind, type CredentialSummary, type NewCredential } from '../credentials';
+import { LIMITS, inputLimits } from '../limits';
 import { linesFor } from '../ready';
 import { Alert, Status } from './Alert';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -144,7 +145,7 @@ export function Credentials(props: {
           ))}
         </fieldset>
         <label htmlFor={ids.name}>Name</label>
-        <input id={ids.name} name="name" type="text" required maxLength={64} autoComplete="off" aria-describedby={ids.nameHint} />
+        <input id={ids.name} name="name" type="text" required {...inputLimits(LIMITS.nodes.CreateCredentialRequest.name)} autoComplete="off" aria-describedby={ids.nameHint} />
         <p id={ids.nameHint} className="hint">
           Yours to choose, one per program or person that calls the node (ci, wallet, ada): usage is counted per credential, and each can be rotated or
           deleted alone.

@@ -4,6 +4,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { Alert, Status } from '../components/Alert';
 import { useApi, useConsole } from '../context';
 import { describeError, type ShownError } from '../errors';
+import { LIMITS, inputLimits } from '../limits';
 import { usePageTitle } from '../title';
 
 export function LoginPage() {
@@ -61,6 +62,7 @@ export function LoginPage() {
               inputMode="numeric"
               autoComplete="one-time-code"
               required
+              {...inputLimits(LIMITS.accounts.LoginRequest.code)}
               aria-describedby={ids.codeHint}
             />
             <p id={ids.codeHint} className="hint">
@@ -102,7 +104,7 @@ export function ForgotPasswordPage() {
       <Status message={sent} />
       <form onSubmit={(event) => void submit(event)} className="form">
         <label htmlFor={emailId}>E-mail address</label>
-        <input id={emailId} name="email" type="email" autoComplete="email" required />
+        <input id={emailId} name="email" type="email" autoComplete="email" required {...inputLimits(LIMITS.accounts.PasswordResetRequest.email)} />
         <button type="submit" className="button-primary">
           Send the link
         </button>

@@ -3,7 +3,11 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Alert, Status } from '../components/Alert';
 import { useApi, useConsole } from '../context';
 import { newPassword, NewPasswordFields, PASSWORDS_DIFFER } from '../components/NewPassword';
+import { LIMITS, inputLimits } from '../limits';
 import { usePageTitle } from '../title';
+
+const PROFILE = LIMITS.accounts.UpdateProfileRequest;
+const PASSWORD_CHANGE = LIMITS.accounts.ChangePasswordRequest;
 
 export function ProfilePage() {
   usePageTitle('Profile');
@@ -70,9 +74,9 @@ export function ProfilePage() {
             </dl>
             <form onSubmit={(event) => void save(event)} className="form" key={profile.updatedAt}>
               <label htmlFor={ids.name}>Name</label>
-              <input id={ids.name} name="name" type="text" autoComplete="name" required maxLength={200} defaultValue={profile.displayName} />
+              <input id={ids.name} name="name" type="text" autoComplete="name" required {...inputLimits(PROFILE.displayName)} defaultValue={profile.displayName} />
               <label htmlFor={ids.country}>Country</label>
-              <input id={ids.country} name="country" type="text" autoComplete="country-name" maxLength={100} defaultValue={profile.billingAddress?.country ?? ''} />
+              <input id={ids.country} name="country" type="text" autoComplete="country-name" {...inputLimits(PROFILE.billingAddress.country)} defaultValue={profile.billingAddress?.country ?? ''} />
               <button type="submit" className="button-primary">
                 Save
               </button>
@@ -86,8 +90,8 @@ export function ProfilePage() {
         <Status message={passwordSaid} />
         <form onSubmit={(event) => void changePassword(event)} className="form">
           <label htmlFor={ids.old}>Current password</label>
-          <input id={ids.old} name="old" type="password" autoComplete="current-password" required />
-          <NewPasswordFields label="New password" />
+          <input id={ids.old} name="old" type="password" autoComplete="current-password" required {...inputLimits(PASSWORD_CHANGE.oldPassword)} />
+          <NewPasswordFields label="New password" limit={PASSWORD_CHANGE.newPassword} />
           <button type="submit" className="button-primary">
             Change the password
           </button>

@@ -3,6 +3,7 @@ import { Link, useSearchParams } from 'react-router';
 import { Alert } from '../components/Alert';
 import { useApi, useConsole } from '../context';
 import { newPassword, NewPasswordFields, PASSWORDS_DIFFER } from '../components/NewPassword';
+import { LIMITS } from '../limits';
 import { usePageTitle } from '../title';
 
 /** The password-reset e-mail's link: /reset-password?user=<userId>&token=<token>. */
@@ -38,7 +39,7 @@ export function ResetPasswordPage() {
         </>
       ) : (
         <form onSubmit={(event) => void submit(event)} className="form">
-          <NewPasswordFields label="New password" />
+          <NewPasswordFields label="New password" limit={LIMITS.accounts.PasswordReset.password} />
           <button type="submit" className="button-primary">
             Set the password
           </button>

@@ -3,7 +3,10 @@ import { Link } from 'react-router';
 import { Alert, Status } from '../components/Alert';
 import { useApi, useConsole } from '../context';
 import { newPassword, NewPasswordFields, PASSWORDS_DIFFER } from '../components/NewPassword';
+import { LIMITS, inputLimits } from '../limits';
 import { usePageTitle } from '../title';
+
+const SIGN_UP = LIMITS.accounts.SignUpRequest;
 
 export function SignUpPage() {
   usePageTitle('Sign up');
@@ -63,12 +66,16 @@ export function SignUpPage() {
       <Alert error={error} />
       <form onSubmit={(event) => void submit(event)} className="form">
         <label htmlFor={ids.email}>E-mail address</label>
-        <input id={ids.email} name="email" type="email" autoComplete="email" required />
+        <input id={ids.email} name="email" type="email" autoComplete="email" required {...inputLimits(SIGN_UP.email)} />
         <label htmlFor={ids.name}>Your name</label>
-        <input id={ids.name} name="name" type="text" autoComplete="name" required maxLength={200} />
-        <NewPasswordFields label="Password" hint="At least 10 characters, and not containing your e-mail address." />
+        <input id={ids.name} name="name" type="text" autoComplete="name" required {...inputLimits(SIGN_UP.displayName)} />
+        <NewPasswordFields
+          label="Password"
+          hint={`At least ${SIGN_UP.password.minLength} characters, mixing letters with digits or symbols, and not containing your e-mail address.`}
+          limit={SIGN_UP.password}
+        />
         <label htmlFor={ids.country}>Country (optional)</label>
-        <input id={ids.country} name="country" type="text" autoComplete="country-name" maxLength={100} />
+        <input id={ids.country} name="country" type="text" autoComplete="country-name" {...inputLimits(SIGN_UP.billingAddress.country)} />
         <button type="submit" className="button-primary" disabled={busy}>
           Sign up
         </button>

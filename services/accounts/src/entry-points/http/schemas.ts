@@ -1,11 +1,22 @@
 import { z } from 'zod';
 import { idOf, timestamp } from '@cloud/http';
 import { CLIENT_ID_LENGTH } from '../../domain/client-keys';
+import { PASSWORD_MIN_LENGTH } from '../../domain/passwords';
 
 // Request and response shapes of the accounts API. The same schemas validate input and build the
 // OpenAPI document, so the two cannot drift apart.
 
 const text = (max: number) => z.string().trim().max(max);
+
+/**
+ * A new password: its length here, so the OpenAPI document (and from it the console's forms, via
+ * the SDK's generated limits) says it; the other rules (72 bytes at most, mixed, not the e-mail)
+ * are the domain's passwordWeakness, with the same words.
+ */
+const newPasswordField = z
+  .string({ error: 'is required' })
+  .min(PASSWORD_MIN_LENGTH, { error: `must be at least ${PASSWORD_MIN_LENGTH} characters` })
+  .max(200);
 
 export const billingAddressSchema = z
   .strictObject({ country: text(100), zipCode: text(20), address: text(300), state: text(100) })
@@ -14,7 +25,7 @@ export const billingAddressSchema = z
 export const signUpBody = z
   .strictObject({
     email: z.email({ error: 'must be an e-mail address' }).max(254),
-    password: z.string({ error: 'is required' }).max(200),
+    password: newPasswordField,
     displayName: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(100),
     billingAddress: billingAddressSchema.partial().optional(),
   })
@@ -33,7 +44,7 @@ export const updateProfileBody = z
 export const changePasswordBody = z
   .strictObject({
     oldPassword: z.string({ error: 'is required' }).min(1).max(200),
-    newPassword: z.string({ error: 'is required' }).max(200),
+    newPassword: newPasswordField,
   })
   .meta({ id: 'ChangePasswordRequest' });
 
@@ -78,7 +89,7 @@ export const passwordResetRequestBody = z
   .meta({ id: 'PasswordResetRequest' });
 
 export const passwordResetBody = z
-  .strictObject({ password: z.string({ error: 'is required' }).max(200) })
+  .strictObject({ password: newPasswordField })
   .meta({ id: 'PasswordReset', description: 'the new password, with the sign-up rules' });
 
 export const profileSchema = z

@@ -74,10 +74,15 @@ export const accessBody = z
 
 export const credentialParams = z.object({ id: z.string().min(1).max(64), credentialId: z.string().min(1).max(64) });
 
+const CREDENTIAL_NAME_MAX = 64;
 const credentialName = z
   .string({ error: 'must be a name' })
-  .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/, 'a name of 1 to 64 letters, digits, spaces, ., _ or -, starting with a letter or digit')
-  .meta({ description: 'your name for it, unique on the node', example: 'ci' });
+  .regex(
+    new RegExp(`^[A-Za-z0-9][A-Za-z0-9 ._-]{0,${CREDENTIAL_NAME_MAX - 1}}$`),
+    `a name of 1 to ${CREDENTIAL_NAME_MAX} letters, digits, spaces, ., _ or -, starting with a letter or digit`,
+  )
+  // The lengths the pattern allows, said outright for forms (the console's maxLength).
+  .meta({ description: 'your name for it, unique on the node', example: 'ci', minLength: 1, maxLength: CREDENTIAL_NAME_MAX });
 
 const credentialKind = z
   .enum(['basic', 'token'], { error: 'must be basic or token' })
