@@ -119,8 +119,30 @@ const RULES: Rule[] = [
   rule(ConfigFileError, 1, (e) => ({ code: 'ConfigFile', message: e.message })),
 ];
 
-/** The exit code and message for anything a command threw. */
-export function describeFailure(error: unknown): Failure {
+/**
+ * Advice that fits the command that failed: `cloud login` refused is not told to run
+ * `cloud login`, but what to check.
+ */
+function failureOf(error: unknown, command: string | undefined): Failure | undefined {
+  if (command !== 'login') return undefined;
+  if (error instanceof TwoFactorRequiredError) {
+    return { exitCode: 3, code: error.code, status: error.status, message: 'this account has two-factor login: give the code with --code <code>, or run the command at a terminal to be asked for it' };
+  }
+  if (error instanceof UnauthorizedError) {
+    return {
+      exitCode: 3,
+      code: error.code,
+      status: error.status,
+      message: `${error.message}: check the e-mail address (or user id) and the password, and try again; forgot the password? cloud password reset <e-mail>`,
+    };
+  }
+  return undefined;
+}
+
+/** The exit code and message for anything a command threw; `command` is the one that ran (`login`, `nodes create`), for advice that fits it. */
+export function describeFailure(error: unknown, command?: string): Failure {
+  const fitting = failureOf(error, command);
+  if (fitting) return fitting;
   const known = RULES.find((candidate) => candidate.matches(error));
   if (known) return known.describe(error);
   const message = error instanceof Error ? error.message || error.name : String(error);
@@ -133,8 +155,8 @@ export function describeFailure(error: unknown): Failure {
  * stack goes to err only with CLOUD_DEBUG=1. Messages never hold request bodies or tokens: the
  * SDK's errors carry the server's message only.
  */
-export function reportFailure(o: Output, error: unknown, env: NodeJS.ProcessEnv = process.env): number {
-  const failure = describeFailure(error);
+export function reportFailure(o: Output, error: unknown, env: NodeJS.ProcessEnv = process.env, command?: string): number {
+  const failure = describeFailure(error, command);
   const debug = env.CLOUD_DEBUG === '1';
   if (o.json) {
     const { code, message, status, exitCode } = failure;

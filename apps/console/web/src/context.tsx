@@ -2,7 +2,7 @@ import { PlatformClient, type Session } from '@cloud/sdk/browser';
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import type { ConsoleSettings } from './config';
-import { describeError, endsSession, type ShownError } from './errors';
+import { describeError, endsSession, type ErrorContext, type ShownError } from './errors';
 import { loadSession, saveSession } from './session-store';
 
 /** Node passwords and client secrets from a create answer: kept in memory only, shown once. */
@@ -69,9 +69,10 @@ export const SESSION_ENDED = 'Your session has expired or was ended. Log in agai
 
 /**
  * Runs API calls for a screen: an error becomes `error` (shown in the screen's alert), and one
- * that means the session is over sends the person back to the login page.
+ * that means the session is over sends the person back to the login page. `context` picks the
+ * screen's own words for its errors (a broken verification link).
  */
-export function useApi() {
+export function useApi(context?: ErrorContext) {
   const { endSession } = useConsole();
   const [error, setError] = useState<ShownError | null>(null);
   const run = useCallback(
@@ -82,11 +83,11 @@ export function useApi() {
         return { ok: true, value };
       } catch (caught) {
         if (endsSession(caught)) endSession(SESSION_ENDED);
-        else setError(describeError(caught));
+        else setError(describeError(caught, context));
         return { ok: false };
       }
     },
-    [endSession],
+    [endSession, context],
   );
   return { error, setError, run };
 }

@@ -34,7 +34,7 @@ export function LoginPage() {
         setError({ message: 'This account has two-factor login on: type the code of your authenticator app (or a recovery code).' });
         setTimeout(() => codeRef.current?.focus(), 0);
       } else {
-        setError(describeError(caught));
+        setError(describeError(caught, 'login'));
       }
     } finally {
       setBusy(false);

@@ -1,14 +1,19 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Alert } from '../components/Alert';
+import { Alert, Status } from '../components/Alert';
 import { useApi, useConsole } from '../context';
+import { asSentence, INCOMPLETE_VERIFY_LINK } from '../errors';
+import { LIMITS, inputLimits } from '../limits';
 import { usePageTitle } from '../title';
 
 /** The verification e-mail's link: /verify?user=<userId>&token=<token>. */
 export function VerifyPage() {
   usePageTitle('Verify your e-mail address');
   const { client } = useConsole();
-  const { error, setError, run } = useApi();
+  const { error, setError, run } = useApi('verify');
+  const resendApi = useApi();
+  const [resent, setResent] = useState<string | null>(null);
+  const emailId = useId();
   const [params] = useSearchParams();
   const [verified, setVerified] = useState<string | null>(null);
   const started = useRef(false);
@@ -20,13 +25,21 @@ export function VerifyPage() {
     if (started.current) return;
     started.current = true;
     if (!userId || !token) {
-      setError({ message: 'This link is incomplete: open the whole link from the verification e-mail.' });
+      setError({ message: INCOMPLETE_VERIFY_LINK });
       return;
     }
     void run(() => client.accounts.verify(userId, token)).then((result) => {
       if (result.ok) setVerified(result.value.email);
     });
   }, [client, run, setError, token, userId]);
+
+  const resend = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const email = String(new FormData(event.currentTarget).get('email')).trim();
+    setResent(null);
+    const result = await resendApi.run(() => client.accounts.resendVerification(email));
+    if (result.ok) setResent(asSentence(result.value.message));
+  };
 
   return (
     <section aria-labelledby="verify-title">
@@ -38,6 +51,16 @@ export function VerifyPage() {
         </p>
       )}
       {!verified && !error && <p>Verifying…</p>}
+      {error && error.code !== 'UserVerified' && (
+        <form onSubmit={(event) => void resend(event)} className="form" aria-labelledby="resend-title">
+          <h2 id="resend-title">Get a new verification e-mail</h2>
+          <Alert error={resendApi.error} />
+          <Status message={resent} />
+          <label htmlFor={emailId}>E-mail address you signed up with</label>
+          <input id={emailId} name="email" type="email" autoComplete="email" required {...inputLimits(LIMITS.accounts.SignUpRequest.email)} />
+          <button type="submit">Send a new link</button>
+        </form>
+      )}
       <p className="actions">
         <Link to="/login" className="button-link">
           Log in
