@@ -53,7 +53,8 @@ describe('cloud nodes usage', () => {
     expect(usage!.series).toHaveLength(61);
     expect(usage!.methods).toEqual([
       { method: 'getblockcount', calls: { ok: 3, node_error: 0, refused: 0, rate_limited: 0, unauthorized: 0 }, total: 3 },
-      { method: 'other', calls: { ok: 0, node_error: 0, refused: 1, rate_limited: 0, unauthorized: 0 }, total: 1 },
+      // A refused call under its method's name (issue 28: all were `other`).
+      { method: 'stop', calls: { ok: 0, node_error: 0, refused: 1, rate_limited: 0, unauthorized: 0 }, total: 1 },
     ]);
 
     const human = await cli(['nodes', 'usage', nodeId]);
@@ -65,7 +66,7 @@ describe('cloud nodes usage', () => {
     expect(human.stdout).toMatch(new RegExp(`^${peak} ┤ *█`, 'm'));
     expect(human.stdout).toMatch(/^METHOD +OK +NODE ERROR +REFUSED +RATE LIMITED +UNAUTHORIZED +TOTAL$/m);
     expect(human.stdout).toMatch(/^getblockcount +3 +0 +0 +0 +0 +3$/m);
-    expect(human.stdout).toMatch(/^other +0 +0 +1 +0 +0 +1$/m);
+    expect(human.stdout).toMatch(/^stop +0 +0 +1 +0 +0 +1$/m);
     // `cloud rpc` calls with the node's first credential, `default`: its 4 calls, by outcome.
     expect(usage!.credentials).toEqual([{ credentialId: expect.any(String), name: 'default', kind: 'basic', calls: { ok: 3, node_error: 0, refused: 1, rate_limited: 0, unauthorized: 0 }, total: 4 }]);
     expect(human.stdout).toMatch(/^CREDENTIAL +ID +OK +NODE ERROR +REFUSED +RATE LIMITED +UNAUTHORIZED +TOTAL$/m);

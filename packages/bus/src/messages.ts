@@ -115,9 +115,10 @@ export const USAGE_OUTCOMES = ['ok', 'node_error', 'refused', 'rate_limited', 'u
 export type UsageOutcome = (typeof USAGE_OUTCOMES)[number];
 
 /**
- * Calls of one method bucket with one outcome. `method` is a name from the family's allowed list
- * (lower case) or one of the proxy's fixed buckets (`other`, `rest`, `management`, `unread`), so
- * the set stays bounded. A later dimension (the credential used) is a further optional key.
+ * Calls of one method bucket with one outcome. `method` is a name the family's method lists have
+ * (lower case; refused calls too), a refused prefix (`personal_*`), a name the node's owner
+ * refused, or one of the proxy's fixed buckets (`other` for any other name, `rest`, `management`,
+ * `unread`), so the set stays bounded. A later dimension (the credential used) is a further optional key.
  */
 export const methodUsageSchema = z.object({
   method: z.string().min(1).max(128),

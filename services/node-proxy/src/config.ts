@@ -73,8 +73,12 @@ export const proxyEnvironment = commonEnvironment.extend(nodeRpcKeyEnvironment.s
   // --- routing and usage ---
   /** Names this replica in usage messages; unset: a random id per process. */
   PROXY_INSTANCE_ID: z.string().min(1).max(128).optional(),
-  /** How often each replica publishes the usage it counted. */
-  PROXY_USAGE_INTERVAL_MS: positiveInt(60_000),
+  /**
+   * How often each replica publishes the usage it counted: a user sees a call this soon after
+   * making it (plus the console's read). An interval without calls publishes nothing; one with
+   * calls is one message for all its nodes (services/node-proxy/README.md, Usage, for the cost).
+   */
+  PROXY_USAGE_INTERVAL_MS: positiveInt(5_000),
   /** A full reload of the routing table this often, besides the one at each (re)connection. */
   PROXY_RESYNC_INTERVAL_MS: positiveInt(300_000),
   /** Serve Basic-authenticated calls whose Host is not a node address (an IP, `localhost`) by their node user. */

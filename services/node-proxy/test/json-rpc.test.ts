@@ -11,7 +11,7 @@ const refusedBy = (by: 'platform' | 'accessRule', method: string) => ({ refusedB
 describe('checking a JSON-RPC request', () => {
   it('forwards an allowed call re-serialised from what was parsed', () => {
     const checked = checkRequest('  {"jsonrpc":"1.0", "id":"x",\n "method":"getblockcount","params":[]}  ', bitcoin, 100);
-    expect(checked).toEqual({ outcome: 'forward', body: '{"jsonrpc":"1.0","id":"x","method":"getblockcount","params":[]}', batch: false, refusedCount: 0, call: { jsonrpc: '1.0', id: 'x', method: 'getblockcount', params: [] }, method: 'getblockcount', unknown: [] });
+    expect(checked).toEqual({ outcome: 'forward', body: '{"jsonrpc":"1.0","id":"x","method":"getblockcount","params":[]}', batch: false, refusedCount: 0, call: { jsonrpc: '1.0', id: 'x', method: 'getblockcount', params: [] }, method: 'getblockcount', unknown: [], refusedMethods: [] });
   });
 
   it('refuses a blocked method in any case, in the node’s dialect', () => {
@@ -23,6 +23,8 @@ describe('checking a JSON-RPC request', () => {
         answer: { result: null, error: { code: -32601, message: `method "${method}" is not allowed on this hosted node`, data: refusedBy('platform', method) }, id: 7 },
         refusedCount: 1,
         unknown: [],
+        // Counted in usage under the name the lists write.
+        refusedMethods: [method.toLowerCase()],
       });
     }
     const eth = checkRequest('{"jsonrpc":"2.0","id":1,"method":"personal_unlockAccount","params":[]}', ethereum, 100);
@@ -61,7 +63,7 @@ describe('checking a JSON-RPC request', () => {
     const checked = checkRequest('{"id":1,"method":"getblockcount","method":"stop","params":[]}', bitcoin, 100);
     expect(checked).toMatchObject({ outcome: 'refused', answer: { error: { code: -32601, message: 'method "stop" is not allowed on this hosted node' } } });
     const allowed = checkRequest('{"id":1,"method":"stop","method":"getblockcount"}', bitcoin, 100);
-    expect(allowed).toEqual({ outcome: 'forward', body: '{"id":1,"method":"getblockcount"}', batch: false, refusedCount: 0, call: { id: 1, method: 'getblockcount' }, method: 'getblockcount', unknown: [] });
+    expect(allowed).toEqual({ outcome: 'forward', body: '{"id":1,"method":"getblockcount"}', batch: false, refusedCount: 0, call: { id: 1, method: 'getblockcount' }, method: 'getblockcount', unknown: [], refusedMethods: [] });
   });
 
   it('refuses a call naming its method again in another case, which Go nodes (geth, avalanchego) would read last', () => {
@@ -76,6 +78,7 @@ describe('checking a JSON-RPC request', () => {
       answer: { result: null, id: null, error: { code: -32700, message: 'parse error: the body is not JSON' } },
       refusedCount: 1,
       unknown: [],
+      refusedMethods: [],
     });
     expect(checkRequest('{"method":"stop"', ethereum, 100)).toMatchObject({ answer: { jsonrpc: '2.0', id: null, error: { code: -32700 } } });
     expect(checkRequest('/* hi */ {"method":"getblockcount"}', bitcoin, 100)).toMatchObject({ status: 400, answer: { error: { code: -32700 } } });
@@ -158,8 +161,25 @@ describe('the shipped method rules', () => {
       answer: { jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'method "foo_bar" is not allowed on this hosted node (not offered)', data: refusedBy('platform', 'foo_bar') } },
       refusedCount: 1,
       unknown: ['foo_bar'],
+      refusedMethods: ['other'],
     });
     const batch = checkRequest('[{"id":1,"method":"getblockcount"},{"id":2,"method":"stop"},{"id":3,"method":"futurecall"}]', bitcoin, 100);
-    expect(batch).toMatchObject({ outcome: 'forward', batch: true, refusedCount: 2, unknown: ['futurecall'], body: '[{"id":1,"method":"getblockcount"}]' });
+    expect(batch).toMatchObject({ outcome: 'forward', batch: true, refusedCount: 2, unknown: ['futurecall'], refusedMethods: ['stop', 'other'], body: '[{"id":1,"method":"getblockcount"}]' });
+  });
+
+  it('names each refused call for usage as the lists know it, bounded: an exact name, the refused prefix that covers it, else other', () => {
+    const batch = JSON.stringify([
+      { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber' },
+      { jsonrpc: '2.0', id: 2, method: 'EVM_MINE' },
+      { jsonrpc: '2.0', id: 3, method: 'personal_unlockAccount' },
+      { jsonrpc: '2.0', id: 4, method: 'personal_madeUpName123' },
+      { jsonrpc: '2.0', id: 5, method: 'made_up_by_the_caller' },
+      { jsonrpc: '2.0', id: 6 },
+    ]);
+    expect(checkRequest(batch, ethereum, 100)).toMatchObject({ refusedCount: 5, refusedMethods: ['evm_mine', 'personal_*', 'personal_*', 'other', 'other'] });
+    // The dev layer's names are known names too: refused by name on a real network.
+    expect(checkRequest('{"id":1,"method":"generatetoaddress"}', bitcoin, 100)).toMatchObject({ outcome: 'refused', refusedMethods: ['generatetoaddress'] });
+    // A request refused whole is no call of a known name: its calls count under other.
+    expect(checkRequest(JSON.stringify(Array.from({ length: 4 }, (_, id) => ({ id, method: 'stop' }))), bitcoin, 3)).toMatchObject({ refusedCount: 4, refusedMethods: [] });
   });
 });

@@ -36,6 +36,7 @@ describe('reading JSON bodies', () => {
       answer: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request: the body is nested deeper than 64 levels' } },
       refusedCount: 1,
       unknown: [],
+      refusedMethods: [],
     });
     expect(checkRequest('[{"method":"getblockcount","params":[[[[1]]]]}]', bitcoin, 100, 3)).toMatchObject({ outcome: 'refused', status: 400 });
   });

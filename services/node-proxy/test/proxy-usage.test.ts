@@ -68,7 +68,9 @@ describe.each([
     });
     expect(report.methods).toEqual([
       { method: 'eth_chainid', calls: calls(7, 0, 0, 0, 0), total: 7 },
-      { method: 'other', calls: calls(0, 0, 2, 0, 0), total: 2 },
+      // Refused calls by the name the lists know them by (a refused prefix for personal_unlockAccount); foo_bar, which no list has, under other.
+      { method: 'personal_*', calls: calls(0, 0, 1, 0, 0), total: 1 },
+      { method: 'other', calls: calls(0, 0, 1, 0, 0), total: 1 },
       { method: 'unread', calls: calls(0, 0, 0, 2, 1), total: 3 },
       { method: 'eth_blocknumber', calls: calls(1, 1, 0, 0, 0), total: 2 },
       { method: 'eth_getbalance', calls: calls(0, 1, 0, 0, 0), total: 1 },
@@ -85,7 +87,7 @@ describe.each([
     await platform.bus.publish(published);
     const third = await platform.startProxy(env);
     expect((await call(third, rpc('eth_chainId'))).status).toBe(200);
-    // Over WebSocket too: a forwarded call counts ok, a refused one under other.
+    // Over WebSocket too: a forwarded call counts ok, a refused one by its name (foo_bar: no list has it, so other).
     const socket = await openSocket(third, node.address, `Basic ${Buffer.from(`${node.nodeUser}:${node.nodePass}`).toString('base64')}`);
     socket.ws.send(JSON.stringify({ ...rpc('eth_blockNumber'), id: 'ws-1' }));
     socket.ws.send(JSON.stringify({ ...rpc('foo_bar'), id: 'ws-2' }));

@@ -112,6 +112,39 @@ describe.each([
     expect(Number((await nodes.service.db('usage_messages').whereIn('id', [first.id, second.id]).count({ n: '*' }))[0]!.n)).toBe(2);
   });
 
+  it('reports refused calls per method name as the proxy counts them (issue 28), beside other and unread', async () => {
+    // A node of its own, so the other tests' totals stay as they are.
+    const refusing = ((await nodes.http.post('/users/me/nodes').set(bearer(owner.clientToken)).send({ image: 'eth' }).expect(200)).body as { id: string }).id;
+    const calls: { method: string; outcome: Outcome; calls: number }[] = [
+      { method: 'eth_blocknumber', outcome: 'ok', calls: 1 },
+      { method: 'eth_sign', outcome: 'refused', calls: 4 },
+      { method: 'personal_*', outcome: 'refused', calls: 3 },
+      { method: 'eth_getlogs', outcome: 'refused', calls: 2 },
+      { method: 'eth_getlogs', outcome: 'rate_limited', calls: 1 },
+      { method: 'other', outcome: 'refused', calls: 2 },
+      { method: 'unread', outcome: 'unauthorized', calls: 1 },
+    ];
+    const sent = message('node.usage', {
+      proxyId: 'proxy-test',
+      from: new Date(platform.clock() - 5_000).toISOString(),
+      to: new Date(platform.clock()).toISOString(),
+      nodes: [{ nodeId: refusing, userId: owner.id, requests: 14, blocked: 11, bytesIn: 10, bytesOut: 20, calls, credentials: [] }],
+    });
+    await platform.bus.publish([sent]);
+    const read = async () => (await nodes.http.get(`/users/me/nodes/${refusing}/usage`).set(bearer(owner.clientToken)).expect(200)).body as Report;
+    await waitUntil('the usage to be stored', async () => (await read()).totals.total === 14, 20_000, 100);
+    const outcomes = (counted: Partial<Record<Outcome, number>>) => ({ ok: 0, node_error: 0, refused: 0, rate_limited: 0, unauthorized: 0, ...counted });
+    // Most called first, ties by name: every refused method by its own name.
+    expect((await read()).methods).toEqual([
+      { method: 'eth_sign', calls: outcomes({ refused: 4 }), total: 4 },
+      { method: 'eth_getlogs', calls: outcomes({ refused: 2, rate_limited: 1 }), total: 3 },
+      { method: 'personal_*', calls: outcomes({ refused: 3 }), total: 3 },
+      { method: 'other', calls: outcomes({ refused: 2 }), total: 2 },
+      { method: 'eth_blocknumber', calls: outcomes({ ok: 1 }), total: 1 },
+      { method: 'unread', calls: outcomes({ unauthorized: 1 }), total: 1 },
+    ]);
+  });
+
   it('answers 404 for another user\'s node, and that user sees none of it', async () => {
     const refused = await nodes.http.get(`/users/me/nodes/${nodeId}/usage`).set(bearer(other.clientToken)).expect(404);
     expect(refused.body).toMatchObject({ code: 'NotFound' });

@@ -1427,7 +1427,7 @@ export interface components {
                 bytesIn: number;
                 bytesOut: number;
             }[];
-            /** @description calls per method over the range, most called first. Methods the platform does not allow are counted under `other`; `rest`, `management` and `unread` (refused before the body was read) are buckets of their own */
+            /** @description calls per method over the range, most called first. A method the platform's lists name (allowed or refused) is counted under its name, refused calls included; a name a refused prefix covers under the prefix (`personal_*`); any other name, and a request the proxy could not read, under `other`. `rest`, `management` and `unread` (refused before the body was read: wrong or missing credentials, over the rate, an address or Origin the access rules refuse; its method is not known) are buckets of their own */
             methods: {
                 method: string;
                 calls: components["schemas"]["CallsByOutcome"];
@@ -1475,7 +1475,7 @@ export interface components {
                 bytesIn: number;
                 bytesOut: number;
             }[];
-            /** @description calls per method over the range, most called first. Methods the platform does not allow are counted under `other`; `rest`, `management` and `unread` (refused before the body was read) are buckets of their own */
+            /** @description calls per method over the range, most called first. A method the platform's lists name (allowed or refused) is counted under its name, refused calls included; a name a refused prefix covers under the prefix (`personal_*`); any other name, and a request the proxy could not read, under `other`. `rest`, `management` and `unread` (refused before the body was read: wrong or missing credentials, over the rate, an address or Origin the access rules refuse; its method is not known) are buckets of their own */
             methods: {
                 method: string;
                 calls: components["schemas"]["CallsByOutcome"];

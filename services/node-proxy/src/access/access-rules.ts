@@ -92,6 +92,11 @@ export class OwnerPolicy implements CallPolicy {
     if (this.refused.has(name)) return 'refusedByOwner';
     return this.platform.verdictOf(name);
   }
+
+  /** The owner's refused names count under their name (at most 200 per node, set by the owner, not the caller). */
+  usageName(name: string): string | undefined {
+    return this.refused.has(name) ? name : this.platform.usageName(name);
+  }
 }
 
 const ownerPolicies = new WeakMap<AccessRules, OwnerPolicy>();

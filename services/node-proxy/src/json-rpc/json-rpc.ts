@@ -2,7 +2,10 @@ import { isLosslessNumber } from 'lossless-json';
 import { DEFAULT_MAX_DEPTH, parseJson, stringifyJson, TooDeepError, type ParsedJson } from './json-text';
 import { normaliseMethod, type CallPolicy } from './method-policy';
 
-/** The usage bucket of every call the proxy refuses or cannot read: its name is not one the lists allow, so not a bounded label. */
+/**
+ * The usage bucket of every call the proxy refuses whose name no list knows (or that it cannot
+ * read at all): such a name is the caller's to make up, so not a bounded label.
+ */
 export const OTHER_METHOD = 'other';
 
 /** One JSON-RPC call as parsed: re-serialised before it is forwarded, so the node sees exactly what was checked. */
@@ -46,6 +49,9 @@ export const METHOD_NOT_ALLOWED = -32601;
  * `lossless` is set when the body holds numbers JSON.parse would change: they are kept as written
  * (lossless-json), in `body` and in the proxy's answers, which `serialise` writes accordingly.
  * `unknown` names the methods refused because neither list has them (as sent), for the metrics.
+ * `refusedMethods` holds, for each refused call that was judged on its own, the name usage counts
+ * it under (`CallPolicy.usageName`, or `other`); the rest of `refusedCount` (a request refused
+ * whole: not JSON, an empty batch, a batch over the limit) counts under `other`.
  * `method` (one call) and `methods` (each forwarded call of a batch) are the allowed names, as the
  * lists write them, that usage counts the forwarded calls under.
  */
@@ -53,7 +59,7 @@ export type Checked = (
   | { outcome: 'refused'; status: number; answer: unknown; refusedCount: number }
   | { outcome: 'forward'; body: string; batch: false; refusedCount: 0; call: Call; method: string }
   | { outcome: 'forward'; body: string; batch: true; forwarded: Call[]; methods: string[]; answers: (RpcErrorAnswer | undefined)[]; refusedCount: number }
-) & { unknown: readonly string[]; lossless?: true };
+) & { unknown: readonly string[]; refusedMethods: readonly string[]; lossless?: true };
 
 /**
  * An error answering `call`: in `dialect` when given (the node's own, so the proxy's answers look
@@ -93,18 +99,31 @@ function hasMethodLookalike(call: Call): boolean {
  * method's name as the lists write it. A method neither allowed nor refused on purpose is refused
  * as not offered, and added to `unknown`.
  */
-function judge(call: unknown, policy: CallPolicy, unknown: string[]): RpcErrorAnswer | string {
+function judge(call: unknown, policy: CallPolicy, found: Found): RpcErrorAnswer | string {
   const { dialect } = policy;
-  if (!isCall(call) || typeof call.method !== 'string') return errorAnswer(call, INVALID_REQUEST, 'invalid request: a call is an object with a string "method"', { dialect });
-  if (hasMethodLookalike(call)) return errorAnswer(call, INVALID_REQUEST, 'invalid request: a call has one "method" key, in lower case', { dialect });
+  if (!isCall(call) || typeof call.method !== 'string') {
+    found.refusedMethods.push(OTHER_METHOD);
+    return errorAnswer(call, INVALID_REQUEST, 'invalid request: a call is an object with a string "method"', { dialect });
+  }
+  if (hasMethodLookalike(call)) {
+    found.refusedMethods.push(OTHER_METHOD);
+    return errorAnswer(call, INVALID_REQUEST, 'invalid request: a call has one "method" key, in lower case', { dialect });
+  }
   const named = call as Call & { method: string };
   const name = normaliseMethod(named.method);
   const verdict = policy.verdictOf(name);
   if (verdict === 'allowed') return name;
+  found.refusedMethods.push(policy.usageName(name) ?? OTHER_METHOD);
   if (verdict === 'refused') return refusal(named, dialect, 'platform', true);
   if (verdict === 'refusedByOwner') return refusal(named, dialect, 'accessRule', true);
-  unknown.push(named.method);
+  found.unknown.push(named.method);
   return refusal(named, dialect, 'platform', false);
+}
+
+/** What judging a request's calls found besides the verdicts: the names no list has, and the usage name of each refused call. */
+interface Found {
+  unknown: string[];
+  refusedMethods: string[];
 }
 
 /**
@@ -112,7 +131,7 @@ function judge(call: unknown, policy: CallPolicy, unknown: string[]): RpcErrorAn
  * batch limit and the nesting limit (checked on the raw text, before anything recurses over it).
  */
 export function checkRequest(body: string, filter: CallPolicy, maxBatch: number, maxDepth = DEFAULT_MAX_DEPTH): Checked {
-  const unknown: string[] = [];
+  const found: Found = { unknown: [], refusedMethods: [] };
   // A request-level error has no call: the family's dialect, as for every answer of the proxy's.
   const whole = filter.dialect === '2.0' ? { jsonrpc: '2.0' } : {};
   let parsed: unknown;
@@ -120,36 +139,36 @@ export function checkRequest(body: string, filter: CallPolicy, maxBatch: number,
   try {
     ({ value: parsed, lossless } = parseJson(body, maxDepth));
   } catch (error) {
-    if (error instanceof TooDeepError) return { outcome: 'refused', status: 400, answer: errorAnswer(whole, INVALID_REQUEST, error.message), refusedCount: 1, unknown };
-    return { outcome: 'refused', status: 400, answer: errorAnswer(whole, PARSE_ERROR, 'parse error: the body is not JSON'), refusedCount: 1, unknown };
+    if (error instanceof TooDeepError) return { outcome: 'refused', status: 400, answer: errorAnswer(whole, INVALID_REQUEST, error.message), refusedCount: 1, ...found };
+    return { outcome: 'refused', status: 400, answer: errorAnswer(whole, PARSE_ERROR, 'parse error: the body is not JSON'), refusedCount: 1, ...found };
   }
-  const checked = checkParsed(parsed, filter, maxBatch, whole, lossless, unknown);
+  const checked = checkParsed(parsed, filter, maxBatch, whole, lossless, found);
   return lossless ? { ...checked, lossless } : checked;
 }
 
-function checkParsed(parsed: unknown, filter: CallPolicy, maxBatch: number, whole: object, lossless: boolean, unknown: string[]): Checked {
+function checkParsed(parsed: unknown, filter: CallPolicy, maxBatch: number, whole: object, lossless: boolean, found: Found): Checked {
   if (!Array.isArray(parsed)) {
-    const judged = judge(parsed, filter, unknown);
-    if (typeof judged !== 'string') return { outcome: 'refused', status: judged.error.code === INVALID_REQUEST ? 400 : 200, answer: judged, refusedCount: 1, unknown };
-    return { outcome: 'forward', body: stringifyJson(parsed, lossless), batch: false, refusedCount: 0, call: parsed as Call, method: judged, unknown };
+    const judged = judge(parsed, filter, found);
+    if (typeof judged !== 'string') return { outcome: 'refused', status: judged.error.code === INVALID_REQUEST ? 400 : 200, answer: judged, refusedCount: 1, ...found };
+    return { outcome: 'forward', body: stringifyJson(parsed, lossless), batch: false, refusedCount: 0, call: parsed as Call, method: judged, ...found };
   }
-  if (parsed.length === 0) return { outcome: 'refused', status: 400, answer: errorAnswer(whole, INVALID_REQUEST, 'invalid request: empty batch'), refusedCount: 1, unknown };
+  if (parsed.length === 0) return { outcome: 'refused', status: 400, answer: errorAnswer(whole, INVALID_REQUEST, 'invalid request: empty batch'), refusedCount: 1, ...found };
   if (parsed.length > maxBatch) {
     return {
       outcome: 'refused',
       status: 413,
       answer: errorAnswer(whole, INVALID_REQUEST, `batch of ${parsed.length} calls is over the limit of ${maxBatch}`),
       refusedCount: parsed.length,
-      unknown,
+      ...found,
     };
   }
-  const judged = parsed.map((call: unknown) => judge(call, filter, unknown));
+  const judged = parsed.map((call: unknown) => judge(call, filter, found));
   const answers = judged.map((each) => (typeof each === 'string' ? undefined : each));
   const forwarded = parsed.filter((_call: unknown, index) => answers[index] === undefined) as Call[];
   const methods = judged.filter((each) => typeof each === 'string');
   const refusedCount = parsed.length - forwarded.length;
-  if (forwarded.length === 0) return { outcome: 'refused', status: 200, answer: answers, refusedCount, unknown };
-  return { outcome: 'forward', body: stringifyJson(forwarded, lossless), batch: true, forwarded, methods, answers, refusedCount, unknown };
+  if (forwarded.length === 0) return { outcome: 'refused', status: 200, answer: answers, refusedCount, ...found };
+  return { outcome: 'forward', body: stringifyJson(forwarded, lossless), batch: true, forwarded, methods, answers, refusedCount, ...found };
 }
 
 /** The text of an answer the proxy makes for a checked request: numbers (ids) as the caller wrote them. */

@@ -56,6 +56,12 @@ export interface CallPolicy {
   verdict(method: string): Verdict;
   /** The verdict of a name `normaliseMethod` made. */
   verdictOf(name: string): Verdict;
+  /**
+   * What usage counts a refused call of `name` (made by `normaliseMethod`) under: the name when the
+   * lists have it exactly, the refused prefix that covers it (`personal_*`), or undefined when no
+   * list knows it, so a caller cannot grow the usage tables by making names up.
+   */
+  usageName(name: string): string | undefined;
 }
 
 /**
@@ -103,6 +109,12 @@ export class MethodPolicy implements CallPolicy {
     if (this.allowed.has(name)) return 'allowed';
     if (this.refusedExact.has(name) || this.refusedPrefixes.some((prefix) => name.startsWith(prefix))) return 'refused';
     return 'unknown';
+  }
+
+  usageName(name: string): string | undefined {
+    if (this.allowed.has(name) || this.refusedExact.has(name)) return name;
+    const prefix = this.refusedPrefixes.find((each) => name.startsWith(each));
+    return prefix === undefined ? undefined : `${prefix}*`;
   }
 }
 

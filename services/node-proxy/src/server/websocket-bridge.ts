@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { STATUS_CODES } from 'node:http';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
-import { checkRequest, errorAnswer, idKey, mergedBatchText, OTHER_METHOD, serialise, type Call, type Checked } from '../json-rpc/json-rpc';
+import { checkRequest, errorAnswer, idKey, mergedBatchText, serialise, type Call, type Checked } from '../json-rpc/json-rpc';
 import { countRateLimitedCalls, countRefusedCalls } from '../usage/json-rpc-usage';
 import type { UsageKey } from '../usage/usage-meter';
 import { WebSocketCallUsage } from '../usage/websocket-usage';
@@ -181,7 +181,7 @@ export class WebSocketBridge {
       const limits = nodeLimits(this.context, route);
       if (!limiter.take(nodeId, calls, limits).allowed) {
         if (checked.outcome === 'forward') countRateLimitedCalls(usage, caller, checked);
-        else usage.count(caller, OTHER_METHOD, 'rate_limited', checked.refusedCount);
+        else countRefusedCalls(usage, caller, checked, 'rate_limited');
         const request = safeParse(text, config.PROXY_MAX_JSON_DEPTH);
         flow.toClient(serialise(checked, rateLimited(request, rateMessage(limits, calls))));
         return;

@@ -3,15 +3,22 @@ import type { UsageKey, UsageMeter } from './usage-meter';
 
 type Forwarded = Checked & { outcome: 'forward' };
 
-/** Counts the calls of a request the proxy refused (in part or whole) under `other`: their names are not bounded. */
-export function countRefusedCalls(usage: UsageMeter, caller: UsageKey, checked: Checked): void {
-  usage.count(caller, OTHER_METHOD, 'refused', checked.refusedCount);
+/**
+ * Counts the calls of a request the proxy refused (in part or whole), as `outcome` (`refused`, or
+ * `rate_limited` for a request over the rate as well): each under the name the method policy
+ * knows it by (`personal_*` for a refused prefix), a name no list has under `other`, and a request
+ * refused whole (not JSON, over the batch limit) under `other` too. The set stays bounded by the
+ * lists, whatever names callers send.
+ */
+export function countRefusedCalls(usage: UsageMeter, caller: UsageKey, checked: Checked, outcome: 'refused' | 'rate_limited' = 'refused'): void {
+  for (const method of checked.refusedMethods) usage.count(caller, method, outcome);
+  usage.count(caller, OTHER_METHOD, outcome, checked.refusedCount - checked.refusedMethods.length);
 }
 
-/** Counts the calls of a request over the node's rate: each forwarded name, and the rest under `other`. */
+/** Counts the calls of a request over the node's rate: each forwarded name, and the refused ones as countRefusedCalls names them. */
 export function countRateLimitedCalls(usage: UsageMeter, caller: UsageKey, checked: Forwarded): void {
   countForwarded(usage, caller, checked, () => 'rate_limited');
-  usage.count(caller, OTHER_METHOD, 'rate_limited', checked.refusedCount);
+  countRefusedCalls(usage, caller, checked, 'rate_limited');
 }
 
 /**

@@ -29,7 +29,10 @@ const usageReportShape = {
   series: z.array(z.object({ time: z.string().meta({ description: 'start of the bucket' }), ...totals, ...bytes })).meta({ description: 'every bucket of the range, oldest first, zeros included' }),
   methods: z
     .array(z.object({ method: z.string(), ...totals }))
-    .meta({ description: 'calls per method over the range, most called first. Methods the platform does not allow are counted under `other`; `rest`, `management` and `unread` (refused before the body was read) are buckets of their own' }),
+    .meta({
+      description:
+        'calls per method over the range, most called first. A method the platform\'s lists name (allowed or refused) is counted under its name, refused calls included; a name a refused prefix covers under the prefix (`personal_*`); any other name, and a request the proxy could not read, under `other`. `rest`, `management` and `unread` (refused before the body was read: wrong or missing credentials, over the rate, an address or Origin the access rules refuse; its method is not known) are buckets of their own',
+    }),
   totals: z.object({ ...totals, ...bytes }),
 };
 
