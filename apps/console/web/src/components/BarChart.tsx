@@ -1,17 +1,39 @@
-import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip, type ChartDataset } from 'chart.js';
+import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip, type ChartDataset, type Plugin } from 'chart.js';
 import { useEffect, useRef } from 'react';
+import { barChartOptions } from '../usage-chart';
 
 // Only the parts of Chart.js the console draws: stacked bar charts with a legend and tooltips.
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
 
 /**
- * A stacked bar chart on a canvas. The canvas is an image with a short description for screen
- * readers; the numbers themselves are in a table next to each chart.
+ * After each drawing, the category labels the chart drew, in order, each with where its label and
+ * its bar are (px along the category axis), on the canvas as `data-drawn-labels`: what a person
+ * reads beside each bar, for the browser tests to compare with the table.
  */
-export function BarChart(props: { labels: string[]; datasets: ChartDataset<'bar', number[]>[]; horizontal?: boolean; description: string }) {
+const drawnLabels: Plugin<'bar'> = {
+  id: 'drawnLabels',
+  afterDraw(chart) {
+    const horizontal = chart.options.indexAxis === 'y';
+    const scale = chart.scales[horizontal ? 'y' : 'x'];
+    if (!scale) return;
+    const metas = chart.data.datasets.map((_dataset, index) => chart.getDatasetMeta(index));
+    const drawn = scale.ticks.map((tick) => {
+      const bar = metas.map((meta) => meta.data[tick.value]).find((element) => element !== undefined);
+      return { label: String(tick.label), at: Math.round(scale.getPixelForValue(tick.value)), bar: bar ? Math.round(horizontal ? bar.y : bar.x) : null };
+    });
+    chart.canvas.dataset.drawnLabels = JSON.stringify(drawn);
+  },
+};
+
+/**
+ * A stacked bar chart on a canvas, `height` px tall when given (else as its box in the CSS). The
+ * canvas is an image with a short description for screen readers; the numbers themselves are in
+ * a table next to each chart.
+ */
+export function BarChart(props: { labels: string[]; datasets: ChartDataset<'bar', number[]>[]; horizontal?: boolean; height?: number; description: string }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const chartRef = useRef<Chart<'bar', number[], string> | null>(null);
-  const { labels, datasets, horizontal } = props;
+  const { labels, datasets, horizontal = false, height } = props;
 
   useEffect(() => {
     const canvas = canvasRef.current;
@@ -19,17 +41,8 @@ export function BarChart(props: { labels: string[]; datasets: ChartDataset<'bar'
     const chart = new Chart<'bar', number[], string>(canvas, {
       type: 'bar',
       data: { labels: [], datasets: [] },
-      options: {
-        indexAxis: horizontal ? 'y' : 'x',
-        animation: false,
-        maintainAspectRatio: false,
-        responsive: true,
-        scales: {
-          x: { stacked: true, ticks: { color: '#333', maxRotation: 0, autoSkipPadding: 12 }, ...(horizontal ? { beginAtZero: true } : {}) },
-          y: { stacked: true, ticks: { color: '#333', ...(horizontal ? {} : { precision: 0 }) }, ...(horizontal ? {} : { beginAtZero: true }) },
-        },
-        plugins: { legend: { position: 'bottom', labels: { color: '#222', boxWidth: 14 } } },
-      },
+      options: barChartOptions(horizontal),
+      plugins: [drawnLabels],
     });
     chartRef.current = chart;
     return () => {
@@ -47,7 +60,7 @@ export function BarChart(props: { labels: string[]; datasets: ChartDataset<'bar'
   }, [labels, datasets]);
 
   return (
-    <div className="chart">
+    <div className="chart" style={height === undefined ? undefined : { height: `${height}px` }}>
       <canvas ref={canvasRef} role="img" aria-label={props.description} />
     </div>
   );

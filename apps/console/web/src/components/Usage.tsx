@@ -1,29 +1,11 @@
 import type { NodeUsage } from '@cloud/sdk/browser';
-import type { ChartDataset } from 'chart.js';
 import { useMemo, useState } from 'react';
 import { useApi, useConsole } from '../context';
 import { usePolling } from '../polling';
 import { Alert } from './Alert';
 import { BarChart } from './BarChart';
 import { TableWrap } from './TableWrap';
-
-type Outcome = keyof NodeUsage['totals']['calls'];
-
-/** The proxy's outcomes, in words, each with a colour that holds 3:1 against white. */
-const OUTCOMES: { key: Outcome; label: string; colour: string }[] = [
-  { key: 'ok', label: 'Answered', colour: '#1a7f37' },
-  { key: 'node_error', label: 'Node error', colour: '#b35900' },
-  { key: 'refused', label: 'Refused', colour: '#c62828' },
-  { key: 'rate_limited', label: 'Rate limited', colour: '#6a1b9a' },
-  { key: 'unauthorized', label: 'Unauthorized', colour: '#455a64' },
-];
-
-/** Read this often; the proxy itself publishes its counts every PROXY_USAGE_INTERVAL_MS (60 s by default). */
-const POLL_MS = 5000;
-
-function outcomeDatasets(rows: { calls: NodeUsage['totals']['calls'] }[]): ChartDataset<'bar', number[]>[] {
-  return OUTCOMES.map((outcome) => ({ label: outcome.label, data: rows.map((row) => row.calls[outcome.key]), backgroundColor: outcome.colour }));
-}
+import { bucketMeaning, CALLS_APPEAR_WITHIN_S, methodChartData, methodChartHeight, OUTCOMES, outcomeDatasets, USAGE_POLL_MS } from '../usage-chart';
 
 /** A node's calls over the last hour: per outcome by minute, per method, with the numbers in tables. */
 export function Usage({ nodeId }: { nodeId: string }) {
@@ -35,7 +17,7 @@ export function Usage({ nodeId }: { nodeId: string }) {
       const result = await run(() => client.nodes.usage(nodeId));
       if (result.ok) setUsage(result.value);
     },
-    POLL_MS,
+    USAGE_POLL_MS,
     `${nodeId}`,
   );
 
@@ -46,20 +28,26 @@ export function Usage({ nodeId }: { nodeId: string }) {
       datasets: outcomeDatasets(series),
     };
   }, [usage]);
-  const perMethod = useMemo(() => {
-    const methods = usage?.methods ?? [];
-    return { labels: methods.map((method) => method.method), datasets: outcomeDatasets(methods) };
-  }, [usage]);
+  const perMethod = useMemo(() => methodChartData(usage?.methods ?? []), [usage]);
+  const buckets = (usage?.methods ?? []).flatMap((each) => {
+    const meaning = bucketMeaning(each.method);
+    return meaning === undefined ? [] : [{ method: each.method, meaning }];
+  });
 
   return (
     <section aria-labelledby="usage-title" className="panel">
       <h2 id="usage-title">Usage</h2>
       <Alert error={error} />
-      {usage && (
+      {usage && usage.totals.total === 0 && (
+        <p data-testid="usage-empty">
+          No calls in the last hour yet. A call shows here within about {CALLS_APPEAR_WITHIN_S} seconds of being made.
+        </p>
+      )}
+      {usage && usage.totals.total > 0 && (
         <>
           <p>
-            {usage.totals.total} {usage.totals.total === 1 ? 'call' : 'calls'} in the last hour ({usage.totals.calls.ok} answered), {usage.totals.bytesOut} bytes out. The proxy reports its
-            counts every minute or so.
+            {usage.totals.total} {usage.totals.total === 1 ? 'call' : 'calls'} in the last hour ({usage.totals.calls.ok} answered), {usage.totals.bytesOut} bytes out. A call shows here
+            within about {CALLS_APPEAR_WITHIN_S} seconds of being made.
           </p>
           <div className="charts">
             <figure>
@@ -70,48 +58,57 @@ export function Usage({ nodeId }: { nodeId: string }) {
                 description={`Bar chart of calls per minute over the last hour, by outcome: ${usage.totals.total} in all.`}
               />
             </figure>
-            <figure>
+            <figure data-testid="calls-per-method">
               <figcaption>Calls per method, by outcome</figcaption>
               <BarChart
                 horizontal
                 labels={perMethod.labels}
                 datasets={perMethod.datasets}
-                description={`Bar chart of calls per method: ${usage.methods.map((method) => `${method.method} ${method.total}`).join(', ') || 'none yet'}.`}
+                height={methodChartHeight(perMethod.labels.length)}
+                description={`Bar chart of calls per method: ${usage.methods.map((method) => `${method.method} ${method.total}`).join(', ')}.`}
               />
             </figure>
           </div>
-          {usage.methods.length === 0 ? (
-            <p>No calls yet.</p>
-          ) : (
-            <TableWrap label="Calls per method">
-              <table className="usage-table">
-                <caption>Calls per method in the last hour</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Method</th>
-                    {OUTCOMES.map((outcome) => (
-                      <th scope="col" key={outcome.key}>
-                        {outcome.label}
-                      </th>
-                    ))}
-                    <th scope="col">Total</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {usage.methods.map((method) => (
-                    <tr key={method.method} data-method={method.method}>
-                      <th scope="row" className="mono">
-                        {method.method}
-                      </th>
-                      {OUTCOMES.map((outcome) => (
-                        <td key={outcome.key}>{method.calls[outcome.key]}</td>
-                      ))}
-                      <td data-total>{method.total}</td>
-                    </tr>
+          <TableWrap label="Calls per method">
+            <table className="usage-table">
+              <caption>Calls per method in the last hour</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Method</th>
+                  {OUTCOMES.map((outcome) => (
+                    <th scope="col" key={outcome.key}>
+                      {outcome.label}
+                    </th>
                   ))}
-                </tbody>
-              </table>
-            </TableWrap>
+                  <th scope="col">Total</th>
+                </tr>
+              </thead>
+              <tbody>
+                {usage.methods.map((method) => (
+                  <tr key={method.method} data-method={method.method}>
+                    <th scope="row" className="mono">
+                      {method.method}
+                    </th>
+                    {OUTCOMES.map((outcome) => (
+                      <td key={outcome.key} data-outcome={outcome.key}>
+                        {method.calls[outcome.key]}
+                      </td>
+                    ))}
+                    <td data-total>{method.total}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
+          {buckets.length > 0 && (
+            <dl className="usage-buckets" data-testid="usage-buckets">
+              {buckets.map((bucket) => (
+                <div key={bucket.method}>
+                  <dt className="mono">{bucket.method}</dt>
+                  <dd>{bucket.meaning}</dd>
+                </div>
+              ))}
+            </dl>
           )}
         </>
       )}
