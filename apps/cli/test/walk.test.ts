@@ -250,7 +250,10 @@ describe('cloud against the platform', () => {
       expect(await cli(['rpc', 'node-00000000-0000-4000-8000-000000000000', 'getblockcount'])).toMatchObject({ code: 5 });
       expect(await cli(['verify', 'not-a-link'])).toMatchObject({ code: 2, stderr: expect.stringContaining('link from the verification e-mail') });
       expect(await cli(['signup', 'x@example.com'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--password-stdin') });
-      expect(await cli(['login', 'limits@example.com', '--password-stdin'], 'wrong password\n')).toMatchObject({ code: 3, stderr: expect.stringContaining('cloud login') });
+      // A refused login says what to check, not to run the command just run.
+      const refusedLogin = await cli(['login', 'limits@example.com', '--password-stdin'], 'wrong password\n');
+      expect(refusedLogin).toMatchObject({ code: 3, stderr: expect.stringContaining('check the e-mail address (or user id) and the password') });
+      expect(refusedLogin.stderr).not.toContain('run "cloud login"');
       expect(await cli(['--json', 'signup', 'not-an-address', '--password-stdin'], PASSWORD)).toMatchObject({ code: 2, stdout: expect.stringContaining('"InvalidInput"') });
       expect(await cli(['frobnicate'])).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown command 'frobnicate'") });
       expect(await cli(['--help'])).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage: cloud') });
