@@ -380,7 +380,7 @@ describe('the web console', () => {
     // Its node runs (the dev chain's avalanche mode here), and the page follows without a reload.
     await page().getByTestId('validator-state').locator('[data-state="running"]').waitFor({ timeout: 150_000 });
     // Once its node answers, the P-chain can be read through it: the status the API says.
-    const shown = page().locator('[data-testid="registration"] [data-registration]:not([data-registration="unknown"])');
+    const shown = page().locator('[data-testid="registration"] [data-registration]:not([data-registration="unknown"]):not([data-registration="starting"])');
     await shown.waitFor();
     const { registration } = await api.staking.get('fuji', validator!.nodeId);
     expect(await shown.getAttribute('data-registration')).toBe(registration.status);

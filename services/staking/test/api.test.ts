@@ -145,6 +145,9 @@ describe('staking API', () => {
         chainNodeId: expect.stringMatching(/^NodeID-/),
         chain: 'avalanche',
         network: 'fuji',
+        // Whether its node runs on a dev chain is known once the nodes service announces it.
+        dev: null,
+        networkLabel: 'avalanche fuji or a dev chain (not known yet)',
         image: 'avalanchefuji',
         state: 'provisioning',
         stateReason: null,
@@ -159,7 +162,7 @@ describe('staking API', () => {
         nodeUser: expect.stringMatching(/^u[0-9a-f]{16}$/),
         nodePass: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
         createdAt: new Date(platform.clock()).toISOString(),
-        registration: { status: 'unknown', checkedAt: expect.any(String), reason: 'the node is not running yet (provisioning)' },
+        registration: { status: 'starting', checkedAt: expect.any(String), reason: 'its node is provisioning; the P-chain is read once it runs' },
       });
       expect(isAvalancheNodeId(body.chainNodeId)).toBe(true);
       first = body;

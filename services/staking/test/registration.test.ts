@@ -58,7 +58,7 @@ describe('a validator\'s registration on the P-chain', () => {
 
   let revision = 0;
   /** Announces the node as the nodes service would (`node.syncing`, `node.running`, `node.failed`), and waits until the staking service took it. */
-  async function announce(validator: Created, state: 'syncing' | 'running' | 'failed', upstream: string | null = node.url): Promise<void> {
+  async function announce(validator: Created, state: 'syncing' | 'running' | 'failed', upstream: string | null = node.url, extra: Partial<NodeRoute> = {}): Promise<void> {
     revision += 1;
     const route: NodeRoute = {
       nodeId: validator.nodeId,
@@ -69,6 +69,7 @@ describe('a validator\'s registration on the P-chain', () => {
       state,
       basic: { user: validator.nodeUser, passwordSha256: sha256(validator.nodePass) },
       upstream: state === 'failed' ? null : upstream,
+      ...extra,
     };
     const address = `${validator.nodeId}.nodes.localhost`;
     await platform.bus.publish([
@@ -80,18 +81,35 @@ describe('a validator\'s registration on the P-chain', () => {
     });
   }
 
-  it('is unknown, saying why, until the node runs', async () => {
+  it('is starting, saying so plainly, while its node is provisioning', async () => {
     const validator = await create();
-    expect(await registrationOf(validator)).toEqual({ status: 'unknown', checkedAt: new Date(now()).toISOString(), reason: 'the node is not running yet (provisioning)' });
+    expect(await registrationOf(validator)).toEqual({ status: 'starting', checkedAt: new Date(now()).toISOString(), reason: 'its node is provisioning; the P-chain is read once it runs' });
     expect(node.calls).toEqual([]);
   });
 
-  it('is unknown while its node bootstraps (syncing), without asking it', async () => {
+  it('is starting while its node bootstraps (syncing), without asking it', async () => {
     const validator = await create();
     await announce(validator, 'syncing');
     expect((await getValidator(validator)).state).toBe('syncing');
-    expect(await registrationOf(validator)).toEqual({ status: 'unknown', checkedAt: new Date(now()).toISOString(), reason: 'the node is still bootstrapping (syncing)' });
+    expect(await registrationOf(validator)).toEqual({
+      status: 'starting',
+      checkedAt: new Date(now()).toISOString(),
+      reason: 'its node is bootstrapping the P-chain (syncing); it is read once the node runs',
+    });
     expect(node.calls).toEqual([]);
+  });
+
+  it('says whether it is on a dev chain once its node is announced, in words that never name fuji on a dev chain', async () => {
+    const validator = await create();
+    expect(await getValidator(validator)).toMatchObject({ dev: null, networkLabel: 'avalanche fuji or a dev chain (not known yet)' });
+    await announce(validator, 'syncing', node.url, { dev: true });
+    expect(await getValidator(validator)).toMatchObject({ network: 'fuji', dev: true, networkLabel: 'avalanche dev chain (simulated P-chain)' });
+    // A route that does not say (from before dev was announced) leaves what is known.
+    await announce(validator, 'running');
+    expect(await getValidator(validator)).toMatchObject({ dev: true });
+    const other = await create();
+    await announce(other, 'running', node.url, { dev: false });
+    expect(await getValidator(other)).toMatchObject({ dev: false, networkLabel: 'avalanche fuji' });
   });
 
   it('follows the chain: unregistered, pending, validating, then ended once it is no longer listed', async () => {
@@ -198,7 +216,7 @@ describe('a validator\'s registration on the P-chain', () => {
       const validator = await create();
       const provisioning = await remove(validator);
       expect(provisioning.status).toBe(409);
-      expect(provisioning.body.message).toMatch(/not running yet/);
+      expect(provisioning.body.message).toMatch(/is starting \(its node is provisioning; .*\): whether its stake is locked is known once/);
 
       await announce(validator, 'running');
       const end = now() + 30 * MINUTE;

@@ -44,7 +44,7 @@ export function registerValidatorCommands(program: Command, contextOf: ContextOf
         list,
         [
           { key: 'nodeId', header: 'ID' },
-          { key: 'network', header: 'NETWORK' },
+          { key: 'networkLabel', header: 'NETWORK' },
           { key: 'chainNodeId', header: 'NODEID' },
           { key: 'state', header: 'NODE' },
           { key: 'registration', header: 'REGISTRATION', format: (registration) => (registration as Validator['registration']).status },
@@ -91,7 +91,7 @@ function printValidator(ctx: Context, validator: Validator): void {
   printRecord(ctx.output, [
     ['Id', validator.nodeId],
     ['NodeID', validator.chainNodeId],
-    ['Network', `${validator.chain} ${validator.network}`],
+    ['Network', validator.networkLabel],
     ['Node', validator.stateReason ? `${validator.state}: ${validator.stateReason}` : validator.state],
     ['Registration', registration.reason ? `${registration.status} (${registration.reason})` : registration.status],
     ['Staking period', registration.startTime && registration.endTime ? `${registration.startTime} to ${registration.endTime}` : undefined],

@@ -6,7 +6,7 @@ export interface Callable {
   image: string;
   jwt: boolean;
   /** On a private dev chain: the only nodes the dev methods (fund, mine) are for. */
-  dev?: boolean;
+  dev?: boolean | null;
   endpoints: Parameters<typeof readyLines>[0]['endpoints'];
 }
 

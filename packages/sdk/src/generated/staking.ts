@@ -412,6 +412,13 @@ export interface components {
             chainNodeId: string;
             chain: string;
             network: string;
+            /** @description true: its node runs on a private dev chain (the dev chain's simulated P-chain), not on `network`; null: not known yet, until the nodes service announces the node (a second or so after creation) */
+            dev: boolean | null;
+            /**
+             * @description the network in words, as clients show it: `avalanche fuji`, or on a dev chain `avalanche dev chain (simulated P-chain)` (never `network`)
+             * @example avalanche fuji
+             */
+            networkLabel: string;
             /** @description the node image it runs: avalanche (mainnet) or avalanchefuji */
             image: string;
             /**
@@ -486,10 +493,10 @@ export interface components {
         /** @description the validator on the P-chain, read from its own node */
         Registration: {
             /**
-             * @description unregistered: the P-chain has never listed it; pending: registered, start time to come; validating; ended: its staking period is over; unknown: the P-chain could not be read through the node (see reason)
+             * @description unregistered: the P-chain has never listed it; pending: registered, start time to come; validating; ended: its staking period is over; starting: its node is provisioning or bootstrapping, the P-chain is read once it runs (see reason); unknown: the P-chain could not be read through the node (see reason)
              * @enum {string}
              */
-            status: "unregistered" | "pending" | "validating" | "ended" | "unknown";
+            status: "unregistered" | "pending" | "validating" | "ended" | "starting" | "unknown";
             /** @description when the P-chain was read, through the node (answers are reused for a few seconds) */
             checkedAt: string;
             /** @description the transaction that registered it */
@@ -507,7 +514,7 @@ export interface components {
             /** @description percent, as the node sees it */
             uptime?: number;
             connected?: boolean;
-            /** @description why the status is unknown */
+            /** @description why the status is starting or unknown */
             reason?: string;
         };
         /** @description no body, or {} */

@@ -19,6 +19,7 @@ interface ValidatorRow {
   node_password_hash: string;
   node_state: string;
   node_state_reason: string | null;
+  node_dev: boolean | null;
   node_revision: number;
   upstream_url: string | null;
   registration_tx_id: string | null;
@@ -56,6 +57,7 @@ const toValidator = (row: ValidatorRow): ValidatorRecord => ({
   nodePasswordHash: row.node_password_hash,
   nodeState: row.node_state as NodeState,
   nodeStateReason: row.node_state_reason,
+  nodeDev: row.node_dev,
   nodeRevision: row.node_revision,
   upstreamUrl: row.upstream_url,
   registration: toRegistration(row),
@@ -94,6 +96,7 @@ export class ValidatorsRepository {
       node_password_hash: validator.nodePasswordHash,
       node_state: validator.nodeState,
       node_state_reason: validator.nodeStateReason,
+      node_dev: validator.nodeDev,
       node_revision: validator.nodeRevision,
       upstream_url: validator.upstreamUrl,
       created_at: validator.createdAt,
@@ -146,6 +149,8 @@ export class ValidatorsRepository {
         node_state: route.state,
         node_state_reason: route.state === 'failed' ? (route.reason ?? null) : null,
         node_revision: route.revision,
+        // A route from before `dev` was announced leaves what is known.
+        ...(route.dev === undefined ? {} : { node_dev: route.dev }),
         upstream_url: route.upstream,
         // The nodes service may replace the node's Basic credentials (node.credentials-changed).
         ...(route.basic ? { node_user: route.basic.user, node_password_hash: route.basic.passwordSha256 } : {}),

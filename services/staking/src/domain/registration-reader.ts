@@ -2,7 +2,7 @@ import type { Clock } from '@cloud/auth';
 import type { Logger } from '@cloud/logging';
 import { ChainReadError, type PChainClient } from '../data-access/p-chain.client';
 import type { ValidatorsRepository } from '../data-access/validators.repository';
-import { observationOf, registrationOf, sameRegistration, type ChainAnswer, type Registration } from './registration';
+import { observationOf, registrationOf, sameRegistration, startingRegistration, type ChainAnswer, type Registration } from './registration';
 import type { ValidatorRecord } from './validator';
 
 export interface RegistrationReaderDependencies {
@@ -34,6 +34,8 @@ export class RegistrationReader {
   /** The validator's registration now; `fresh` skips the cache (a decision that can't be undone rests on it). Never throws for an unreachable node. */
   async read(validator: ValidatorRecord, options: { fresh?: boolean } = {}): Promise<Registration> {
     const { clock } = this.deps;
+    const starting = whyStarting(validator);
+    if (starting !== undefined) return startingRegistration(starting, validator.registration, new Date(clock()));
     const notRunning = whyNotReadable(validator);
     if (notRunning !== undefined || !validator.upstreamUrl) {
       return registrationOf({ checkedAt: new Date(clock()), unreadable: notRunning ?? 'the node\'s address is not known yet' }, validator.registration, new Date(clock()));
@@ -86,14 +88,17 @@ export class RegistrationReader {
   }
 }
 
+/** Why the chain is not read yet while the node comes up; undefined for a node that is not coming up. */
+function whyStarting(validator: ValidatorRecord): string | undefined {
+  if (validator.nodeState === 'provisioning') return 'its node is provisioning; the P-chain is read once it runs';
+  if (validator.nodeState === 'syncing') return 'its node is bootstrapping the P-chain (syncing); it is read once the node runs';
+  return undefined;
+}
+
 function whyNotReadable(validator: ValidatorRecord): string | undefined {
   switch (validator.nodeState) {
     case 'running':
       return undefined;
-    case 'provisioning':
-      return 'the node is not running yet (provisioning)';
-    case 'syncing':
-      return 'the node is still bootstrapping (syncing)';
     case 'failed':
       return `the node failed${validator.nodeStateReason ? `: ${validator.nodeStateReason}` : ''}`;
     default:

@@ -4,10 +4,11 @@ import type { ObservedRegistration } from './validator';
 /**
  * Where the validator stands on the P-chain: `unregistered` (never seen there), `pending`
  * (registered, its start time still to come), `validating`, `ended` (seen before, gone from the
- * list and past its end), or `unknown` (the chain could not be read through the node; `reason`
- * says why).
+ * list and past its end), `starting` (its node is provisioning or bootstrapping, so the chain is
+ * not read yet; `reason` says which), or `unknown` (the chain could not be read through the node;
+ * `reason` says why).
  */
-export type RegistrationStatus = 'unregistered' | 'pending' | 'validating' | 'ended' | 'unknown';
+export type RegistrationStatus = 'unregistered' | 'pending' | 'validating' | 'ended' | 'starting' | 'unknown';
 
 export interface Registration {
   status: RegistrationStatus;
@@ -72,6 +73,14 @@ export function registrationOf(answer: ChainAnswer, observed: ObservedRegistrati
     ...factsOf(observed),
     reason: `the node no longer lists the registration seen at ${observed.observedAt.toISOString()}, which runs until ${observed.endTime.toISOString()}; it may be out of sync`,
   };
+}
+
+/**
+ * A validator whose node is coming up (`provisioning`, or `syncing`: bootstrapping): the chain is
+ * read once it runs. What an earlier reading saw is kept, as for `unknown`.
+ */
+export function startingRegistration(reason: string, observed: ObservedRegistration | null, checkedAt: Date): Registration {
+  return { status: 'starting', checkedAt: checkedAt.toISOString(), ...factsOf(observed), reason };
 }
 
 // What a registration fixes for good: kept from the last observation when the chain cannot say more.

@@ -1,4 +1,4 @@
-import { IMAGES, nodeEndpoints, type NodeEndpoints, type ProxyAddresses } from '@cloud/chains';
+import { IMAGES, networkLabel, nodeEndpoints, type NodeEndpoints, type ProxyAddresses } from '@cloud/chains';
 import type { Registration } from './registration';
 import type { NodeState, ValidatorRecord } from './validator';
 
@@ -11,6 +11,10 @@ export interface ValidatorView {
   chainNodeId: string;
   chain: string;
   network: string;
+  /** Its node runs on a private dev chain; null: not known yet (the nodes service has not announced the node). */
+  dev: boolean | null;
+  /** The network in words (`@cloud/chains` networkLabel): `avalanche fuji`, `avalanche dev chain (simulated P-chain)`. */
+  networkLabel: string;
   image: string;
   state: NodeState;
   stateReason: string | null;
@@ -31,6 +35,8 @@ export function toValidatorView(validator: ValidatorRecord, registration: Regist
     chainNodeId: validator.chainNodeId,
     chain: validator.chain,
     network: validator.network,
+    dev: validator.nodeDev,
+    networkLabel: networkLabel({ chain: validator.chain, network: validator.network, dev: validator.nodeDev, image: validator.image }),
     image: validator.image,
     state: validator.nodeState,
     stateReason: validator.nodeStateReason,

@@ -34,6 +34,8 @@ export interface ValidatorRecord {
   nodePasswordHash: string;
   nodeState: NodeState;
   nodeStateReason: string | null;
+  /** The node runs on a private dev chain (the nodes service's route says `dev`); null: not announced yet. */
+  nodeDev: boolean | null;
   /** Revision of the node route the state was taken from; -1 before any. */
   nodeRevision: number;
   /** Where the node's RPC answers inside the platform while it runs; null otherwise. */

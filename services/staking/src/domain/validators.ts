@@ -82,6 +82,7 @@ export class ValidatorsService {
       nodePasswordHash: credentials.passwordHash,
       nodeState: 'provisioning',
       nodeStateReason: null,
+      nodeDev: null,
       nodeRevision: -1,
       upstreamUrl: null,
       registration: null,
@@ -184,11 +185,16 @@ function refuseWhileStaked(validator: ValidatorRecord, registration: Registratio
       `validator ${validator.id} is ${status === 'pending' ? `registered on the P-chain from ${registration.startTime}` : 'validating on the P-chain'} until ${registration.endTime}: its stake can't be removed early; delete it after ${registration.endTime}`,
     );
   }
-  if (status !== 'unknown') return;
+  if (status !== 'unknown' && status !== 'starting') return;
   // Unknown, but a registration seen before runs until `endTime`: it cannot have been undone.
   if (registration.endTime && Date.parse(registration.endTime) > now.getTime()) {
     throw new ConflictError(
       `validator ${validator.id} was seen registered on the P-chain until ${registration.endTime} and the chain can't be read now (${registration.reason}); delete it after ${registration.endTime}`,
+    );
+  }
+  if (status === 'starting') {
+    throw new ConflictError(
+      `validator ${validator.id} is starting (${registration.reason}): whether its stake is locked is known once the P-chain can be read through its node; try again once the node runs`,
     );
   }
   // A failed node validates nothing; any other node may be registered without our knowing.

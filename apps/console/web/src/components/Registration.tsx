@@ -1,13 +1,6 @@
 import type { Registration } from '@cloud/sdk/browser';
 import { Fragment } from 'react';
-
-const WORDS: Record<Registration['status'], string> = {
-  unregistered: 'Not registered on the P-chain',
-  pending: 'Registered; its staking period has not started',
-  validating: 'Validating',
-  ended: 'Its staking period has ended',
-  unknown: 'Unknown: the P-chain could not be read',
-};
+import { registrationText } from '../status-words';
 
 /** nAVAX (a decimal string) in AVAX. */
 function avax(nAvax: string | undefined): string | null {
@@ -16,10 +9,11 @@ function avax(nAvax: string | undefined): string | null {
 }
 
 export function RegistrationStatus({ registration }: { registration: Registration }) {
+  const { words, reason } = registrationText(registration);
   return (
     <span data-registration={registration.status}>
-      {WORDS[registration.status] ?? registration.status}
-      {registration.reason && <span className="reason"> ({registration.reason})</span>}
+      {words}
+      {reason && <span className="reason"> {reason}</span>}
     </span>
   );
 }

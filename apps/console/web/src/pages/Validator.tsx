@@ -88,9 +88,7 @@ function ValidatorScreen({ network, nodeId }: { network: string; nodeId: string 
               </dd>
               <RegistrationFacts registration={validator.registration} />
               <dt>Network</dt>
-              <dd>
-                {validator.chain} {validator.network}
-              </dd>
+              <dd data-testid="validator-network">{validator.networkLabel}</dd>
               <dt>Node</dt>
               <dd data-testid="validator-state">
                 <StateBadge state={validator.state} />

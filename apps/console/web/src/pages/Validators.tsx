@@ -133,7 +133,7 @@ export function ValidatorsPage() {
                       <Link to={`/validators/${validator.network}/${validator.nodeId}`}>{validator.nodeId}</Link>
                     </td>
                     <td className="mono">{validator.chainNodeId}</td>
-                    <td>{validator.network}</td>
+                    <td>{validator.networkLabel}</td>
                     <td>
                       <StateBadge state={validator.state} />
                     </td>

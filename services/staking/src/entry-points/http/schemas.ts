@@ -21,9 +21,9 @@ const nAvax = (description: string) => z.string().regex(/^\d+$/).meta({ descript
 
 export const registrationSchema = z
   .object({
-    status: z.enum(['unregistered', 'pending', 'validating', 'ended', 'unknown']).meta({
+    status: z.enum(['unregistered', 'pending', 'validating', 'ended', 'starting', 'unknown']).meta({
       description:
-        'unregistered: the P-chain has never listed it; pending: registered, start time to come; validating; ended: its staking period is over; unknown: the P-chain could not be read through the node (see reason)',
+        'unregistered: the P-chain has never listed it; pending: registered, start time to come; validating; ended: its staking period is over; starting: its node is provisioning or bootstrapping, the P-chain is read once it runs (see reason); unknown: the P-chain could not be read through the node (see reason)',
     }),
     checkedAt: isoTime.meta({ description: 'when the P-chain was read, through the node (answers are reused for a few seconds)' }),
     txId: z.string().optional().meta({ description: 'the transaction that registered it' }),
@@ -34,7 +34,7 @@ export const registrationSchema = z
     weight: nAvax('own plus delegated stake').optional(),
     uptime: z.number().optional().meta({ description: 'percent, as the node sees it' }),
     connected: z.boolean().optional(),
-    reason: z.string().optional().meta({ description: 'why the status is unknown' }),
+    reason: z.string().optional().meta({ description: 'why the status is starting or unknown' }),
   })
   .meta({ id: 'Registration', description: 'the validator on the P-chain, read from its own node' });
 
@@ -44,6 +44,8 @@ export const validatorSchema = z
     chainNodeId: z.string().meta({ description: 'the NodeID to register on the P-chain, from its staking certificate', example: 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg' }),
     chain: z.string(),
     network: z.string(),
+    dev: z.boolean().nullable().meta({ description: 'true: its node runs on a private dev chain (the dev chain\'s simulated P-chain), not on `network`; null: not known yet, until the nodes service announces the node (a second or so after creation)' }),
+    networkLabel: z.string().meta({ description: 'the network in words, as clients show it: `avalanche fuji`, or on a dev chain `avalanche dev chain (simulated P-chain)` (never `network`)', example: 'avalanche fuji' }),
     image: z.string().meta({ description: 'the node image it runs: avalanche (mainnet) or avalanchefuji' }),
     state: z.enum(['provisioning', 'syncing', 'running', 'failed', 'deleting', 'deleted']).meta({ description: 'the node\'s state; syncing: it answers but is still bootstrapping' }),
     stateReason: z.string().nullable().meta({ description: 'why the node failed; null otherwise' }),
