@@ -113,11 +113,11 @@ describe('cloud against the platform', () => {
       const list = await cli(['--json', 'nodes', 'list']);
       expect(list.json<NodeJson[]>().map((listed) => [listed.id, listed.state])).toEqual([[node.id, 'running']]);
       const table = await cli(['nodes', 'list']);
-      expect(table.stdout).toMatch(new RegExp(`^ID\\s+IMAGE\\s+STATE\\s+DEV CHAIN\\s+ADDRESS\\s+PORT\\s+CREATED\\n${node.id}\\s+btc\\s+running\\s+yes\\s+${node.address.replace(/\./g, '\\.')}\\s+8332\\s`));
+      expect(table.stdout).toMatch(new RegExp(`^ID\\s+IMAGE\\s+STATE\\s+NETWORK\\s+ADDRESS\\s+PORT\\s+CREATED\\n${node.id}\\s+btc\\s+running\\s+btc dev chain \\(regtest\\)\\s+${node.address.replace(/\./g, '\\.')}\\s+8332\\s`));
       const info = await cli(['--json', 'nodes', 'info', node.id]);
       expect(info.json<NodeJson>()).toMatchObject({ id: node.id, state: 'running', dev: true, txindex: false, sync: { syncing: false, progress: 1 } });
       const human = await cli(['nodes', 'info', node.id]);
-      expect(human.stdout).toMatch(/^Network:\s+a private dev chain, not btc mainnet$/m);
+      expect(human.stdout).toMatch(/^Network:\s+btc dev chain \(regtest\)$/m);
       expect(human.stdout).toMatch(/^Sync:\s+synced \[#{20}\] 100\.0% height \d+\/\d+, 0 peers$/m);
       expect(info.json<NodeJson>().nodePass).toBeUndefined();
       const logs = await cli(['--json', 'nodes', 'logs', node.id, '--lines', '2']);
@@ -164,10 +164,12 @@ describe('cloud against the platform', () => {
       const none = await cli(['nodes', 'list']);
       expect(none).toMatchObject({ code: 0, stdout: '', stderr: expect.stringContaining('No nodes.') });
       const chains = await cli(['chains']);
-      expect(chains.stdout).toMatch(/^IMAGE\s+CHAIN\s+NETWORK\s+SOFTWARE\s+RUNS ON\n/);
-      // The walk's platform runs LOCAL_NETWORKS=dev: every chain says plainly that it is a dev chain.
-      expect(chains.stdout).toMatch(/^btc\s+btc\s+mainnet\s+\S+\s+a private dev chain$/m);
-      expect(chains.stdout.trim().split('\n').slice(1).every((line) => line.endsWith('a private dev chain'))).toBe(true);
+      expect(chains.stdout).toMatch(/^IMAGE\s+NETWORK\s+SOFTWARE\n/);
+      // The walk's platform runs LOCAL_NETWORKS=dev: every chain says plainly that it is a dev chain, and none says mainnet.
+      expect(chains.stdout).toMatch(/^btc\s+btc dev chain \(regtest\)\s+\S+$/m);
+      expect(chains.stdout).toMatch(/^eth\s+eth dev chain \(anvil\)\s+\S+$/m);
+      expect(chains.stdout.trim().split('\n').slice(1).every((line) => / dev chain \(/.test(line))).toBe(true);
+      expect(chains.stdout.replace(/^\S+/gm, '')).not.toMatch(/mainnet|testnet/); // past the IMAGE column (btctestnet is a name)
     } finally {
       cleanUp();
     }

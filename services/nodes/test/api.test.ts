@@ -48,10 +48,21 @@ describe('nodes API', () => {
 
   it('lists every image with the software that really runs it', async () => {
     const response = await nodes.http.get('/chains').set(asAlice()).expect(200);
-    const chains = response.body as Array<{ image: string; chain: string; network: string; software: string; dev: boolean }>;
+    const chains = response.body as Array<{ image: string; chain: string; network: string; networkLabel: string; software: string; dev: boolean }>;
     expect(chains.map((each) => each.image).sort()).toEqual(['bch', 'bchtestnet', 'btc', 'btctestnet', 'eth', 'ltc']);
     const byImage = new Map(chains.map((each) => [each.image, each]));
-    expect(byImage.get('btc')).toEqual({ image: 'btc', chain: 'btc', network: 'mainnet', software: expect.stringMatching(/^cloud-dev-chain-\d+\.\d+\.\d+$/), dev: true, pruned: false });
+    expect(byImage.get('btc')).toEqual({
+      image: 'btc',
+      chain: 'btc',
+      network: 'mainnet',
+      networkLabel: 'btc dev chain (regtest)',
+      software: expect.stringMatching(/^cloud-dev-chain-\d+\.\d+\.\d+$/),
+      dev: true,
+      pruned: false,
+    });
+    // The network in words: a dev chain never says the image's network (mainnet, testnet).
+    expect(byImage.get('eth')?.networkLabel).toBe('eth dev chain (anvil)');
+    expect(chains.map((each) => each.networkLabel).filter((label) => /mainnet|testnet/.test(label))).toEqual([]);
     // LOCAL_NETWORKS=dev (the default): every option runs a private dev chain, and says so.
     expect(chains.map((each) => [each.image, each.dev])).toEqual(chains.map((each) => [each.image, true]));
     expect(byImage.get('bchtestnet')).toMatchObject({ chain: 'bch', network: 'testnet' });
@@ -106,6 +117,7 @@ describe('nodes API', () => {
         image: 'btc',
         chain: 'btc',
         network: 'mainnet',
+        networkLabel: 'btc dev chain (regtest)',
         software: expect.stringMatching(/^cloud-dev-chain-/),
         large: false,
         jwt: false,

@@ -1,5 +1,5 @@
 import { Argument, Option, type Command } from 'commander';
-import type { ChainOption, Node, UserImage } from '@cloud/sdk';
+import { syncWords, type ChainOption, type Node, type UserImage } from '@cloud/sdk';
 import type { Context, NodeCredentials } from '../context';
 import { note, printJson, printRecord, printTable } from '../output';
 import { positiveInteger } from '../program';
@@ -30,10 +30,8 @@ export function registerNodeCommands(program: Command, contextOf: ContextOf): vo
         chains,
         [
           { key: 'image', header: 'IMAGE' },
-          { key: 'chain', header: 'CHAIN' },
-          { key: 'network', header: 'NETWORK' },
+          { key: 'networkLabel', header: 'NETWORK', format: (_label, option) => runsOn(option) },
           { key: 'software', header: 'SOFTWARE' },
-          { key: 'dev', header: 'RUNS ON', format: (_dev, option) => runsOn(option) },
         ],
         'No chains.',
       );
@@ -75,7 +73,7 @@ export function registerNodeCommands(program: Command, contextOf: ContextOf): vo
           { key: 'id', header: 'ID' },
           { key: 'image', header: 'IMAGE' },
           { key: 'state', header: 'STATE', format: (_state, node) => stateText(node) },
-          { key: 'dev', header: 'DEV CHAIN', format: (dev) => (dev ? 'yes' : 'no') },
+          { key: 'networkLabel', header: 'NETWORK' },
           { key: 'address', header: 'ADDRESS' },
           { key: 'ports', header: 'PORT', format: (ports) => String((ports as Node['ports']).jsonRpc) },
           { key: 'createdAt', header: 'CREATED' },
@@ -128,10 +126,11 @@ export function printNode(ctx: Context, node: Node, kept?: NodeCredentials): voi
   const { endpoints } = node;
   printRecord(ctx.output, [
     ['Id', node.id],
-    ['Image', `${node.image} (${node.chain} ${node.network}, ${node.software})`],
-    ['Network', node.dev ? `a private dev chain, not ${node.chain} ${node.network}` : `${node.chain} ${node.network}`],
+    ['Image', `${node.image} (${node.software})`],
+    ['Network', node.networkLabel],
     ['State', node.stateReason ? `${node.state}: ${node.stateReason}` : node.state],
-    ['Sync', node.sync ? `${node.sync.syncing ? 'syncing' : 'synced'} ${syncLine(node.sync)}` : undefined],
+    ['Sync', syncText(node)],
+    ['Peers', syncWords(node).hint],
     ['Transaction index', node.txindex ? 'yes' : 'no'],
     ['Address', node.address],
     ['JSON-RPC', endpoints.jsonRpc],
@@ -153,13 +152,19 @@ export function printNode(ctx: Context, node: Node, kept?: NodeCredentials): voi
   if (credential) printReadyLines(ctx, linesFor(ctx, node, credential));
 }
 
-/** Where a chain option's nodes run: plainly a dev chain when they do not reach the real network. */
+/** Where a chain option's nodes run, in the words every screen uses (`ltc dev chain (regtest)`), and whether pruned. */
 function runsOn(option: ChainOption): string {
-  if (option.dev) return 'a private dev chain';
-  return option.pruned ? `${option.network}, pruned` : option.network;
+  return option.pruned ? `${option.networkLabel}, pruned` : option.networkLabel;
 }
 
-/** The state, with how far a syncing node is. */
+/** The sync as the state allows: live progress while the node runs, else its last reading and when it was taken. */
+function syncText(node: Node): string {
+  const words = syncWords(node);
+  return words.kind === 'live' && node.sync ? `${node.sync.syncing ? 'syncing' : 'synced'} ${syncLine(node.sync)}` : words.text;
+}
+
+/** The state, with how far a syncing node is, and when it has no peers to sync from. */
 function stateText(node: Node): string {
-  return node.state === 'syncing' && node.sync ? `syncing ${(node.sync.progress * 100).toFixed(1)}%` : node.state;
+  const state = node.state === 'syncing' && node.sync ? `syncing ${(node.sync.progress * 100).toFixed(1)}%` : node.state;
+  return syncWords(node).hint?.startsWith('no peers') ? `${state} (no peers)` : state;
 }

@@ -1153,6 +1153,11 @@ export interface components {
             software: string;
             /** @description true: its nodes run on a private dev chain (regtest, anvil, the dev chain), not on `network` */
             dev: boolean;
+            /**
+             * @description the network in words, as clients show it: `ltc mainnet`, or on a dev chain `ltc dev chain (regtest)` (never `network`)
+             * @example ltc dev chain (regtest)
+             */
+            networkLabel: string;
             /** @description true: its nodes keep only recent blocks, so they cannot have a transaction index */
             pruned: boolean;
         };
@@ -1179,6 +1184,11 @@ export interface components {
             jwt: boolean;
             /** @description true: the node runs on a private dev chain (regtest, anvil, the dev chain), not on `network` */
             dev: boolean;
+            /**
+             * @description the network in words, as clients show it: `ltc mainnet`, or on a dev chain `ltc dev chain (regtest)` (never `network`)
+             * @example ltc dev chain (regtest)
+             */
+            networkLabel: string;
             /** @description true: the node keeps a transaction index */
             txindex: boolean;
             /**

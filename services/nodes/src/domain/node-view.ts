@@ -1,5 +1,5 @@
 import type { NodeAccess } from '@cloud/bus';
-import { IMAGES, nodeEndpoints, type NodeEndpoints, type ProxyAddresses } from '@cloud/chains';
+import { IMAGES, networkLabel, nodeEndpoints, type NodeEndpoints, type ProxyAddresses } from '@cloud/chains';
 import type { NodeRecord, SyncStatus } from './node';
 
 /** A node as the API shows it; `nodeUser`/`nodePass` only in the answer that made them. */
@@ -9,6 +9,8 @@ export interface NodeView {
   image: string;
   chain: string;
   network: string;
+  /** The network in words, as every screen shows it (`@cloud/chains` networkLabel): `ltc mainnet`, `ltc dev chain (regtest)`. */
+  networkLabel: string;
   software: string;
   large: boolean;
   jwt: boolean;
@@ -48,6 +50,7 @@ export function toNodeView(node: NodeRecord, addresses: ProxyAddresses, credenti
     image: node.image,
     chain: image.chain,
     network: image.network,
+    networkLabel: networkLabel({ chain: image.chain, network: image.network, dev: node.dev, image: node.image }),
     software: node.software,
     large: node.large,
     jwt: node.jwt,

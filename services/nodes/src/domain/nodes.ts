@@ -7,7 +7,7 @@ import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from 
 import type { NodesRepository } from '../data-access/nodes.repository';
 import type { ChainOption, NodeDriver } from '../drivers/driver';
 import { redactLines } from '../drivers/log-redaction';
-import { IMAGES, type UserImageId } from '@cloud/chains';
+import { IMAGES, networkLabel, type UserImageId } from '@cloud/chains';
 import { lifecycleMessage, nodeRoute } from './lifecycle-messages';
 import { DEFAULT_CREDENTIAL_NAME, newCredential } from './node-credentials';
 import type { NodeRecord } from './node';
@@ -26,6 +26,9 @@ export interface NodesServiceDependencies {
   onChange(): void;
 }
 
+/** A chain option as the API shows it: with its network in words (`@cloud/chains` networkLabel). */
+export type ChainOptionView = ChainOption & { networkLabel: string };
+
 export interface CreateNodeRequest {
   image: UserImageId;
   large: boolean;
@@ -38,8 +41,10 @@ export class NodesService {
   constructor(private readonly deps: NodesServiceDependencies) {}
 
   /** What users can ask for: validator images are the staking service's to ask for. */
-  async chains(): Promise<ChainOption[]> {
-    return (await this.deps.driver.chains()).filter((option) => IMAGES[option.image].purpose === 'node');
+  async chains(): Promise<ChainOptionView[]> {
+    return (await this.deps.driver.chains())
+      .filter((option) => IMAGES[option.image].purpose === 'node')
+      .map((option) => ({ ...option, networkLabel: networkLabel(option) }));
   }
 
   async create(userId: string, request: CreateNodeRequest): Promise<NodeView> {

@@ -1,4 +1,5 @@
-import type { NodeSync } from '@cloud/sdk/browser';
+import type { SyncSubject } from '@cloud/sdk/browser';
+import { nodeSyncWords } from '../status-words';
 
 const WORDS: Record<string, string> = {
   provisioning: 'Starting',
@@ -20,17 +21,22 @@ export function StateBadge({ state }: { state: string }) {
   );
 }
 
-/** How far the node is with its network: a progress bar and the heights. */
-export function SyncProgress({ sync, label }: { sync: NodeSync | null | undefined; label: string }) {
-  if (!sync) return <span className="muted">not reported yet</span>;
-  const percent = Math.floor(sync.progress * 1000) / 10;
-  const heights = sync.height === null ? '' : ` · block ${sync.height}${sync.bestKnownHeight !== null ? ` of ${sync.bestKnownHeight}` : ''}`;
+/**
+ * How far the node is with its network, as its state allows (`@cloud/sdk` syncWords): a progress
+ * bar and the heights while it runs; a stopped or failed node's last reading, and when it was
+ * taken, with no bar; a node on a real network without peers, that it cannot sync.
+ */
+export function SyncProgress({ node, label, now }: { node: SyncSubject; label: string; now?: number }) {
+  const words = nodeSyncWords(node, now);
   return (
-    <span className="sync">
-      <progress max={1} value={sync.progress} aria-label={label} />
-      <span>
-        {percent}%{heights}
-      </span>
+    <span className="sync" data-sync={words.kind}>
+      {words.progress !== undefined && <progress max={1} value={words.progress} aria-label={label} />}
+      <span className={words.kind === 'live' ? undefined : 'muted'}>{words.text}</span>
+      {words.hint && (
+        <span className="sync-hint" role="note">
+          {words.hint}
+        </span>
+      )}
     </span>
   );
 }

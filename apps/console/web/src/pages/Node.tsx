@@ -101,13 +101,11 @@ function NodeScreen({ id }: { id: string }) {
               </dd>
               <dt>Sync</dt>
               <dd>
-                <SyncProgress sync={node.sync} label="Sync with its network" />
-                {node.sync && node.sync.peers !== null && <span className="muted"> · {node.sync.peers} peers</span>}
+                <SyncProgress node={node} label="Sync with its network" />
               </dd>
               <dt>Chain</dt>
               <dd>
-                {node.chain} {node.network}, {node.software}
-                {node.dev && ' (a private dev chain)'}
+                {node.networkLabel}, {node.software}
               </dd>
               <dt>Options</dt>
               <dd>{[node.large ? 'large' : 'standard', node.jwt ? 'jwt' : 'Basic credentials', node.txindex ? 'transaction index' : null].filter(Boolean).join(', ')}</dd>

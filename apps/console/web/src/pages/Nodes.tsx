@@ -99,15 +99,14 @@ export function NodesPage() {
                       <Link to={`/nodes/${node.id}`}>{node.id}</Link>
                     </td>
                     <td>
-                      {node.image} · {node.network}
-                      {node.dev && <span className="tag">dev chain</span>}
+                      {node.image} · {node.networkLabel}
                       {node.jwt && <span className="tag">jwt</span>}
                     </td>
                     <td>
                       <StateBadge state={node.state} />
                     </td>
                     <td>
-                      <SyncProgress sync={node.sync} label={`Sync of ${node.id}`} />
+                      <SyncProgress node={node} label={`Sync of ${node.id}`} />
                     </td>
                     <td>{new Date(node.createdAt).toLocaleString()}</td>
                   </tr>
@@ -131,13 +130,14 @@ export function NodesPage() {
           <select id={ids.image} name="image" value={image} onChange={(event) => setImage(event.target.value)} aria-describedby={ids.imageHint} required>
             {chains.map((chain) => (
               <option key={chain.image} value={chain.image}>
-                {chain.image}: {chain.chain} {chain.network}, {chain.software}
-                {chain.dev ? ' (a private dev chain)' : ''}
+                {chain.image}: {chain.networkLabel}, {chain.software}
               </option>
             ))}
           </select>
           <p id={ids.imageHint} className="hint">
-            {option ? `Runs ${option.software}${option.dev ? ' on a private dev chain, mined here' : ` on ${option.network}`}.` : 'Loading the chains…'}
+            {option
+              ? `Runs ${option.software} on ${option.networkLabel}${option.dev ? ': a private chain mined here, its coins worth nothing' : ''}.`
+              : 'Loading the chains…'}
           </p>
           <div className="check">
             <input id={ids.large} name="large" type="checkbox" />

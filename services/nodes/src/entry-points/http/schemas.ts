@@ -13,6 +13,7 @@ export const chainOptionSchema = z
     network: z.string().meta({ example: 'mainnet' }),
     software: z.string().meta({ description: '<software name>-<version> of what runs the node', example: 'litecoin-core-0.21.2.1' }),
     dev: z.boolean().meta({ description: 'true: its nodes run on a private dev chain (regtest, anvil, the dev chain), not on `network`' }),
+    networkLabel: z.string().meta({ description: 'the network in words, as clients show it: `ltc mainnet`, or on a dev chain `ltc dev chain (regtest)` (never `network`)', example: 'ltc dev chain (regtest)' }),
     pruned: z.boolean().meta({ description: 'true: its nodes keep only recent blocks, so they cannot have a transaction index' }),
   })
   .meta({ id: 'ChainOption' });
@@ -51,6 +52,7 @@ export const nodeSchema = z
     large: z.boolean(),
     jwt: z.boolean().meta({ description: 'true: the node takes a client access token (Bearer) instead of Basic credentials' }),
     dev: z.boolean().meta({ description: 'true: the node runs on a private dev chain (regtest, anvil, the dev chain), not on `network`' }),
+    networkLabel: z.string().meta({ description: 'the network in words, as clients show it: `ltc mainnet`, or on a dev chain `ltc dev chain (regtest)` (never `network`)', example: 'ltc dev chain (regtest)' }),
     txindex: z.boolean().meta({ description: 'true: the node keeps a transaction index' }),
     state: z
       .enum(['provisioning', 'syncing', 'running', 'failed', 'stopping', 'stopped', 'deleting'])
