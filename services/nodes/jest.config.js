@@ -6,6 +6,7 @@ module.exports = withDatabaseSuites([
   'test/api.test.ts',
   'test/database-outage.test.ts',
   'test/migrations.test.ts',
+  'test/node-names.test.ts',
   'test/node-operations.test.ts',
   'test/nodes.repository.test.ts',
   'test/openapi.test.ts',

@@ -54,6 +54,11 @@ export class NodesApi {
     return this.call({ method: 'PATCH', path: nodePath(id), body: { large } });
   }
 
+  /** Names the node (1-64 printable characters, trimmed; null removes its name); nothing else changes. */
+  rename(id: string, name: string | null): Promise<Node> {
+    return this.call({ method: 'PATCH', path: nodePath(id), body: { name } });
+  }
+
   /** The node's access rules (empty lists and a null rate when none are set). */
   access(id: string): Promise<NodeAccess> {
     return this.call({ method: 'GET', path: `${nodePath(id)}/access` });

@@ -33,8 +33,11 @@ export type NodeState = Node['state'];
 /** What a node last reported of its sync with its network: height, best known height, progress (0-1), peers, syncing. */
 export type NodeSync = NonNullable<NodesSchemas['schemas']['NodeSync']>;
 export type UserImage = ChainOption['image'];
-/** What creating a node takes; `large`, `jwt` and `txindex` (Bitcoin family, not on a pruned chain option) default to false. */
-export type CreateNodeRequest = { image: UserImage; large?: boolean; jwt?: boolean; txindex?: boolean };
+/**
+ * What creating a node takes; `large`, `jwt` and `txindex` (Bitcoin family, not on a pruned chain
+ * option) default to false; `name`, your label for it, 1-64 printable characters (LIMITS), is optional.
+ */
+export type CreateNodeRequest = { image: UserImage; name?: string; large?: boolean; jwt?: boolean; txindex?: boolean };
 /** A node's access rules, as the API answers them (normalised). */
 export type NodeAccess = NodesSchemas['schemas']['NodeAccess'];
 /** The rules to set, whole: a field left out is emptied (no list, the platform's rate). */

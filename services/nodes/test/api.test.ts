@@ -113,6 +113,7 @@ describe('nodes API', () => {
       const node = response.body as Record<string, unknown>;
       expect(node).toEqual({
         id: expect.stringMatching(/^node-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+        name: null,
         user: alice.id,
         image: 'btc',
         chain: 'btc',

@@ -9,6 +9,7 @@ import { addNodeCredentialsAndAccess } from '../src/migrations/20261125140100_ad
 import { createUsage } from '../src/migrations/20261125150100_create_usage';
 import { createUsageCredentials } from '../src/migrations/20261125160100_create_usage_credentials';
 import { addNodesLeaseGeneration } from '../src/migrations/20261125170100_add_nodes_lease_generation';
+import { addNodesName } from '../src/migrations/20261127100100_add_nodes_name';
 
 const tables = async (test: TestDatabase) =>
   (
@@ -43,7 +44,7 @@ describe('nodes migrations', () => {
     const hash = 'a'.repeat(64);
     await test.db('nodes').insert({ id: 'node-4', user_id: 'user-1', image: 'btc', large: false, jwt: false, software: 'x', state: 'running', node_user: 'u0123', node_password_hash: hash, created_at: now, updated_at: now });
 
-    expect(await migrateToLatest(test.db, NODES_SCHEMA, nodesMigrations)).toEqual([addNodesStartAfterStop.name, addNodesDevAndTxindex.name, addNodesSync.name, addNodeCredentialsAndAccess.name, createUsage.name, createUsageCredentials.name, addNodesLeaseGeneration.name]);
+    expect(await migrateToLatest(test.db, NODES_SCHEMA, nodesMigrations)).toEqual([addNodesStartAfterStop.name, addNodesDevAndTxindex.name, addNodesSync.name, addNodeCredentialsAndAccess.name, createUsage.name, createUsageCredentials.name, addNodesLeaseGeneration.name, addNodesName.name]);
     expect(await tables(test)).toEqual(['nodes', 'outbox', 'usage_calls', 'usage_credential_calls', 'usage_messages', 'usage_traffic']);
     // Nodes of the local driver ran on dev chains until now; those of the cluster did not.
     expect(await test.db('nodes').select('id', 'dev', 'txindex', 'sync_progress', 'start_after_stop').orderBy('id')).toEqual([
@@ -97,6 +98,18 @@ describe('nodes migrations', () => {
     await addNodesLeaseGeneration.down(test.db);
     expect(await nodeColumns(test)).not.toContain('lease_generation');
     await addNodesLeaseGeneration.up(test.db);
+
+    // Nodes from before names have none; a name holds 64 characters (not bytes or UTF-16 units),
+    // on PostgreSQL as on PGlite, and the column goes with its down step.
+    expect(await test.db('nodes').select('id', 'name').orderBy('id')).toEqual(['node-1', 'node-2', 'node-3'].map((id) => ({ id, name: null })));
+    const longest = 'é🚀'.repeat(32);
+    await test.db('nodes').where({ id: 'node-1' }).update({ name: longest });
+    expect(await test.db('nodes').where({ id: 'node-1' }).first('name')).toEqual({ name: longest });
+    await expect(test.db('nodes').where({ id: 'node-2' }).update({ name: `${longest}x` })).rejects.toThrow(/too long/);
+    await addNodesName.down(test.db);
+    expect(await nodeColumns(test)).not.toContain('name');
+    await addNodesName.up(test.db);
+    expect(await test.db('nodes').where({ id: 'node-1' }).first('name')).toEqual({ name: null });
 
     const reverted = await migrateDownAll(test.db, NODES_SCHEMA, nodesMigrations);
     expect(reverted).toEqual(nodesMigrations.map((m) => m.name).reverse());

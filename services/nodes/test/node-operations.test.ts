@@ -139,7 +139,7 @@ describe('node operations', () => {
 
   describe('bad input', () => {
     it.each([
-      ['no large', {}, /body\.large/],
+      ['neither large nor name', {}, /^body: give large, name or both$/],
       ['a string for large', { large: 'yes' }, /body\.large: must be true or false/],
       ['an unknown field', { large: true, image: 'eth' }, /image/],
     ])('answers a resize with %s 400 InvalidInput naming the field, and changes nothing', async (_what, body, mentions) => {

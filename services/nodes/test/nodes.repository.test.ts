@@ -23,6 +23,7 @@ describe('NodesRepository leases and transitions', () => {
     const now = new Date(Date.UTC(2026, 10, 22, 0, 0, sequence));
     await nodes.insert(database.db, {
       id,
+      name: null,
       userId: 'user-1',
       image: 'btc',
       large: false,
@@ -44,6 +45,17 @@ describe('NodesRepository leases and transitions', () => {
     return id;
   };
   const ids = (records: NodeRecord[]) => records.map((node) => node.id).sort();
+
+  it("names the user's node, not another user's nor one being deleted, without a new revision", async () => {
+    const running = await insertNode('running');
+    const deleting = await insertNode('deleting');
+    const at = new Date(Date.UTC(2026, 10, 23));
+    expect(await nodes.setName(database.db, 'user-1', running, 'ledger sync 🚀', at)).toMatchObject({ id: running, name: 'ledger sync 🚀', revision: 0, updatedAt: at });
+    expect((await nodes.findVisible('user-1', running))?.name).toBe('ledger sync 🚀');
+    expect(await nodes.setName(database.db, 'user-2', running, 'theirs', at)).toBeUndefined();
+    expect(await nodes.setName(database.db, 'user-1', deleting, 'late', at)).toBeUndefined();
+    expect(await nodes.setName(database.db, 'user-1', running, null, at)).toMatchObject({ name: null });
+  });
 
   it('claims only nodes that need driving and have no live owner', async () => {
     const provisioning = await insertNode('provisioning');

@@ -106,7 +106,7 @@ export interface paths {
                         "application/json": components["schemas"]["Node"];
                     };
                 };
-                /** @description the body is not valid (InvalidInput); also txindex on a chain other than btc, bch or ltc, or on a pruned chain option */
+                /** @description the body is not valid (InvalidInput): among others a name that is empty, longer than 64 characters or not printable; also txindex on a chain other than btc, bch or ltc, or on a pruned chain option */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -234,7 +234,7 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Resize a node (large or standard): a running node restarts with the new class on its kept data; a stopped one takes it when started */
+        /** Rename a node (`name`; null removes it) or resize it (`large`: large or standard), or both: a running node restarts with a new class on its kept data, a stopped one takes it when started; a name changes nothing else */
         patch: {
             parameters: {
                 query?: never;
@@ -246,11 +246,11 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["ResizeNodeRequest"];
+                    "application/json": components["schemas"]["UpdateNodeRequest"];
                 };
             };
             responses: {
-                /** @description the node with its new class, stopping if it was restarted for it */
+                /** @description the node with its new name or class, stopping if it was restarted for a new class */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -259,7 +259,7 @@ export interface paths {
                         "application/json": components["schemas"]["Node"];
                     };
                 };
-                /** @description invalid input (InvalidInput) */
+                /** @description neither large nor name, or a name that is empty, longer than 64 characters or not printable (InvalidInput) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -286,7 +286,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description the node is deleting, or is a validator's (Conflict) */
+                /** @description the node is deleting, or is a validator's and large was given (Conflict); a validator's node can be renamed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1170,6 +1170,11 @@ export interface components {
         Node: {
             /** @example node-0f8e2c4a-5b1d-4e7f-9a3c-2d6b8e1f4a70 */
             id: string;
+            /**
+             * @description its name, given at creation or with PATCH; null: none given (validators' nodes have none)
+             * @example payments-eth
+             */
+            name: string | null;
             user: string;
             /**
              * @description avalanche and avalanchefuji nodes are validators the staking service created
@@ -1306,6 +1311,11 @@ export interface components {
         CreateNodeRequest: {
             /** @enum {string} */
             image: "btc" | "bch" | "ltc" | "btctestnet" | "bchtestnet" | "eth";
+            /**
+             * @description the node's name, your label for it: 1 to 64 printable characters, trimmed of spaces at either end; need not be unique
+             * @example payments-eth
+             */
+            name?: string;
             /** @default false */
             large: boolean;
             /** @default false */
@@ -1317,9 +1327,14 @@ export interface components {
             txindex: boolean;
         };
         NoInput: Record<string, never>;
-        ResizeNodeRequest: {
+        UpdateNodeRequest: {
             /** @description the resource class: true for large, false for standard */
-            large: boolean;
+            large?: boolean;
+            /**
+             * @description a new name (the rule of `name` at creation); null removes it
+             * @example payments-eth
+             */
+            name?: string | null;
         };
         NodeAccessRequest: {
             /** @default [] */

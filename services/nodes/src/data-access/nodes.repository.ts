@@ -5,6 +5,7 @@ import { ANSWERING_STATES, DRIVEN_STATES, LIVE_STATES, type BasicNodeCredential,
 
 interface NodeRow {
   id: string;
+  name: string | null;
   user_id: string;
   image: string;
   large: boolean;
@@ -60,6 +61,7 @@ const withKind = (credential: StoredCredential): NodeCredential => ('kind' in cr
 
 const toNode = (row: NodeRow): NodeRecord => ({
   id: row.id,
+  name: row.name,
   userId: row.user_id,
   image: row.image as ImageId,
   large: row.large,
@@ -134,6 +136,7 @@ export class NodesRepository {
   async insert(executor: Executor, node: NodeRecord): Promise<void> {
     await executor('nodes').insert({
       id: node.id,
+      name: node.name,
       user_id: node.userId,
       image: node.image,
       large: node.large,
@@ -214,6 +217,19 @@ export class NodesRepository {
       .where({ id })
       .whereIn('state', from)
       .update({ large, revision: executor.raw('revision + 1'), updated_at: at })
+      .returning('*')) as NodeRow[];
+    return rows[0] && toNode(rows[0]);
+  }
+
+  /**
+   * Renames the user's node unless it is deleting or deleted; the renamed node, or undefined. Not a
+   * change of its route (the proxy does not know names): no new revision, no bus message.
+   */
+  async setName(executor: Executor, userId: string, id: string, name: string | null, at: Date): Promise<NodeRecord | undefined> {
+    const rows = (await executor('nodes')
+      .where({ id, user_id: userId })
+      .whereNotIn('state', ['deleting', 'deleted'])
+      .update({ name, updated_at: at })
       .returning('*')) as NodeRow[];
     return rows[0] && toNode(rows[0]);
   }

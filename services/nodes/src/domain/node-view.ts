@@ -5,6 +5,7 @@ import type { NodeRecord, SyncStatus } from './node';
 /** A node as the API shows it; `nodeUser`/`nodePass` only in the answer that made them. */
 export interface NodeView {
   id: string;
+  name: string | null;
   user: string;
   image: string;
   chain: string;
@@ -46,6 +47,7 @@ export function toNodeView(node: NodeRecord, addresses: ProxyAddresses, credenti
   const image = IMAGES[node.image];
   return {
     id: node.id,
+    name: node.name,
     user: node.userId,
     image: node.image,
     chain: image.chain,

@@ -26,6 +26,8 @@ export const ANSWERING_STATES: readonly NodeState[] = ['syncing', 'running'];
 
 export interface NodeRecord {
   id: string;
+  /** Its owner's label for it (user data: kept out of metrics and info logs); null: none given. */
+  name: string | null;
   userId: string;
   image: ImageId;
   large: boolean;

@@ -31,6 +31,8 @@ export type ChainOptionView = ChainOption & { networkLabel: string };
 
 export interface CreateNodeRequest {
   image: UserImageId;
+  /** Trimmed and checked by the API's nodeNameSchema. */
+  name?: string | undefined;
   large: boolean;
   jwt: boolean;
   txindex: boolean;
@@ -59,6 +61,7 @@ export class NodesService {
     const first = request.jwt ? undefined : newCredential(DEFAULT_CREDENTIAL_NAME, new Date(this.deps.clock()));
     const node = this.newNode({
       id: `node-${randomUUID()}`,
+      name: request.name ?? null,
       userId,
       image: request.image,
       large: request.large,
@@ -92,6 +95,7 @@ export class NodesService {
     const option = (await this.deps.driver.chains()).find((each) => each.image === request.image);
     const node = this.newNode({
       id: request.nodeId,
+      name: null,
       userId: request.userId,
       image: request.image,
       large: false,
@@ -133,6 +137,24 @@ export class NodesService {
 
   async get(userId: string, id: string): Promise<NodeView> {
     return this.view(await this.find(userId, id));
+  }
+
+  /**
+   * Names the node (null: no name). Any node of the user's, a validator's too (a label changes
+   * nothing the staking service manages), until it is being deleted (409 then).
+   */
+  async rename(userId: string, id: string, name: string | null): Promise<NodeView> {
+    const { db, nodes } = this.deps;
+    const renamed = await db.transaction(async (trx) => {
+      const node = await nodes.findVisible(userId, id, trx);
+      if (!node) throw notFound(id);
+      if (node.state === 'deleting') throw new ConflictError(`node ${id} is deleting`);
+      if (node.name === name) return node;
+      const changed = await nodes.setName(trx, userId, id, name, new Date(this.deps.clock()));
+      if (!changed) throw new ConflictError(`node ${id} changed meanwhile; try again`);
+      return changed;
+    });
+    return this.view(renamed);
   }
 
   /** Asks for the node's deletion: 200 with the node `deleting`; asking again changes nothing. */

@@ -9,6 +9,7 @@ import { addNodeCredentialsAndAccess } from './20261125140100_add_node_credentia
 import { createUsage } from './20261125150100_create_usage';
 import { createUsageCredentials } from './20261125160100_create_usage_credentials';
 import { addNodesLeaseGeneration } from './20261125170100_add_nodes_lease_generation';
+import { addNodesName } from './20261127100100_add_nodes_name';
 
 /** The schema this service owns. */
 export const NODES_SCHEMA = 'nodes';
@@ -25,4 +26,5 @@ export const nodesMigrations: Migration[] = [
   createUsage,
   createUsageCredentials,
   addNodesLeaseGeneration,
+  addNodesName,
 ];

@@ -3,7 +3,7 @@ import { authOf, optionalGuard } from '@cloud/auth';
 import { parseInput } from '@cloud/http';
 import type { NodeOperation, NodeOperations } from '../../domain/node-operations';
 import type { NodesService } from '../../domain/nodes';
-import { createNodeBody, logsQuery, noBody, nodeParams, resizeNodeBody } from './schemas';
+import { createNodeBody, logsQuery, noBody, nodeParams, updateNodeBody } from './schemas';
 
 const OPERATIONS: readonly NodeOperation[] = ['stop', 'start', 'restart'];
 
@@ -35,8 +35,12 @@ export function nodesRouter(nodes: NodesService, operations: NodeOperations, req
 
   router.patch('/users/me/nodes/:id', requireClient, async (req, res) => {
     const { id } = parseInput(nodeParams, req.params, 'params');
-    const { large } = parseInput(resizeNodeBody, req.body, 'body');
-    res.json(await operations.resize(authOf(res).sub, id, large));
+    const { large, name } = parseInput(updateNodeBody, req.body, 'body');
+    const userId = authOf(res).sub;
+    // The resize first: what it refuses (a deleting node, a validator's: 409) is refused before the name changes.
+    let node = large === undefined ? undefined : await operations.resize(userId, id, large);
+    if (name !== undefined) node = await nodes.rename(userId, id, name);
+    res.json(node);
   });
 
   for (const operation of OPERATIONS) {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { buildOpenApiDocument, clientTokenSecurity, errorResponse, jsonBody, jsonResponse, OpenAPIRegistry, type OpenApiDocument } from '@cloud/http';
 import { registerAccessPaths } from './access-openapi';
 import { registerUsagePaths } from './usage.openapi';
-import { chainOptionSchema, createNodeBody, logsQuery, noBody, nodeParams, nodeSchema, resizeNodeBody } from './schemas';
+import { chainOptionSchema, createNodeBody, logsQuery, noBody, nodeParams, nodeSchema, updateNodeBody } from './schemas';
 
 /** The nodes API as served at GET /openapi.json (and /docs). */
 export function nodesOpenApiDocument(): OpenApiDocument {
@@ -29,7 +29,7 @@ export function nodesOpenApiDocument(): OpenApiDocument {
     request: { body: jsonBody(createNodeBody) },
     responses: {
       200: jsonResponse('the new node, with its Basic credentials (shown once) unless jwt', nodeSchema),
-      400: errorResponse('the body is not valid (InvalidInput); also txindex on a chain other than btc, bch or ltc, or on a pruned chain option'),
+      400: errorResponse('the body is not valid (InvalidInput): among others a name that is empty, longer than 64 characters or not printable; also txindex on a chain other than btc, bch or ltc, or on a pruned chain option'),
       401: unauthorized,
       403: errorResponse('you have as many nodes as allowed (LimitExceeded)'),
     },
@@ -81,15 +81,16 @@ export function nodesOpenApiDocument(): OpenApiDocument {
     method: 'patch',
     path: '/users/me/nodes/{id}',
     tags: ['nodes'],
-    summary: 'Resize a node (large or standard): a running node restarts with the new class on its kept data; a stopped one takes it when started',
+    summary:
+      'Rename a node (`name`; null removes it) or resize it (`large`: large or standard), or both: a running node restarts with a new class on its kept data, a stopped one takes it when started; a name changes nothing else',
     security,
-    request: { params: nodeParams, body: jsonBody(resizeNodeBody) },
+    request: { params: nodeParams, body: jsonBody(updateNodeBody) },
     responses: {
-      200: jsonResponse('the node with its new class, stopping if it was restarted for it', nodeSchema),
-      400: invalid,
+      200: jsonResponse('the node with its new name or class, stopping if it was restarted for a new class', nodeSchema),
+      400: errorResponse('neither large nor name, or a name that is empty, longer than 64 characters or not printable (InvalidInput)'),
       401: unauthorized,
       404: notFound,
-      409: errorResponse('the node is deleting, or is a validator\'s (Conflict)'),
+      409: errorResponse('the node is deleting, or is a validator\'s and large was given (Conflict); a validator\'s node can be renamed'),
     },
   });
   registry.registerPath({

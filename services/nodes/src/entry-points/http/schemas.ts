@@ -18,9 +18,36 @@ export const chainOptionSchema = z
   })
   .meta({ id: 'ChainOption' });
 
+/** The most characters (Unicode code points, as PostgreSQL's varchar(64) counts them) of a node's name. */
+export const NODE_NAME_MAX_LENGTH = 64;
+
+// Control characters (line breaks, tabs), line and paragraph separators, invisible format
+// characters (bidirectional overrides among them, except the zero-width joiner of emoji
+// sequences), private-use, unassigned and lone surrogate code points.
+const UNPRINTABLE = /(?!\u200d)[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\p{Cs}]/u;
+
+/**
+ * A node's name, its owner's label for it: 1 to 64 printable characters once trimmed of spaces at
+ * either end. The one rule of it: the API checks it here, and forms take its length from the SDK's
+ * LIMITS (generated from this document).
+ */
+export const nodeNameSchema = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .refine((name) => name.length > 0, { error: 'must not be empty (or only spaces)', abort: true })
+  .refine((name) => [...name].length <= NODE_NAME_MAX_LENGTH, { error: `must be at most ${NODE_NAME_MAX_LENGTH} characters`, abort: true })
+  .refine((name) => !UNPRINTABLE.test(name), { error: 'must be printable: no line breaks, tabs, control or invisible formatting characters' })
+  .meta({
+    description: `the node's name, your label for it: 1 to ${NODE_NAME_MAX_LENGTH} printable characters, trimmed of spaces at either end; need not be unique`,
+    example: 'payments-eth',
+    minLength: 1,
+    maxLength: NODE_NAME_MAX_LENGTH,
+  });
+
 export const createNodeBody = z
   .strictObject({
     image: z.enum(USER_IMAGE_IDS, { error: `must be one of ${USER_IMAGE_IDS.join(', ')}` }),
+    name: nodeNameSchema.optional(),
     large: z.boolean({ error: 'must be true or false' }).default(false),
     jwt: z.boolean({ error: 'must be true or false' }).default(false),
     txindex: z
@@ -44,6 +71,7 @@ export const syncSchema = z
 export const nodeSchema = z
   .object({
     id: z.string().meta({ example: 'node-0f8e2c4a-5b1d-4e7f-9a3c-2d6b8e1f4a70' }),
+    name: z.string().nullable().meta({ description: 'its name, given at creation or with PATCH; null: none given (validators\' nodes have none)', example: 'payments-eth' }),
     user: z.string(),
     image: z.enum(IMAGE_IDS).meta({ description: 'avalanche and avalanchefuji nodes are validators the staking service created' }),
     chain: z.string(),
@@ -75,11 +103,13 @@ export const nodeSchema = z
 
 export const nodeParams = z.object({ id: idOf('node') });
 
-export const resizeNodeBody = z
+export const updateNodeBody = z
   .strictObject({
-    large: z.boolean({ error: 'must be true or false' }).meta({ description: 'the resource class: true for large, false for standard' }),
+    large: z.boolean({ error: 'must be true or false' }).optional().meta({ description: 'the resource class: true for large, false for standard' }),
+    name: nodeNameSchema.nullable().optional().meta({ description: 'a new name (the rule of `name` at creation); null removes it' }),
   })
-  .meta({ id: 'ResizeNodeRequest' });
+  .refine((body) => body.large !== undefined || body.name !== undefined, { error: 'give large, name or both' })
+  .meta({ id: 'UpdateNodeRequest' });
 
 /** stop, start and restart take no input: an empty body or none. */
 export const noBody = z.strictObject({}).meta({ id: 'NoInput' });
