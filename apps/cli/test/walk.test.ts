@@ -113,7 +113,7 @@ describe('cloud against the platform', () => {
       const list = await cli(['--json', 'nodes', 'list']);
       expect(list.json<NodeJson[]>().map((listed) => [listed.id, listed.state])).toEqual([[node.id, 'running']]);
       const table = await cli(['nodes', 'list']);
-      expect(table.stdout).toMatch(new RegExp(`^ID\\s+IMAGE\\s+STATE\\s+NETWORK\\s+ADDRESS\\s+PORT\\s+CREATED\\n${node.id}\\s+btc\\s+running\\s+btc dev chain \\(regtest\\)\\s+${node.address.replace(/\./g, '\\.')}\\s+8332\\s`));
+      expect(table.stdout).toMatch(new RegExp(`^ID\\s+NAME\\s+IMAGE\\s+STATE\\s+NETWORK\\s+ADDRESS\\s+PORT\\s+CREATED\\n${node.id}\\s+-\\s+btc\\s+running\\s+btc dev chain \\(regtest\\)\\s+${node.address.replace(/\./g, '\\.')}\\s+8332\\s`));
       const info = await cli(['--json', 'nodes', 'info', node.id]);
       expect(info.json<NodeJson>()).toMatchObject({ id: node.id, state: 'running', dev: true, txindex: false, sync: { syncing: false, progress: 1 } });
       const human = await cli(['nodes', 'info', node.id]);

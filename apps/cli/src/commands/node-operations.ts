@@ -4,6 +4,7 @@ import type { Context } from '../context';
 import { UsageError } from '../exit-codes';
 import { note, printJson } from '../output';
 import { positiveInteger } from '../program';
+import { NODE_ARGUMENT, resolveNodeId } from './node-names';
 import { printNode } from './nodes';
 import { waitWithProgress } from './wait';
 
@@ -25,11 +26,11 @@ const OPERATIONS = [
 
 export function registerNodeOperationCommands(nodes: Command, contextOf: ContextOf): void {
   for (const operation of OPERATIONS) {
-    withWait(nodes.command(operation.name).description(operation.description).argument('<nodeId>'), `wait until it is ${operation.until}`).action(
-      async (nodeId: string, options: WaitFlags, command: Command) => {
+    withWait(nodes.command(operation.name).description(operation.description).argument('<node>', NODE_ARGUMENT), `wait until it is ${operation.until}`).action(
+      async (idOrName: string, options: WaitFlags, command: Command) => {
         const ctx = contextOf(command);
         const cloud = ctx.cloud();
-        const node = await operation.call(cloud, nodeId);
+        const node = await operation.call(cloud, await resolveNodeId(cloud, idOrName));
         await show(ctx, cloud, node, options, operation.until);
       },
     );
@@ -38,15 +39,15 @@ export function registerNodeOperationCommands(nodes: Command, contextOf: Context
     nodes
       .command('resize')
       .description('make a node large or small (standard): a running node restarts with it, a stopped one takes it when started')
-      .argument('<nodeId>')
+      .argument('<node>', NODE_ARGUMENT)
       .option('--large', 'the large resource class')
       .option('--small', 'the standard resource class'),
     'wait until it runs again (a running node is restarted)',
-  ).action(async (nodeId: string, options: WaitFlags & { large?: boolean; small?: boolean }, command: Command) => {
+  ).action(async (idOrName: string, options: WaitFlags & { large?: boolean; small?: boolean }, command: Command) => {
     if (options.large === options.small) throw new UsageError('give one of --large or --small');
     const ctx = contextOf(command);
     const cloud = ctx.cloud();
-    const node = await cloud.nodes.resize(nodeId, options.large === true);
+    const node = await cloud.nodes.resize(await resolveNodeId(cloud, idOrName), options.large === true);
     // Only a node that was running restarts; a stopped or failed one just records its new class.
     await show(ctx, cloud, node, { ...options, wait: options.wait === true && node.state === 'stopping' }, 'running');
   });

@@ -1,11 +1,13 @@
 import { Argument, Option, type Command } from 'commander';
 import { syncWords, type ChainOption, type Node, type UserImage } from '@cloud/sdk';
 import type { Context, NodeCredentials } from '../context';
+import { UsageError } from '../exit-codes';
 import { note, printJson, printRecord, printTable } from '../output';
 import { positiveInteger } from '../program';
 import { syncLine } from '../progress';
 import { linesFor, printReadyLines, readyCredential } from '../ready-lines';
 import { registerNodeAccessCommands } from './node-access';
+import { NODE_ARGUMENT, resolveNodeId } from './node-names';
 import { registerNodeOperationCommands } from './node-operations';
 import { registerUsageCommand } from './usage';
 import { waitWithProgress } from './wait';
@@ -42,15 +44,22 @@ export function registerNodeCommands(program: Command, contextOf: ContextOf): vo
     .command('create')
     .description('create a node; its credentials are shown once and kept for `cloud rpc`')
     .addArgument(new Argument('<image>', 'what to run').choices(USER_IMAGES))
+    .option('--name <name>', 'your label for it: 1-64 printable characters (cloud nodes rename changes it)')
     .option('--large', 'a larger, faster node')
     .option('--jwt', 'the node takes your client access token (Bearer) instead of Basic credentials')
     .option('--txindex', 'keep a transaction index, so getrawtransaction finds any transaction (btc, bch, ltc; not on a pruned chain)')
     .option('--wait', 'wait until it runs (through syncing, with a progress bar); exit non-zero if it fails')
     .addOption(new Option('--timeout <seconds>', 'with --wait, give up after this long').default(600).argParser(positiveInteger))
-    .action(async (image: UserImage, options: { large?: boolean; jwt?: boolean; txindex?: boolean; wait?: boolean; timeout: number }, command: Command) => {
+    .action(async (image: UserImage, options: { name?: string; large?: boolean; jwt?: boolean; txindex?: boolean; wait?: boolean; timeout: number }, command: Command) => {
       const ctx = contextOf(command);
       const cloud = ctx.cloud();
-      const created = await cloud.nodes.create({ image, large: options.large === true, jwt: options.jwt === true, txindex: options.txindex === true });
+      const created = await cloud.nodes.create({
+        image,
+        ...(options.name === undefined ? {} : { name: options.name }),
+        large: options.large === true,
+        jwt: options.jwt === true,
+        txindex: options.txindex === true,
+      });
       if (created.nodeUser && created.nodePass) ctx.saveNodeCredentials(created.id, { user: created.nodeUser, password: created.nodePass });
       const node = options.wait ? await waitWithProgress(ctx, created.id, (wait) => cloud.nodes.waitUntilRunning(created.id, wait), options.timeout) : created;
       const shown = { ...node, nodeUser: created.nodeUser, nodePass: created.nodePass };
@@ -71,6 +80,7 @@ export function registerNodeCommands(program: Command, contextOf: ContextOf): vo
         list,
         [
           { key: 'id', header: 'ID' },
+          { key: 'name', header: 'NAME' },
           { key: 'image', header: 'IMAGE' },
           { key: 'state', header: 'STATE', format: (_state, node) => stateText(node) },
           { key: 'networkLabel', header: 'NETWORK' },
@@ -84,19 +94,37 @@ export function registerNodeCommands(program: Command, contextOf: ContextOf): vo
   nodes
     .command('info')
     .description('one node')
-    .argument('<nodeId>')
-    .action(async (nodeId: string, _options: unknown, command: Command) => {
+    .argument('<node>', NODE_ARGUMENT)
+    .action(async (idOrName: string, _options: unknown, command: Command) => {
       const ctx = contextOf(command);
-      const node = await ctx.cloud().nodes.get(nodeId);
+      const cloud = ctx.cloud();
+      const nodeId = await resolveNodeId(cloud, idOrName);
+      const node = await cloud.nodes.get(nodeId);
       return ctx.output.json ? printJson(ctx.output, node) : printNode(ctx, node, ctx.nodeCredentials(nodeId));
+    });
+  nodes
+    .command('rename')
+    .description('give a node a new name (1-64 printable characters), or remove its name with --clear; nothing else changes')
+    .argument('<node>', NODE_ARGUMENT)
+    .argument('[name]', 'the new name')
+    .option('--clear', 'remove the name')
+    .action(async (idOrName: string, name: string | undefined, options: { clear?: boolean }, command: Command) => {
+      if ((name === undefined) === (options.clear !== true)) throw new UsageError('give a new name, or --clear to remove the name');
+      const ctx = contextOf(command);
+      const cloud = ctx.cloud();
+      const node = await cloud.nodes.rename(await resolveNodeId(cloud, idOrName), name ?? null);
+      if (ctx.output.json) return printJson(ctx.output, node);
+      note(ctx.output, node.name === null ? `${node.id} has no name now.` : `${node.id} is named ${JSON.stringify(node.name)}.`);
     });
   nodes
     .command('remove')
     .description('delete a node and its data')
-    .argument('<nodeId>')
-    .action(async (nodeId: string, _options: unknown, command: Command) => {
+    .argument('<node>', NODE_ARGUMENT)
+    .action(async (idOrName: string, _options: unknown, command: Command) => {
       const ctx = contextOf(command);
-      const node = await ctx.cloud().nodes.remove(nodeId);
+      const cloud = ctx.cloud();
+      const nodeId = await resolveNodeId(cloud, idOrName);
+      const node = await cloud.nodes.remove(nodeId);
       ctx.forgetNodeCredentials(nodeId);
       if (ctx.output.json) return printJson(ctx.output, node);
       note(ctx.output, `Deleting ${nodeId}.`);
@@ -106,11 +134,12 @@ export function registerNodeCommands(program: Command, contextOf: ContextOf): vo
   nodes
     .command('logs')
     .description('the last lines of the node software\'s log')
-    .argument('<nodeId>')
+    .argument('<node>', NODE_ARGUMENT)
     .addOption(new Option('--lines <n>', 'how many lines (1-10000)').default(100).argParser(positiveInteger))
-    .action(async (nodeId: string, options: { lines: number }, command: Command) => {
+    .action(async (idOrName: string, options: { lines: number }, command: Command) => {
       const ctx = contextOf(command);
-      const lines = await ctx.cloud().nodes.logs(nodeId, options.lines);
+      const cloud = ctx.cloud();
+      const lines = await cloud.nodes.logs(await resolveNodeId(cloud, idOrName), options.lines);
       if (ctx.output.json) return printJson(ctx.output, lines);
       for (const line of lines) ctx.output.out.write(`${line}\n`);
     });
@@ -126,6 +155,7 @@ export function printNode(ctx: Context, node: Node, kept?: NodeCredentials): voi
   const { endpoints } = node;
   printRecord(ctx.output, [
     ['Id', node.id],
+    ['Name', node.name ?? undefined],
     ['Image', `${node.image} (${node.software})`],
     ['Network', node.networkLabel],
     ['State', node.stateReason ? `${node.state}: ${node.stateReason}` : node.state],
