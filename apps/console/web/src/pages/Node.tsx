@@ -7,7 +7,9 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Credentials } from '../components/Credentials';
 import { DevChain } from '../components/DevChain';
 import { Endpoints } from '../components/Endpoints';
+import { CopyButton } from '../components/CopyButton';
 import { Logs } from '../components/Logs';
+import { NodeName } from '../components/NodeName';
 import { StateBadge, SyncProgress } from '../components/NodeState';
 import { ReadyLines } from '../components/ReadyLines';
 import { Usage } from '../components/Usage';
@@ -25,12 +27,12 @@ export function NodePage() {
 }
 
 function NodeScreen({ id }: { id: string }) {
-  usePageTitle(`Node ${id}`);
+  const [node, setNode] = useState<Node | null>(null);
+  usePageTitle(node?.name ? `Node ${node.name}` : `Node ${id}`);
   const { client, config, shownOnce } = useConsole();
   const navigate = useNavigate();
   const { error, setError, run } = useApi();
   const actionApi = useApi();
-  const [node, setNode] = useState<Node | null>(null);
   const [gone, setGone] = useState(false);
   const [confirming, setConfirming] = useState<Action | null>(null);
   // The secret shown once on this page: the first credential of a node just created (its password,
@@ -82,11 +84,12 @@ function NodeScreen({ id }: { id: string }) {
   return (
     <>
       <p className="crumbs">
-        <Link to="/nodes">Nodes</Link> / <span className="mono">{id}</span>
+        <Link to="/nodes">Nodes</Link> / {node?.name ?? <span className="mono node-id-full">{id}</span>}
       </p>
-      <h1>
-        Node <span className="mono">{id}</span>
-      </h1>
+      <h1>{node?.name ? node.name : <>Node <span className="mono node-id-full">{id}</span></>}</h1>
+      <p className="node-ident">
+        <span className="muted">Id</span> <code className="node-id-full" id="node-id" data-testid="node-id">{id}</code> <CopyButton text={id} label="Copy the node's id" selectId="node-id" />
+      </p>
       <Alert error={error} />
       <Alert error={actionApi.error} />
       {node && (
@@ -94,6 +97,10 @@ function NodeScreen({ id }: { id: string }) {
           <section aria-labelledby="summary-title" className="panel">
             <h2 id="summary-title">Status</h2>
             <dl className="facts">
+              <dt>Name</dt>
+              <dd>
+                <NodeName node={node} onRenamed={setNode} />
+              </dd>
               <dt>State</dt>
               <dd data-testid="node-state">
                 <StateBadge state={node.state} />

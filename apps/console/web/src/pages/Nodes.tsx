@@ -1,4 +1,4 @@
-import type { ChainOption, Node } from '@cloud/sdk/browser';
+import { LIMITS, type ChainOption, type Node } from '@cloud/sdk/browser';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Alert, Status } from '../components/Alert';
@@ -27,7 +27,7 @@ export function NodesPage() {
   const [image, setImage] = useState('');
   const [created, setCreated] = useState<Node | null>(null);
   const [busy, setBusy] = useState(false);
-  const ids = { image: useId(), large: useId(), jwt: useId(), txindex: useId(), imageHint: useId() };
+  const ids = { image: useId(), name: useId(), nameHint: useId(), large: useId(), jwt: useId(), txindex: useId(), imageHint: useId() };
   const { run: runCreate } = createApi;
 
   usePolling(
@@ -51,12 +51,15 @@ export function NodesPage() {
 
   const create = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    const name = String(form.get('name') ?? '').trim();
     setBusy(true);
     setCreated(null);
     const result = await createApi.run(() =>
       client.nodes.create({
         image: image as ChainOption['image'],
+        ...(name ? { name } : {}),
         large: form.get('large') === 'on',
         jwt: form.get('jwt') === 'on',
         ...(offersTxindex(option) ? { txindex: form.get('txindex') === 'on' } : {}),
@@ -65,6 +68,9 @@ export function NodesPage() {
     setBusy(false);
     if (!result.ok) return;
     const node = result.value;
+    // The next node is another: its name starts empty.
+    const nameInput = formElement.elements.namedItem('name');
+    if (nameInput instanceof HTMLInputElement) nameInput.value = '';
     // The password is in this answer only: kept in memory for the node's page to show once.
     if (node.nodeUser && node.nodePass) shownOnce.set(node.id, { user: node.nodeUser, password: node.nodePass });
     setCreated(node);
@@ -95,8 +101,22 @@ export function NodesPage() {
               <tbody>
                 {nodes.map((node) => (
                   <tr key={node.id} data-node-id={node.id}>
-                    <td className="mono">
-                      <Link to={`/nodes/${node.id}`}>{node.id}</Link>
+                    <td className="node-cell">
+                      {node.name === null ? (
+                        <Link to={`/nodes/${node.id}`} className="mono node-id" title={node.id}>
+                          {node.id}
+                        </Link>
+                      ) : (
+                        <>
+                          <Link to={`/nodes/${node.id}`} className="node-name">
+                            {node.name}
+                          </Link>
+                          <br />
+                          <span className="mono node-id muted" title={node.id}>
+                            {node.id}
+                          </span>
+                        </>
+                      )}
                     </td>
                     <td>
                       {node.image} · {node.networkLabel}
@@ -121,7 +141,7 @@ export function NodesPage() {
         <Alert error={createApi.error} />
         {created && (
           <p role="status" className="status">
-            Node <Link to={`/nodes/${created.id}`}>{created.id}</Link> is starting.{' '}
+            Node <Link to={`/nodes/${created.id}`}>{created.name ?? created.id}</Link> is starting.{' '}
             {created.nodePass ? 'Open its page now for its password, which is shown once.' : 'It takes your client access token (jwt).'}
           </p>
         )}
@@ -138,6 +158,11 @@ export function NodesPage() {
             {option
               ? `Runs ${option.software} on ${option.networkLabel}${option.dev ? ': a private chain mined here, its coins worth nothing' : ''}.`
               : 'Loading the chains…'}
+          </p>
+          <label htmlFor={ids.name}>Name (optional)</label>
+          <input id={ids.name} name="name" type="text" maxLength={LIMITS.nodes.CreateNodeRequest.name.maxLength} autoComplete="off" aria-describedby={ids.nameHint} />
+          <p id={ids.nameHint} className="hint">
+            Your label for it, shown in this list: up to {LIMITS.nodes.CreateNodeRequest.name.maxLength} characters; it can be changed later.
           </p>
           <div className="check">
             <input id={ids.large} name="large" type="checkbox" />
