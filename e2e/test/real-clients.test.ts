@@ -265,7 +265,7 @@ describe('real clients against the platform npm start runs, at the addresses it 
       if (answer.status !== 200) refused = answer;
     }
     const took = Date.now() - rotatedAt;
-    expect(refused?.status).toBe(404);
+    expect(refused?.status).toBe(401);
     expect(took).toBeLessThan(1_000);
     errorBodies.push(refused!.text);
     await waitFor('the rotated token to answer', async () => (await postJson(rotated.urls.jsonRpc, ready.proxy.certificate, rpc('eth_blockNumber'))).status === 200, 5_000);

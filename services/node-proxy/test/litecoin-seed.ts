@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,6 +13,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
  */
 export class LitecoinSeed {
   private child: ChildProcess | undefined;
+  /**
+   * While the seed is stopped, its P2P port is held by a listener that drops every connection:
+   * otherwise another litecoind started meanwhile (other suites run in parallel) may take the
+   * port, and the nodes told to follow the seed would peer with it.
+   */
+  private holder: Server | undefined;
 
   private constructor(
     private readonly litecoind: string,
@@ -33,6 +39,7 @@ export class LitecoinSeed {
 
   /** Starts litecoind and waits until its RPC answers. */
   async start(): Promise<void> {
+    await this.releasePort();
     this.child = spawn(
       this.litecoind,
       [
@@ -64,11 +71,25 @@ export class LitecoinSeed {
     child.kill('SIGTERM');
     await exited;
     this.child = undefined;
+    await this.holdPort();
   }
 
   async remove(): Promise<void> {
     await this.stop();
+    await this.releasePort();
     await rm(this.dataDir, { recursive: true, force: true });
+  }
+
+  private async holdPort(): Promise<void> {
+    const holder = createServer((socket) => socket.destroy()).listen(this.p2pPort, '127.0.0.1');
+    await once(holder, 'listening');
+    this.holder = holder;
+  }
+
+  private async releasePort(): Promise<void> {
+    const holder = this.holder;
+    this.holder = undefined;
+    if (holder) await new Promise((resolve) => holder.close(resolve));
   }
 
   /** Mines `count` blocks, their coinbase to an anyone-can-spend script; the chain's height after. */

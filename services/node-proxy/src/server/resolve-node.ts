@@ -33,8 +33,9 @@ export function takeUrlToken(req: IncomingMessage): void {
 
 /**
  * The node a request is for, served on this listener and able to take calls, or the AppError
- * that answers it: 404 for an unknown, deleted or failed node or a node of another port, 421 when
- * the TLS name and the Host disagree, 503 before the routing table loads.
+ * that answers it: 404 for an unknown, deleted or failed node or a node of another port, 401 for
+ * a URL token or Basic user (on an address naming no node) that no node takes, 421 when the TLS
+ * name and the Host disagree, 503 before the routing table loads.
  */
 export function resolveNode(context: ProxyContext, listener: ListenerName, req: IncomingMessage): Route {
   const { table, config, sync } = context;
@@ -51,12 +52,14 @@ export function resolveNode(context: ProxyContext, listener: ListenerName, req: 
   } else if (urlToken !== undefined) {
     // A URL token names its node: `https://127.0.0.1:8545/<token>` needs no Host name.
     route = table.byUrlToken(urlToken);
-    if (!route) throw new AppError(404, 'NotFound', 'no node takes this token (it may have been rotated or deleted)');
+    // The token is the credential: one no node takes is a wrong credential (401), whatever it once was.
+    if (!route && sync.loaded) throw unknownCredential('no node takes this token: it is wrong, or was rotated or deleted');
   } else if (config.PROXY_ROUTE_BY_NODE_USER) {
     // A client that cannot send the node's name (litecoin-cli -rpcconnect=<ip>) is served by its Basic user name.
     const user = parseBasic(req.headers.authorization ?? '')?.user;
     route = user === undefined ? undefined : table.byNodeUser(user);
-    if (!route) throw new AppError(404, 'NotFound', `address nodes as <nodeId>.${config.NODE_DOMAIN}`);
+    if (!route && user !== undefined && sync.loaded) throw unknownCredential('wrong node credentials');
+    if (!route && sync.loaded) throw unknownCredential('node credentials are required: a Basic user and password, or a URL token (https://<address>/<token>)');
   }
   if (!route) {
     if (!sync.loaded) throw new AppError(503, 'NotReady', 'the proxy is still loading its routes; try again shortly', { 'retry-after': '1' });
@@ -67,6 +70,11 @@ export function resolveNode(context: ProxyContext, listener: ListenerName, req: 
     throw new AppError(404, 'NotFound', `node ${route.nodeId} is not served on this port${port ? `; its JSON-RPC is on port ${port}` : ''}`);
   }
   return route;
+}
+
+/** 401 for credentials that name no node, asking for Basic ones as a node's own 401 does. */
+function unknownCredential(message: string): AppError {
+  return new AppError(401, 'Unauthorized', message, { 'www-authenticate': 'Basic realm="node", charset="UTF-8"' });
 }
 
 /**

@@ -136,7 +136,8 @@ describe('the proxy in front of a Litecoin Core node', () => {
     expect(await rpc({ method: 'getblockcount' }, { host: 'node-00000000-0000-0000-0000-000000000000.nodes.localhost' })).toMatchObject({ status: 404, body: { code: 'NotFound' } });
     const wrongPort = await callProxy(proxy, 'eth', { host: node.address, auth: credentials, body: { method: 'getblockcount' } });
     expect(wrongPort).toMatchObject({ status: 404, body: { code: 'NotFound', message: `node ${node.id} is not served on this port; its JSON-RPC is on port ${proxy.ports.ltc}` } });
-    expect(await rpc({ method: 'getblockcount' }, { host: '127.0.0.1', auth: 'nobody:wrong' })).toMatchObject({ status: 404, body: { code: 'NotFound' } });
+    // On an address that names no node, the Basic user names it: one no node has is a wrong credential.
+    expect(await rpc({ method: 'getblockcount' }, { host: '127.0.0.1', auth: 'nobody:wrong' })).toMatchObject({ status: 401, body: { code: 'Unauthorized' } });
   });
 
   it('refuses missing or wrong credentials with 401 and a Basic challenge', async () => {

@@ -54,23 +54,23 @@ describe('URL tokens and loopback addresses, against litecoind and anvil through
     const rest = await byToken('ltc', token.token, undefined, '/rest/chaininfo.json');
     expect(rest).toMatchObject({ status: 200, body: { chain: 'regtest' } });
     // The token is a credential for its node only: another node's port or name does not take it.
-    expect(await byToken('eth', token.token, { id: 1, method: 'eth_blockNumber' })).toMatchObject({ status: 404 });
+    expect(await byToken('eth', token.token, { id: 1, method: 'eth_blockNumber' })).toMatchObject({ status: 404, body: { code: 'NotFound' } });
     const named = await callProxy(proxy, 'eth', { host: eth.address, path: `/${token.token}`, body: { id: 1, method: 'eth_blockNumber' } });
     expect(named).toMatchObject({ status: 401, body: { code: 'Unauthorized' } });
     expect(named.text).not.toContain(token.token);
   });
 
-  it('refuses an unknown token with 404 that never repeats it, and a rotated one within a second', async () => {
+  it('refuses an unknown token with 401 that never repeats it, and a rotated one within a second', async () => {
     const token = await newToken(ltc, 'rotating');
     const unknown = `nt_${'A'.repeat(43)}`;
     const answer = await byToken('ltc', unknown, { id: 1, method: 'getblockcount' });
-    expect(answer).toMatchObject({ status: 404, body: { code: 'NotFound' } });
+    expect(answer).toMatchObject({ status: 401, body: { code: 'Unauthorized' }, headers: { 'www-authenticate': expect.stringMatching(/^Basic /) } });
     expect(answer.text).not.toContain(unknown);
     const rotated = await platform.nodes.http.post(`${credentials(ltc)}/${token.id}/rotate`).set('authorization', `Bearer ${user.clientToken}`).expect(200);
     const fresh = rotated.body as NewToken;
     expect(fresh).toMatchObject({ id: token.id });
     expect(fresh.token).not.toBe(token.token);
-    const took = await waitUntil('the old token to stop working', async () => (await byToken('ltc', token.token, { id: 1, method: 'getblockcount' })).status === 404, 1000);
+    const took = await waitUntil('the old token to stop working', async () => (await byToken('ltc', token.token, { id: 1, method: 'getblockcount' })).status === 401, 1000);
     expect(took).toBeLessThan(1000);
     expect(await byToken('ltc', fresh.token, { id: 1, method: 'getblockcount' })).toMatchObject({ status: 200 });
   });
@@ -87,6 +87,11 @@ describe('URL tokens and loopback addresses, against litecoind and anvil through
     await platform.nodes.http.delete(`${credentials(eth)}/${token.id}`).set('authorization', `Bearer ${user.clientToken}`).expect(200);
     const [code] = (await closed) as [number];
     expect(code).toBe(1008);
+  });
+
+  it('answers 401 without credentials on an address that names no node, asking for them', async () => {
+    const answer = await callProxy(proxy, 'ltc', { host: '127.0.0.1', body: { id: 1, method: 'getblockcount' } });
+    expect(answer).toMatchObject({ status: 401, body: { code: 'Unauthorized' }, headers: { 'www-authenticate': expect.stringMatching(/^Basic /) } });
   });
 
   it('answers plain HTTP from loopback on the TLS port, with Basic credentials routed by the user name', async () => {
