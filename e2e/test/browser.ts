@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, errors, type BrowserContext, type Page } from 'playwright-core';
+import type { TestPlatform } from '@cloud/all-in-one/testing';
+import { CloudClient, type Session } from '@cloud/sdk';
 
 // Debian's chromium driven by playwright-core: no browser download, the flags this machine's
 // closed network needs (no background calls to Google's hosts), a fresh profile per run.
@@ -137,4 +139,27 @@ export function storedSession(page: Page): Promise<string | null> {
 /** What a copy button put on the clipboard. */
 export function clipboard(page: Page): Promise<string> {
   return page.evaluate<string>('navigator.clipboard.readText()');
+}
+
+/**
+ * A verified user logged in through the SDK, and the console open in Chromium with that session
+ * in its tab, as the console's own login leaves it: for suites about screens past the login.
+ */
+export async function consoleSignedIn(platform: TestPlatform, email: string, password: string): Promise<{ cloud: CloudClient; browser: Browser }> {
+  let session: Session | undefined;
+  const cloud = new CloudClient({
+    accountsUrl: platform.urls.accounts,
+    nodesUrl: platform.urls.nodes,
+    stakingUrl: platform.urls.staking,
+    onSessionChange: (changed) => (session = changed),
+    proxy: { ca: platform.proxy.certificate },
+  });
+  await cloud.accounts.signUp({ email, password, displayName: 'Ada' });
+  const { userId, token } = await platform.verificationFor(email);
+  await cloud.accounts.verify(userId, token);
+  await cloud.login(email, password);
+  const browser = await openBrowser(platform.urls.console!);
+  await browser.page.goto(`${platform.urls.console}/`);
+  await browser.page.evaluate(`sessionStorage.setItem('cloud.session', ${JSON.stringify(JSON.stringify(session))})`);
+  return { cloud, browser };
 }

@@ -1,6 +1,6 @@
 import { startTestPlatform, type TestPlatform } from '@cloud/all-in-one/testing';
-import { CloudClient, type Node, type Session, type Validator } from '@cloud/sdk';
-import { checkPhoneScreen, checkScreen, openBrowser, type Browser } from './browser';
+import type { CloudClient, Node, Validator } from '@cloud/sdk';
+import { checkPhoneScreen, checkScreen, consoleSignedIn, type Browser } from './browser';
 
 // Honest network words and state-aware sync panels in the console (issue 28, items 2 and 5), on
 // the default dev chains (LOCAL_NETWORKS=dev): the nodes list, the create dropdown and a
@@ -20,26 +20,10 @@ describe('network words and sync panels in the console', () => {
 
   beforeAll(async () => {
     platform = await startTestPlatform({ CONSOLE_PORT: '0' });
-    let session: Session | undefined;
-    cloud = new CloudClient({
-      accountsUrl: platform.urls.accounts,
-      nodesUrl: platform.urls.nodes,
-      stakingUrl: platform.urls.staking,
-      onSessionChange: (changed) => (session = changed),
-      proxy: { ca: platform.proxy.certificate },
-    });
-    await cloud.accounts.signUp({ email: 'networks@example.com', password: PASSWORD, displayName: 'Ada' });
-    const { userId, token } = await platform.verificationFor('networks@example.com');
-    await cloud.accounts.verify(userId, token);
-    await cloud.login('networks@example.com', PASSWORD);
+    ({ cloud, browser } = await consoleSignedIn(platform, 'networks@example.com', PASSWORD));
     const created = await cloud.nodes.create({ image: 'ltc' });
     validator = await cloud.staking.create('fuji');
     node = await cloud.nodes.waitUntilRunning(created.id, { intervalMs: 500, timeoutMs: 150_000 });
-
-    // The console with the SDK's session in the tab, as its own login leaves it.
-    browser = await openBrowser(platform.urls.console!);
-    await browser.page.goto(`${platform.urls.console}/`);
-    await browser.page.evaluate(`sessionStorage.setItem('cloud.session', ${JSON.stringify(JSON.stringify(session))})`);
   }, 240_000);
   afterAll(async () => {
     await browser?.close();

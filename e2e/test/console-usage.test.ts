@@ -1,9 +1,9 @@
 import { startTestPlatform, type TestPlatform } from '@cloud/all-in-one/testing';
-import { CloudClient, type Node, type Session } from '@cloud/sdk';
+import type { CloudClient, Node } from '@cloud/sdk';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { checkPhoneScreen, checkScreen, openBrowser, SCREENSHOTS, type Browser } from './browser';
+import { checkPhoneScreen, checkScreen, consoleSignedIn, SCREENSHOTS, type Browser } from './browser';
 
 // The node page's usage panel (issue 28, item 1), with the proxy's default publishing interval:
 // calls allowed and refused show within seconds of being made, each refused one under its
@@ -36,27 +36,13 @@ describe('the usage panel of a node in the console', () => {
   beforeAll(async () => {
     // No PROXY_USAGE_INTERVAL_MS: the default is what a first-time user gets.
     platform = await startTestPlatform({ CONSOLE_PORT: '0' });
-    let session: Session | undefined;
-    const cloud = new CloudClient({
-      accountsUrl: platform.urls.accounts,
-      nodesUrl: platform.urls.nodes,
-      stakingUrl: platform.urls.staking,
-      onSessionChange: (changed) => (session = changed),
-      proxy: { ca: platform.proxy.certificate },
-    });
-    await cloud.accounts.signUp({ email: 'usage@example.com', password: PASSWORD, displayName: 'Ada' });
-    const { userId, token } = await platform.verificationFor('usage@example.com');
-    await cloud.accounts.verify(userId, token);
-    await cloud.login('usage@example.com', PASSWORD);
+    let cloud: CloudClient;
+    ({ cloud, browser } = await consoleSignedIn(platform, 'usage@example.com', PASSWORD));
     const created = await cloud.nodes.create({ image: 'ltc' });
     nodeUser = created.nodeUser!;
     basic = `Basic ${Buffer.from(`${nodeUser}:${created.nodePass}`).toString('base64')}`;
     node = await cloud.nodes.waitUntilRunning(created.id, { intervalMs: 500, timeoutMs: 150_000 });
 
-    // The console with the SDK's session in the tab, as its own login leaves it.
-    browser = await openBrowser(platform.urls.console!);
-    await browser.page.goto(`${platform.urls.console}/`);
-    await browser.page.evaluate(`sessionStorage.setItem('cloud.session', ${JSON.stringify(JSON.stringify(session))})`);
     await browser.page.goto(`${platform.urls.console}/nodes/${node.id}`);
   }, 240_000);
   afterAll(async () => {
