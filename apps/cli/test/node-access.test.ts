@@ -84,7 +84,7 @@ describe('cloud nodes access and credentials', () => {
     expect(rotated.stdout).toMatch(/^Id: +cred-\S+\nName: +ci\nKind: +Basic\nNode user: +u[0-9a-f]{16}\nNode password: +\S{43}\n/);
     expect(rotated.stdout).toContain(`Node user:     ${before[0]!.nodeUser}`);
     // The lines ready to paste: curl on TLS with the CA, bitcoin-cli on the plain HTTP address.
-    expect(rotated.stdout).toMatch(/\nReady to paste:\n# curl\ncurl --cacert \S+ -u \S+ .*getblockcount.* https:\/\/127\.0\.0\.1:\d+\/\n# bitcoin-cli \(plain HTTP, answered to loopback callers only\)\nbitcoin-cli -rpcconnect=127\.0\.0\.1 -rpcport=\d+ -rpcuser=u[0-9a-f]{16} -rpcpassword=\S+ getblockcount\n/);
+    expect(rotated.stdout).toMatch(/\nReady to paste:\n# curl\ncurl -sS --cacert \S+ -u \S+ .*getblockcount.* https:\/\/127\.0\.0\.1:\d+\/\n# bitcoin-cli \(plain HTTP, answered to loopback callers only\)\nbitcoin-cli -rpcconnect=127\.0\.0\.1 -rpcport=\d+ -rpcuser=u[0-9a-f]{16} -rpcpassword=\S+ getblockcount\n/);
     await new Promise((resolve) => setTimeout(resolve, 1_000)); // the proxy hears the new revision
     expect((await cli(['--json', 'rpc', nodeId, 'getblockcount'])).code).toBe(0);
     const after = (await cli(['--json', 'nodes', 'credentials', 'list', nodeId])).json<Credential[]>();

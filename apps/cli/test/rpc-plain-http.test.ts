@@ -31,7 +31,7 @@ describe('cloud rpc with PROXY_TLS=off', () => {
     expect(info.stdout).not.toContain('https://');
     expect(info.stdout).not.toContain('Plain HTTP');
     // The kept credential gives the ready lines: curl without a CA, bitcoin-cli on the same address.
-    expect(info.stdout).toMatch(/\n# curl\ncurl -u \S+ .* http:\/\/127\.0\.0\.1:\d+\/\n# bitcoin-cli\nbitcoin-cli -rpcconnect=127\.0\.0\.1 -rpcport=\d+ /);
+    expect(info.stdout).toMatch(/\n# curl\ncurl -sS -u \S+ .* http:\/\/127\.0\.0\.1:\d+\/\n# bitcoin-cli\nbitcoin-cli -rpcconnect=127\.0\.0\.1 -rpcport=\d+ /);
 
     const height = await cli(['--json', 'rpc', nodeId, 'getblockcount']);
     expect([height.code, typeof height.json()]).toEqual([0, 'number']);
