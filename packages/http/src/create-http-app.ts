@@ -1,3 +1,4 @@
+import { refuseDeepBodies } from './json-depth';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import type { Logger } from '@cloud/logging';
@@ -104,7 +105,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   });
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(openapi as swaggerUi.JsonObject));
 
-  app.use(express.json({ limit: bodyLimit, strict: true, type: ['application/json', 'application/*+json'] }));
+  app.use(express.json({ limit: bodyLimit, strict: true, type: ['application/json', 'application/*+json'], verify: refuseDeepBodies }));
   for (const handler of middleware) app.use(handler);
   for (const router of routers) app.use(router);
 

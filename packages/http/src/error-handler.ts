@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '@cloud/logging';
 import { DEPENDENCY_RETRY_AFTER_SECONDS, isDependencyUnavailable } from './dependency-errors';
 import { AppError, NotFoundError } from './errors';
+import { MAX_BODY_DEPTH } from './json-depth';
 
 /** The body of every error response: `{code, message}`. */
 export interface ErrorBody {
@@ -13,6 +14,8 @@ export interface ErrorBody {
 const BODY_PARSER_ERRORS: Record<string, { status: number; code: string; message: string }> = {
   'entity.parse.failed': { status: 400, code: 'InvalidInput', message: 'the request body is not valid JSON' },
   'entity.too.large': { status: 413, code: 'PayloadTooLarge', message: 'the request body is too large' },
+  // Ours (json-depth.ts), raised in the parser's verify step.
+  'entity.too.deep': { status: 400, code: 'InvalidInput', message: `the request body nests deeper than ${MAX_BODY_DEPTH} levels of [ and {` },
   'encoding.unsupported': { status: 415, code: 'UnsupportedMediaType', message: 'unsupported content encoding' },
   'charset.unsupported': { status: 415, code: 'UnsupportedMediaType', message: 'unsupported charset' },
   'request.aborted': { status: 400, code: 'InvalidInput', message: 'the request was aborted' },

@@ -15,18 +15,44 @@ export function unstorableTextProblem(value: string): string | undefined {
   return undefined;
 }
 
-/** The first string (value or object key) in `value` that cannot be stored: its path and why. */
-export function findUnstorableText(value: unknown, path: string[] = []): { path: string[]; problem: string } | undefined {
-  if (typeof value === 'string') {
-    const problem = unstorableTextProblem(value);
-    return problem === undefined ? undefined : { path, problem };
-  }
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    const keyProblem = unstorableTextProblem(key);
-    if (keyProblem !== undefined) return { path, problem: `a field name ${keyProblem}` };
-    const found = findUnstorableText(item, [...path, key]);
-    if (found) return found;
+/** A value met in the walk, with how it was reached: its key and the entry it is in (the path, built only when needed). */
+interface Visit {
+  value: unknown;
+  key: string | undefined;
+  parent: Visit | undefined;
+}
+
+function pathOf(visit: Visit | undefined): string[] {
+  const path: string[] = [];
+  for (let at = visit; at?.key !== undefined; at = at.parent) path.push(at.key);
+  return path.reverse();
+}
+
+/**
+ * The first string (value or object key) in `value` that cannot be stored: its path and why.
+ * Iterative, each value visited once and the path built only for the one reported, so the work is
+ * linear in the input's size at any depth (bodies are also bounded to MAX_BODY_DEPTH before they
+ * are parsed: json-depth.ts).
+ */
+export function findUnstorableText(value: unknown): { path: string[]; problem: string } | undefined {
+  const pending: Visit[] = [{ value, key: undefined, parent: undefined }];
+  for (let visit = pending.pop(); visit !== undefined; visit = pending.pop()) {
+    if (typeof visit.value === 'string') {
+      const problem = unstorableTextProblem(visit.value);
+      if (problem !== undefined) return { path: pathOf(visit), problem };
+      continue;
+    }
+    if (visit.value === null || typeof visit.value !== 'object') continue;
+    const entries = Object.entries(visit.value);
+    // Pushed last first, so entries are met in order, as the field names in a message read.
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, item] = entries[i]!;
+      pending.push({ value: item, key, parent: visit });
+    }
+    for (const [key] of entries) {
+      const keyProblem = unstorableTextProblem(key);
+      if (keyProblem !== undefined) return { path: pathOf(visit), problem: `a field name ${keyProblem}` };
+    }
   }
   return undefined;
 }

@@ -18,7 +18,7 @@ import {
   type HttpAppOptions,
 } from '../src';
 
-function buildApp({ ready = true, brokerUp = true, metrics = undefined as HttpAppOptions['metrics'] } = {}) {
+function buildApp({ ready = true, brokerUp = true, metrics = undefined as HttpAppOptions['metrics'], bodyLimit = '1kb' } = {}) {
   const logStream = new PassThrough();
   const logged: string[] = [];
   logStream.on('data', (chunk: Buffer) => logged.push(chunk.toString()));
@@ -46,7 +46,7 @@ function buildApp({ ready = true, brokerUp = true, metrics = undefined as HttpAp
     logger,
     openapi: buildOpenApiDocument(registry, { title: 'test', version: '1' }),
     routers: [router],
-    bodyLimit: '1kb',
+    bodyLimit,
     ...(metrics ? { metrics } : {}),
     readiness: [
       {
@@ -101,6 +101,22 @@ describe('createHttpApp', () => {
     const large = await request(app).post('/things').send({ name: 'x'.repeat(2048), size: 1 });
     expect(large.status).toBe(413);
     expect(large.body.code).toBe('PayloadTooLarge');
+  });
+
+  it('refuses a body nesting deeper than 64 levels with 400 before parsing it, at any depth, and logs nothing', async () => {
+    // The services' own limit (100 kB): the campaign's 6 kB and 14 kB bodies fit in it.
+    const { app, logged } = buildApp({ bodyLimit: '100kb' });
+    for (const depth of [65, 3_000, 7_000, 20_000]) {
+      const deep = await request(app).post('/things').set('content-type', 'application/json').send('['.repeat(depth) + ']'.repeat(depth));
+      expect([depth, deep.status, deep.body]).toEqual([depth, 400, { code: 'InvalidInput', message: 'the request body nests deeper than 64 levels of [ and {' }]);
+    }
+    // Brackets inside strings are text, not nesting; 64 levels pass to the schema.
+    const quoted = await request(app).post('/things').send({ name: '['.repeat(5_000), size: 1 });
+    expect(quoted.status).toBe(201);
+    const atLimit = await request(app).post('/things').set('content-type', 'application/json').send('['.repeat(64) + ']'.repeat(64));
+    expect(atLimit.status).toBe(400);
+    expect(atLimit.body.message).not.toContain('nests deeper');
+    expect(logged.join('')).not.toMatch(/RangeError|"level":"error"/);
   });
 
   it('maps application errors to their status, code and headers', async () => {

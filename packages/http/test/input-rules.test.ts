@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { idOf, InvalidInputError, parseInput, timestamp } from '../src';
+import { findUnstorableText } from '../src/input-rules';
+import { nestsDeeperThan } from '../src/json-depth';
 
 /** The message of the InvalidInputError `parse` throws. */
 function refusal(parse: () => unknown): string {
@@ -63,4 +65,32 @@ describe('idOf()', () => {
       expect(refusal(() => parseInput(params, { id }, 'params'))).toBe('params.id: must be an id of the form node-<uuid>');
     },
   );
+});
+
+describe('the walks over untrusted input, at any depth', () => {
+  /** `depth` arrays, one inside the other, `inner` at the bottom. */
+  const nested = (depth: number, inner: unknown): unknown => {
+    let value = inner;
+    for (let i = 0; i < depth; i++) value = [value];
+    return value;
+  };
+
+  it('finds unstorable text 100,000 levels down without a stack overflow, naming its path', () => {
+    // The recursive walk it replaces threw RangeError past a few thousand levels (a 500).
+    const found = findUnstorableText({ a: nested(100_000, 'nul\u0000') });
+    expect(found?.problem).toBe('must not contain a NUL character (\\u0000)');
+    expect(found?.path).toHaveLength(100_001);
+    expect(found?.path.slice(0, 3)).toEqual(['a', '0', '0']);
+    expect(findUnstorableText({ a: nested(100_000, 'fine') })).toBeUndefined();
+  });
+
+  it("reads a body's nesting in one pass, strings skipped, escapes kept", () => {
+    const bytes = (text: string) => Buffer.from(text);
+    expect(nestsDeeperThan(bytes('[[[]]]'), 3)).toBe(false);
+    expect(nestsDeeperThan(bytes('[[[[]]]]'), 3)).toBe(true);
+    expect(nestsDeeperThan(bytes('{"a":"[[[[[[","b":"\\"[[[["}'), 1)).toBe(false);
+    expect(nestsDeeperThan(bytes('[[],[],[],[]]'), 2)).toBe(false);
+    // Linear: a million brackets inside one string are read once and never counted.
+    expect(nestsDeeperThan(bytes(`["${'['.repeat(1_000_000)}"]`), 1)).toBe(false);
+  });
 });
