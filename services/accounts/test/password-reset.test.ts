@@ -119,11 +119,14 @@ describe('password reset by e-mail (SMTP)', () => {
     expect((await logIn(user.email, PASSWORD)).status).toBe(200);
   });
 
-  it('of several outstanding links only the one used works; the others stop working', async () => {
+  it('a newer link ends the older ones at once, before any is used; the newest works', async () => {
     const user = await verifiedUser();
     const first = await requestReset(user.email);
     const second = await requestReset(user.email);
     expect(second).not.toBe(first);
+    // Whoever holds the older e-mail cannot use it once a newer one was asked for (issue 29, item 4).
+    expect((await resetWith(first, 'yet another passphrase 8')).body).toMatchObject({ code: 'InvalidResetToken' });
+    expect((await logIn(user.email, 'yet another passphrase 8')).status).toBe(401);
     expect((await resetWith(second, NEW_PASSWORD)).status).toBe(204);
     expect((await resetWith(first, 'yet another passphrase 8')).body).toMatchObject({ code: 'InvalidResetToken' });
     expect((await logIn(user.email, NEW_PASSWORD)).status).toBe(200);

@@ -20,10 +20,10 @@ interface PasswordResetRow {
 export class PasswordResetsRepository {
   constructor(private readonly db: Database) {}
 
-  /** Stores a new token and drops the user's expired ones. */
+  /** Stores a new token and drops every earlier one of the user: only the newest link works. */
   async insert(reset: PasswordReset): Promise<void> {
     await this.db.transaction(async (trx) => {
-      await trx('password_resets').where({ user_id: reset.userId }).where('expires_at', '<=', reset.createdAt).delete();
+      await trx('password_resets').where({ user_id: reset.userId }).delete();
       await trx('password_resets').insert({
         token_hash: reset.tokenHash,
         user_id: reset.userId,
