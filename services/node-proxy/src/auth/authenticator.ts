@@ -17,12 +17,12 @@ const TOKENS_KEPT = 10_000;
 /**
  * Checks a caller's Authorization header against a node: Basic with the node's own credentials,
  * or, for a `jwt` node, Bearer with a client access token of the node's owner. Only successes
- * are cached (so wrong guesses cannot grow memory): a Basic header until the node's route
- * changes, a token until it expires; revocations are checked on every call.
+ * are cached (so wrong guesses cannot grow memory): a Basic header or URL token until the
+ * node's route changes, a client token until it expires; revocations are checked on every call.
  */
 export class Authenticator {
-  /** Per node: verified Authorization header → the credential it named. */
-  private readonly verifiedBasic = new Map<string, Map<string, string>>();
+  /** Per node: verified credentials (a Basic header, a URL token) → the credential they named. */
+  private readonly verifiedHeaders = new Map<string, Map<string, string>>();
   private readonly verifiedTokens = new Map<string, TokenClaims>();
 
   constructor(
@@ -32,8 +32,9 @@ export class Authenticator {
 
   async check(route: Route, authorization: string | undefined): Promise<AuthResult> {
     if (!authorization) return { ok: false, reason: 'credentials are required' };
-    const urlToken = urlTokenSha256(authorization);
-    if (urlToken !== undefined) return this.checkUrlToken(route, urlToken);
+    const known = this.verifiedHeaders.get(route.nodeId)?.get(authorization);
+    if (known !== undefined) return { ok: true, userId: route.userId, credentialId: known };
+    if (authorization.startsWith(`${URL_TOKEN_SCHEME} `)) return this.checkUrlToken(route, authorization);
     if (route.jwt) return this.checkBearer(route, authorization);
     return this.checkBasic(route, authorization);
   }
@@ -49,27 +50,35 @@ export class Authenticator {
    */
   isKnown(route: Route, authorization: string | undefined): boolean {
     if (!authorization) return false;
-    const urlToken = urlTokenSha256(authorization);
-    if (urlToken !== undefined) return route.urlTokens.has(urlToken);
-    if (route.jwt) return authorization.startsWith('Bearer ') && this.verifiedTokens.has(authorization.slice(7));
-    return this.verifiedBasic.get(route.nodeId)?.has(authorization) === true;
+    if (this.verifiedHeaders.get(route.nodeId)?.has(authorization)) return true;
+    return route.jwt && authorization.startsWith('Bearer ') && this.verifiedTokens.has(authorization.slice(7));
   }
 
   /** Forgets what was verified for a node whose route changed (a credential revoked, deletion). */
   forget(nodeId: string): void {
-    this.verifiedBasic.delete(nodeId);
+    this.verifiedHeaders.delete(nodeId);
   }
 
-  /** A URL token is checked against the route itself, so a rotated or deleted one fails with the route's change. */
-  private checkUrlToken(route: Route, tokenSha256: string): AuthResult {
-    const credentialId = route.urlTokens.get(tokenSha256);
-    return credentialId === undefined ? { ok: false, reason: 'wrong node token' } : { ok: true, userId: route.userId, credentialId };
+  /**
+   * A URL token is checked against the route itself and then kept like a Basic header, so a
+   * rotated or deleted one fails with the route's change (`forget`).
+   */
+  private checkUrlToken(route: Route, authorization: string): AuthResult {
+    const tokenSha256 = urlTokenSha256(authorization);
+    const credentialId = tokenSha256 === undefined ? undefined : route.urlTokens.get(tokenSha256);
+    if (credentialId === undefined) return { ok: false, reason: 'wrong node token' };
+    this.remember(route.nodeId, authorization, credentialId);
+    return { ok: true, userId: route.userId, credentialId };
+  }
+
+  private remember(nodeId: string, authorization: string, credentialId: string): void {
+    const verified = this.verifiedHeaders.get(nodeId) ?? new Map<string, string>();
+    if (verified.size >= HEADERS_PER_NODE) verified.delete(verified.keys().next().value!);
+    verified.set(authorization, credentialId);
+    this.verifiedHeaders.set(nodeId, verified);
   }
 
   private checkBasic(route: Route, authorization: string): AuthResult {
-    const verified = this.verifiedBasic.get(route.nodeId);
-    const known = verified?.get(authorization);
-    if (known !== undefined) return { ok: true, userId: route.userId, credentialId: known };
     const credentials = parseBasic(authorization);
     const first = route.basicCredentials[0];
     if (!credentials || !first) return { ok: false, reason: 'Basic node credentials are required' };
@@ -77,10 +86,7 @@ export class Authenticator {
     const credential = route.basicCredentials.find((each) => each.user === credentials.user);
     // Compare a password whatever the user name, so the time taken tells nothing.
     if (!(timingSafeEqual(presented, (credential ?? first).passwordSha256) && credential)) return { ok: false, reason: 'wrong node credentials' };
-    const map = verified ?? new Map<string, string>();
-    if (map.size >= HEADERS_PER_NODE) map.delete(map.keys().next().value!);
-    map.set(authorization, credential.id);
-    this.verifiedBasic.set(route.nodeId, map);
+    this.remember(route.nodeId, authorization, credential.id);
     return { ok: true, userId: route.userId, credentialId: credential.id };
   }
 
