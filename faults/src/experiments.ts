@@ -57,7 +57,7 @@ export interface ExperimentResult {
 }
 
 /** What a fault reports back: when it ended (readiness is timed from there) and its own checks. */
-interface FaultOutcome {
+export interface FaultOutcome {
   endedAt: number;
   check(load: Load, watch: ReadinessWatch): { failures: string[]; notes: string[] };
   /**
@@ -79,11 +79,12 @@ export const KILL_LOSS_WINDOW_MS = 1000;
 const answeredJustBeforeKill = (call: ApiResult, service: string, killedAt: number) =>
   call.service === service && call.at <= killedAt && killedAt - call.at <= KILL_LOSS_WINDOW_MS;
 
-const mainServices = (platform: Platform): ServiceProcess[] => SERVICES.map((name) => platform.services[name]);
-const isApiFailure = (status: number) => status === 0 || status >= 500;
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+export const mainServices = (platform: Platform): ServiceProcess[] => SERVICES.map((name) => platform.services[name]);
+export const isApiFailure = (status: number) => status === 0 || status >= 500;
+export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-async function underLoad(ctx: Context, id: string, name: string, fault: () => Promise<FaultOutcome>): Promise<ExperimentResult> {
+/** Runs `fault` under the steady load and checks what every experiment must keep (events, outbox, dead letters, readiness). */
+export async function underLoad(ctx: Context, id: string, name: string, fault: () => Promise<FaultOutcome>): Promise<ExperimentResult> {
   const { platform, db, broker, users, settings } = ctx;
   ctx.log(`== ${name}`);
   const load = new Load(platform, users, `faults-${id}-${Date.now()}-`, settings.pauseMs);
@@ -324,4 +325,5 @@ export const EXPERIMENTS: Record<string, (ctx: Context) => Promise<ExperimentRes
   kill: killEach,
   'two-nodes': twoNodesInstances,
   startup: startTogether,
+  // Issue 29's experiments, one file each under experiments/, registered here.
 };
