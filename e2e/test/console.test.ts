@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { startTestPlatform, type TestPlatform } from '@cloud/all-in-one/testing';
 import { PlatformClient, type Session } from '@cloud/sdk/browser';
@@ -177,8 +180,13 @@ describe('the web console', () => {
   };
   /** The text of the ready line `name` in the group of lines `group` (a data-testid). */
   const readyLine = async (group: string, name: string) => (await page().getByTestId(group).locator(`[data-ready-line="${name}"] pre`).textContent())!.trim();
-  /** Runs a ready-to-paste curl line as a person would, and its answer. */
-  const runCurl = async (line: string) => (await run('bash', ['-c', `${line} -sS --max-time 60`])).stdout;
+  /**
+   * Runs a ready-to-paste curl line as a person would, and its answer: in a folder of their own,
+   * where they saved the proxy's certificate with the line the node page gives.
+   */
+  const pasteDir = mkdtempSync(path.join(os.tmpdir(), 'console-paste-'));
+  afterAll(() => rmSync(pasteDir, { recursive: true, force: true }));
+  const runCurl = async (line: string) => (await run('bash', ['-c', `${line} -sS --max-time 60`], { cwd: pasteDir })).stdout;
 
   it("shows the node's endpoints with copy buttons, its first credential once, and its curl line answers through the proxy", async () => {
     await page().getByRole('table').getByRole('link', { name: nodeId }).click();
@@ -215,7 +223,14 @@ describe('the web console', () => {
     // The lines beside the endpoints have the node user and a placeholder for the password.
     expect(await readyLine('ready-lines', 'curl')).toContain(`-u '${user}:<password>'`);
 
-    // As pasted: the printed address, no hosts line, no --connect-to.
+    // As pasted: the line that saves the proxy's certificate (the page names no file of the
+    // operator's machine), then the printed address, no hosts line, no --connect-to.
+    await page().getByRole('button', { name: 'Copy the line that saves the proxy’s certificate' }).click();
+    const saveCertificate = await clipboard(page());
+    expect(saveCertificate).toMatch(/^curl -sSo cloud-proxy-ca\.pem http:\/\/127\.0\.0\.1:\d+\/proxy-ca\.pem$/);
+    expect(curl).toContain('--cacert cloud-proxy-ca.pem ');
+    await run('bash', ['-c', saveCertificate], { cwd: pasteDir });
+    expect(readFileSync(path.join(pasteDir, 'cloud-proxy-ca.pem'), 'utf8')).toBe(platform.proxy.certificate);
     expect(JSON.parse(await runCurl(curl))).toEqual({ jsonrpc: '2.0', id: 1, result: expect.stringMatching(/^0x[0-9a-f]+$/) });
 
     await page().getByRole('heading', { name: 'Log' }).waitFor();

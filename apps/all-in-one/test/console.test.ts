@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startTestPlatform, unusedPortUrl, type TestPlatform } from '../src/testing';
 
@@ -21,15 +21,19 @@ describe('the platform with its console', () => {
     for (const name of ['accounts', 'nodes', 'staking']) expect(csp).toContain(new URL(platform.urls[name]!).origin);
   });
 
-  it("tells the page where the APIs listen and where the dev proxy's certificate is", async () => {
-    const settings = (await (await fetch(`${platform.urls.console}/config.json`)).json()) as Record<string, unknown>;
-    expect(settings).toEqual({
+  it("tells the page where the APIs listen and serves the dev proxy's certificate, naming no path of this machine", async () => {
+    const response = await fetch(`${platform.urls.console}/config.json`);
+    const text = await response.text();
+    expect(JSON.parse(text)).toEqual({
       accountsUrl: platform.urls.accounts,
       nodesUrl: platform.urls.nodes,
       stakingUrl: platform.urls.staking,
-      proxyCaFile: path.join(platform.dataDir, 'tls', 'proxy-cert.pem'),
+      proxyCaUrl: '/proxy-ca.pem',
     });
-    expect(existsSync(settings.proxyCaFile as string)).toBe(true);
+    expect(text).not.toContain(platform.dataDir);
+    const certificate = await fetch(`${platform.urls.console}/proxy-ca.pem`);
+    expect(certificate.status).toBe(200);
+    expect(await certificate.text()).toBe(readFileSync(path.join(platform.dataDir, 'tls', 'proxy-cert.pem'), 'utf8'));
   });
 
   it("lets the console's origin call every API, beside the origins CORS_ORIGINS names", async () => {

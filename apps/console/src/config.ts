@@ -1,6 +1,6 @@
 import { commonEnvironment, loadConfig, port } from '@cloud/config';
 import { z } from 'zod';
-import type { ConsoleSettings } from './settings';
+import type { ConsoleServerSettings } from './settings';
 
 /** The console served alone (its image, `npm start -w apps/console`), configured by the environment. */
 export const consoleEnvironment = commonEnvironment.pick({ NODE_ENV: true, LOG_LEVEL: true }).extend({
@@ -11,7 +11,7 @@ export const consoleEnvironment = commonEnvironment.pick({ NODE_ENV: true, LOG_L
   CONSOLE_ACCOUNTS_URL: z.url().optional(),
   CONSOLE_NODES_URL: z.url().optional(),
   CONSOLE_STAKING_URL: z.url().optional(),
-  /** The node-proxy's CA certificate path to show in curl lines (a dev proxy's self-signed one). */
+  /** The node-proxy's CA certificate file (a dev proxy's self-signed one), served to the page at /proxy-ca.pem. */
   CONSOLE_PROXY_CA_FILE: z.string().optional(),
 });
 
@@ -25,10 +25,10 @@ export function loadConsoleConfig(env: NodeJS.ProcessEnv = process.env): Console
 const CONTRACT_APIS = { accounts: 'http://127.0.0.1:3001', nodes: 'http://127.0.0.1:3002', staking: 'http://127.0.0.1:3003' };
 
 /**
- * The settings the page gets: each API at its own variable, else the gateway's, else `apis`
+ * The console server's settings: each API at its own variable, else the gateway's, else `apis`
  * (the contract's defaults; `npm start` gives where its APIs listen), and the proxy's CA file.
  */
-export function consoleSettings(config: ConsoleConfig, apis = CONTRACT_APIS, proxyCaFile?: string): ConsoleSettings {
+export function consoleSettings(config: ConsoleConfig, apis = CONTRACT_APIS, proxyCaFile?: string): ConsoleServerSettings {
   const api = (own: string | undefined, fallback: string) => own ?? config.CONSOLE_API_URL ?? fallback;
   return {
     accountsUrl: api(config.CONSOLE_ACCOUNTS_URL, apis.accounts),

@@ -1,4 +1,4 @@
 export { apiOrigins, createConsoleApp, DEFAULT_WEB_ROOT } from './server';
-export type { ConsoleSettings } from './settings';
+export type { ConsoleServerSettings, ConsoleSettings } from './settings';
 export { consoleEnvironment, consoleSettings, loadConsoleConfig } from './config';
 export type { ConsoleConfig } from './config';

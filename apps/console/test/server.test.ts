@@ -4,16 +4,12 @@ import path from 'node:path';
 import request from 'supertest';
 import { consoleSettings, loadConsoleConfig } from '../src/config';
 import { apiOrigins, createConsoleApp } from '../src/server';
-import type { ConsoleSettings } from '../src/settings';
+import type { ConsoleServerSettings } from '../src/settings';
 
-const settings: ConsoleSettings = {
-  accountsUrl: 'http://127.0.0.1:3001',
-  nodesUrl: 'http://127.0.0.1:3002/',
-  stakingUrl: 'https://api.example.com/staking',
-  proxyCaFile: '/srv/cloud/.data/tls/proxy-cert.pem',
-};
+const PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
 
 let webRoot: string;
+let settings: ConsoleServerSettings;
 
 beforeAll(() => {
   // A stand-in for `vite build`'s output: the server's behaviour does not depend on the page.
@@ -22,6 +18,10 @@ beforeAll(() => {
   writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>Cloud Nodes</title><script type="module" src="/assets/app-1a2b.js"></script>');
   writeFileSync(path.join(webRoot, 'assets', 'app-1a2b.js'), 'console.log(1)');
   writeFileSync(path.join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  const proxyCaFile = path.join(webRoot, 'secret-operator-folder', 'proxy-cert.pem');
+  mkdirSync(path.dirname(proxyCaFile));
+  writeFileSync(proxyCaFile, PEM);
+  settings = { accountsUrl: 'http://127.0.0.1:3001', nodesUrl: 'http://127.0.0.1:3002/', stakingUrl: 'https://api.example.com/staking', proxyCaFile };
 });
 
 afterAll(() => rmSync(webRoot, { recursive: true, force: true }));
@@ -51,10 +51,27 @@ describe('the console server', () => {
     }
   });
 
-  it('serves /config.json with the API addresses and the proxy CA path, never cached', async () => {
+  it("serves /config.json with the API addresses and where to get the proxy's certificate, never its path here, never cached", async () => {
     const response = await request(app()).get('/config.json').expect(200);
-    expect(response.body).toEqual(settings);
+    expect(response.body).toEqual({ accountsUrl: settings.accountsUrl, nodesUrl: settings.nodesUrl, stakingUrl: settings.stakingUrl, proxyCaUrl: '/proxy-ca.pem' });
+    expect(response.text).not.toContain('secret-operator-folder');
     expect(response.headers['cache-control']).toBe('no-store');
+  });
+
+  it("serves the proxy's certificate itself, read at each request, and a JSON 404 while it is not made", async () => {
+    const response = await request(app()).get('/proxy-ca.pem').expect(200);
+    expect(response.text).toBe(PEM);
+    expect(response.headers['content-type']).toMatch(/^application\/x-pem-file/);
+    const missing = await request(createConsoleApp({ ...settings, proxyCaFile: path.join(webRoot, 'none.pem') }, webRoot)).get('/proxy-ca.pem').expect(404);
+    expect(missing.body).toEqual({ code: 'NotFound', message: expect.stringContaining('certificate') });
+    expect(missing.text).not.toContain(webRoot);
+  });
+
+  it('has no certificate to serve when the proxy has a trusted one', async () => {
+    const trusted = createConsoleApp({ ...settings, proxyCaFile: null }, webRoot);
+    expect((await request(trusted).get('/config.json').expect(200)).body.proxyCaUrl).toBeNull();
+    // Any other GET is the page, which routes itself.
+    expect((await request(trusted).get('/proxy-ca.pem').expect(200)).text).toContain('<title>Cloud Nodes</title>');
   });
 
   it('serves hashed assets as immutable, and a missing one as a JSON 404, not the page', async () => {

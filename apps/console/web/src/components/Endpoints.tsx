@@ -1,4 +1,5 @@
 import type { Node } from '@cloud/sdk/browser';
+import type { ConsoleSettings } from '../config';
 import { namedEndpoints } from '../rpc';
 import { CopyableCode } from './Copyable';
 
@@ -12,8 +13,9 @@ export const PLAIN_HTTP = 'plain HTTP, from this machine only (litecoin-cli, bit
  * A node's or validator's addresses at the node-proxy, one per interface, each with a copy button;
  * then the plain HTTP ones the proxy answers to loopback callers only, labelled so.
  */
-export function Endpoints(props: { endpoints: NodeEndpoints; jwt: boolean; caFile: string | null }) {
+export function Endpoints(props: { endpoints: NodeEndpoints; jwt: boolean; ca: Pick<ConsoleSettings, 'proxyCaFile' | 'proxyCaUrl'> }) {
   const { plain } = props.endpoints;
+  const { proxyCaFile, proxyCaUrl } = props.ca;
   return (
     <section aria-labelledby="endpoints-title" className="panel">
       <h2 id="endpoints-title">Endpoints</h2>
@@ -21,13 +23,13 @@ export function Endpoints(props: { endpoints: NodeEndpoints; jwt: boolean; caFil
         {props.jwt
           ? 'At the node’s own name: calls carry your client access token.'
           : 'Calls carry a Basic user and password (the proxy finds the node by the user name), or go to a URL token’s own address.'}
-        {props.caFile && props.endpoints.jsonRpc.startsWith('https:') && (
-          <>
-            {' '}
-            The proxy has this installation’s own certificate: clients trust <code>{props.caFile}</code>.
-          </>
-        )}
       </p>
+      {proxyCaFile && proxyCaUrl && props.endpoints.jsonRpc.startsWith('https:') && (
+        <p className="hint" data-testid="proxy-ca">
+          The proxy has this installation’s own certificate. Save it where you run the lines below, which trust{' '}
+          <code>{proxyCaFile}</code>: <CopyableCode text={`curl -sSo ${proxyCaFile} ${proxyCaUrl}`} label="Copy the line that saves the proxy’s certificate" />
+        </p>
+      )}
       <ul className="plain" data-testid="endpoints">
         {namedEndpoints(props.endpoints).map((endpoint) => (
           <li key={endpoint.name}>

@@ -144,7 +144,7 @@ function NodeScreen({ id }: { id: string }) {
             </div>
           </section>
           <div className="side-by-side">
-            <Endpoints endpoints={node.endpoints} jwt={node.jwt} caFile={config.proxyCaFile} />
+            <Endpoints endpoints={node.endpoints} jwt={node.jwt} ca={config} />
             <section aria-labelledby="call-title" className="panel">
               <h2 id="call-title">Call it</h2>
               <ReadyLines lines={placeholderLines(node, config.proxyCaFile, nodeUser)} title="Ready lines" testId="ready-lines">

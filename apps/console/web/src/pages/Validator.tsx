@@ -101,7 +101,7 @@ function ValidatorScreen({ network, nodeId }: { network: string; nodeId: string 
               </button>
             </div>
           </section>
-          <Endpoints endpoints={validator.endpoints} jwt={false} caFile={config.proxyCaFile} />
+          <Endpoints endpoints={validator.endpoints} jwt={false} ca={config} />
           <section aria-labelledby="call-title" className={secret ? 'panel panel-secret' : 'panel'}>
             <h2 id="call-title">Call it</h2>
             {secret ? (
