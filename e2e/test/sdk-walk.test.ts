@@ -103,7 +103,7 @@ describe('CloudClient against the platform', () => {
     expect(refused).toBeInstanceOf(UnauthorizedError);
     expect(await cloud.rpc(running, 'getblockcount', [], fresh)).toEqual(expect.any(Number));
     const access = await cloud.nodes.setAccess(node.id, { refusedMethods: ['getBlockHash'], ratePerSecond: 10 });
-    expect(access.access).toEqual({ ipAllowlist: [], originAllowlist: [], refusedMethods: ['getblockhash'], ratePerSecond: 10 });
+    expect(access.access).toEqual({ ipAllowlist: [], originAllowlist: [], refusedMethods: ['getblockhash'], ratePerSecond: 10, maxAnswerBytes: null });
     expect(await cloud.nodes.access(node.id)).toEqual(access.access);
 
     expect((await cloud.nodes.list()).map((listed) => listed.id)).toEqual([node.id]);

@@ -40,10 +40,11 @@ describe('cloud nodes access and credentials', () => {
 
   it('shows the rules, changes the ones named, and the proxy applies them', async () => {
     const none = await cli(['nodes', 'access', nodeId]);
-    expect(none).toMatchObject({ code: 0, stdout: expect.stringMatching(/IP allowlist:\s+any address\n[\s\S]*Rate:\s+the platform's\n/) });
+    expect(none).toMatchObject({ code: 0, stdout: expect.stringMatching(/IP allowlist:\s+any address\n[\s\S]*Rate:\s+the platform's\nLargest answer:\s+the platform's\n/) });
 
-    const set = await cli(['--json', 'nodes', 'access', nodeId, '--refuse-method', 'getBlockHash', 'getmempoolinfo', '--rate', '50']);
-    expect([set.code, set.json()]).toEqual([0, { ipAllowlist: [], originAllowlist: [], refusedMethods: ['getblockhash', 'getmempoolinfo'], ratePerSecond: 50 }]);
+    const set = await cli(['--json', 'nodes', 'access', nodeId, '--refuse-method', 'getBlockHash', 'getmempoolinfo', '--rate', '50', '--max-answer', '65536']);
+    expect([set.code, set.json()]).toEqual([0, { ipAllowlist: [], originAllowlist: [], refusedMethods: ['getblockhash', 'getmempoolinfo'], ratePerSecond: 50, maxAnswerBytes: 65_536 }]);
+    expect((await cli(['nodes', 'access', nodeId])).stdout).toMatch(/Largest answer:\s+65536 bytes\n/);
     // Each option replaces its rule only: the refused methods stay.
     const more = await cli(['--json', 'nodes', 'access', nodeId, '--allow-origin', 'https://app.example']);
     expect(more.json()).toMatchObject({ originAllowlist: ['https://app.example'], refusedMethods: ['getblockhash', 'getmempoolinfo'], ratePerSecond: 50 });
@@ -56,7 +57,7 @@ describe('cloud nodes access and credentials', () => {
     const bad = await cli(['nodes', 'access', nodeId, '--allow-ip', '300.1.1.1']);
     expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('body.ipAllowlist.0') });
     const cleared = await cli(['--json', 'nodes', 'access', nodeId, '--clear']);
-    expect(cleared.json()).toEqual({ ipAllowlist: [], originAllowlist: [], refusedMethods: [], ratePerSecond: null });
+    expect(cleared.json()).toEqual({ ipAllowlist: [], originAllowlist: [], refusedMethods: [], ratePerSecond: null, maxAnswerBytes: null });
   });
 
   it('creates, lists and removes named credentials; cloud rpc goes on with the one it kept', async () => {

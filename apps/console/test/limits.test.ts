@@ -34,6 +34,7 @@ describe('form limits from the API schemas', () => {
   it('says which access list is too long or has a line the API refuses, and what to do', () => {
     const access = LIMITS.nodes.NodeAccessRequest;
     expect(inputLimits(access.ratePerSecond)).toEqual({ min: 1 });
+    expect(inputLimits(access.maxAnswerBytes)).toEqual({ min: 4096 });
     expect(listProblem('Addresses', Array.from({ length: 101 }, (_, i) => `10.0.0.${i}`), access.ipAllowlist)).toBe('Addresses: 101 lines, but at most 100 are taken. Remove 1.');
     expect(listProblem('Methods it refuses', ['getblock', 'eth call'], access.refusedMethods, 'a method name')).toBe(
       'Methods it refuses: "eth call" is not a method name. Correct or remove that line.',

@@ -48,7 +48,7 @@ const origin = z.string().max(256).regex(/^https?:\/\/[a-z0-9.\-[\]:]+$/);
 
 /**
  * What the owner of a node restricts on top of the platform's rules. An empty list restricts
- * nothing; `ratePerSecond` null: the operator's rate.
+ * nothing; `ratePerSecond` and `maxAnswerBytes` null: the operator's.
  */
 export const nodeAccessSchema = z.object({
   ipAllowlist: z.array(cidr).max(100),
@@ -56,6 +56,8 @@ export const nodeAccessSchema = z.object({
   /** Lower-case method names refused on top of the platform's policy. */
   refusedMethods: z.array(z.string().min(1).max(128)).max(200),
   ratePerSecond: z.number().int().positive().nullable(),
+  /** Largest answer the proxy passes on from the node, in bytes; null (or absent, from a service before it): the operator's. */
+  maxAnswerBytes: z.number().int().positive().nullable().default(null),
 });
 
 export type NodeAccess = z.infer<typeof nodeAccessSchema>;

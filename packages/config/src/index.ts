@@ -4,3 +4,4 @@ export type { CommonEnvironment } from './common';
 export { readOrCreateSecretFile } from './secret-files';
 export { nodeAddressEnvironment, publicNodeUrlProblem } from './node-addresses';
 export type { NodeAddressEnvironment } from './node-addresses';
+export { DEFAULT_MAX_ANSWER_BYTES } from './proxy-bounds';

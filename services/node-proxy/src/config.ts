@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { booleanFlag, commonEnvironment, loadConfig, nodeAddressEnvironment, port, positiveInt } from '@cloud/config';
+import { booleanFlag, commonEnvironment, DEFAULT_MAX_ANSWER_BYTES, loadConfig, nodeAddressEnvironment, port, positiveInt } from '@cloud/config';
 import { nodeRpcKeyEnvironment } from '@cloud/node-rpc-auth';
 import { DEFAULT_MAX_DEPTH } from './json-rpc/json-text';
 
@@ -32,6 +32,12 @@ export const proxyEnvironment = commonEnvironment.extend(nodeRpcKeyEnvironment.s
   // --- limits ---
   /** Largest request body; larger ones get 413. */
   PROXY_BODY_LIMIT_BYTES: positiveInt(1024 * 1024),
+  /**
+   * Largest answer passed on from a node (an owner may set a lower one per node, `maxAnswerBytes`);
+   * a larger one is refused: a JSON-RPC error -32005, 502 AnswerTooLarge on a REST path, close 1009
+   * on a WebSocket. The nodes service's NODE_MAX_ANSWER_BYTES must equal it.
+   */
+  PROXY_MAX_ANSWER_BYTES: positiveInt(DEFAULT_MAX_ANSWER_BYTES),
   /** Most calls in one JSON-RPC batch; longer batches get 413. */
   PROXY_MAX_BATCH: positiveInt(100),
   /** Per node: requests per second sustained, and the burst above it (token bucket); over it, 429. */

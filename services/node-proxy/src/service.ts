@@ -89,7 +89,7 @@ export async function startNodeProxy(config: ProxyConfig, options: NodeProxyOpti
       now: clock,
     }),
     limiter: new RateLimiter({ ratePerSecond: config.PROXY_RATE_PER_SECOND, burst: config.PROXY_RATE_BURST, now: clock }),
-    upstreams: new Upstreams({ key: loadNodeRpcKey(config), timeoutMs: config.PROXY_UPSTREAM_TIMEOUT_MS }),
+    upstreams: new Upstreams({ key: loadNodeRpcKey(config), timeoutMs: config.PROXY_UPSTREAM_TIMEOUT_MS, maxAnswerBytes: config.PROXY_MAX_ANSWER_BYTES }),
     filters,
     usage: new UsageMeter({ bus, logger, proxyId: config.PROXY_INSTANCE_ID ?? `node-proxy-${randomUUID()}`, intervalMs: config.PROXY_USAGE_INTERVAL_MS, clock }),
     metrics,

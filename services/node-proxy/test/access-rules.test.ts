@@ -1,6 +1,6 @@
 import { allowsAddress, compileAccess } from '../src/access/access-rules';
 
-const rules = (ipAllowlist: string[]) => compileAccess({ ipAllowlist, originAllowlist: [], refusedMethods: [], ratePerSecond: null });
+const rules = (ipAllowlist: string[]) => compileAccess({ ipAllowlist, originAllowlist: [], refusedMethods: [], ratePerSecond: null, maxAnswerBytes: null });
 
 describe('a node\'s IP allowlist', () => {
   it('takes addresses in its ranges, IPv4 (also as a dual-stack socket writes it) and IPv6, and refuses the rest', () => {

@@ -88,7 +88,7 @@ describe('usage of refused JSON-RPC calls', () => {
   });
 
   it("counts a call the node's owner refused under its name, on top of the platform's", async () => {
-    const rules = compileAccess({ ipAllowlist: [], originAllowlist: [], refusedMethods: ['eth_getlogs'], ratePerSecond: null })!;
+    const rules = compileAccess({ ipAllowlist: [], originAllowlist: [], refusedMethods: ['eth_getlogs'], ratePerSecond: null, maxAnswerBytes: null })!;
     const owner = policyFor(policies.ethereum.forNode(false), rules);
     const byMethod = await published((meter) => {
       countRefusedCalls(meter, caller, check(rpc('eth_getLogs', 1), owner));

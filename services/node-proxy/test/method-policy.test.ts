@@ -142,7 +142,7 @@ describe('the dev layer: funding and mining on dev nodes only', () => {
   });
 
   it('keeps the owner’s refused methods on top of the dev layer, and says who refused a call', () => {
-    const rules = compileAccess({ ipAllowlist: [], originAllowlist: [], refusedMethods: ['anvil_setbalance'], ratePerSecond: null })!;
+    const rules = compileAccess({ ipAllowlist: [], originAllowlist: [], refusedMethods: ['anvil_setbalance'], ratePerSecond: null, maxAnswerBytes: null })!;
     const ethereum = policies.ethereum;
     const onDev = policyFor(ethereum.forNode(true), rules);
     const onReal = policyFor(ethereum.forNode(false), rules);

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { nodeRpcAuthorization } from '@cloud/node-rpc-auth';
+import { AnswerTooLargeError } from '../src/forwarding/answer-limit';
 import { CONNECTIONS_PER_NODE, UpstreamError, Upstreams } from '../src/forwarding/upstreams';
 import type { Family } from '../src/routing/interfaces';
 import type { Route } from '../src/routing/route-table';
@@ -12,6 +13,8 @@ import { NodeErrorScan } from '../src/usage/node-error-scan';
 // that refuses the proxy's login.
 
 const KEY = Buffer.alloc(32, 7);
+/** Above the 64 MB answers the back-pressure tests stream. */
+const PLATFORM_ANSWER_BYTES = 100 * 1024 * 1024;
 const NODE_ID = 'node-streaming';
 
 async function listen(server: Server): Promise<number> {
@@ -48,11 +51,14 @@ describe('Upstreams.streamTo', () => {
 
   /** The family of the node the test's proxy forwards to (each family has its own pool). */
   let family: Family = 'ethereum';
-  const route = () => ({ nodeId: `${NODE_ID}-${family}`, upstream: `http://127.0.0.1:${upstreamPort}`, interfaces: { family } }) as Route;
+  /** The owner's answer bound of the node (`maxAnswerBytes`), or none: the platform's. */
+  let ownerAnswerBytes: number | undefined;
+  const route = () =>
+    ({ nodeId: `${NODE_ID}-${family}`, upstream: `http://127.0.0.1:${upstreamPort}`, interfaces: { family }, rules: ownerAnswerBytes === undefined ? undefined : { maxAnswerBytes: ownerAnswerBytes } }) as Route;
 
   beforeAll(async () => {
     upstreamPort = await listen(upstream.server);
-    upstreams = new Upstreams({ key: KEY, timeoutMs: 5_000 });
+    upstreams = new Upstreams({ key: KEY, timeoutMs: 5_000, maxAnswerBytes: PLATFORM_ANSWER_BYTES });
     proxy = createServer((req, res) => {
       const settled = upstreams.streamTo(route(), { method: 'POST', path: '/', body: '{}', headers: { 'content-type': 'application/json' } }, res, scan);
       settled.catch(() => res.destroy());
@@ -74,6 +80,7 @@ describe('Upstreams.streamTo', () => {
     upstream.seen.finished = false;
     scan = undefined;
     family = 'ethereum';
+    ownerAnswerBytes = undefined;
   });
 
   /** Calls the proxy: the caller's response once its headers are in (its body not read), and what streamTo settles with. */
@@ -203,6 +210,54 @@ describe('Upstreams.streamTo', () => {
     expect(error).toBeInstanceOf(UpstreamError);
     expect(error.status).toBe(502);
     expect(error.message).toBe("the node refused the proxy's credentials");
+  });
+
+  describe("the node's answer bound", () => {
+    it("stops an answer whose announced length is over the owner's bound before anything reaches the caller, and says both sizes", async () => {
+      ownerAnswerBytes = 4096;
+      upstream.handle((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' });
+        res.end(Buffer.alloc(5000, ' '));
+      });
+      const { response, settled } = await call();
+      const error = (await settled.catch((caught: unknown) => caught)) as AnswerTooLargeError;
+      expect(error).toBeInstanceOf(AnswerTooLargeError);
+      expect(error).toMatchObject({ status: 502, code: 'AnswerTooLarge', size: 5000, limit: { bytes: 4096, setBy: 'accessRule' } });
+      expect(error.message).toContain("this node's limit of 4096 bytes");
+      await expect(response).rejects.toThrow(); // nothing was written: the test's proxy destroys the response on failure
+    });
+
+    it('passes an answer of exactly the bound', async () => {
+      ownerAnswerBytes = 4096;
+      upstream.handle((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '4096' });
+        res.end(Buffer.alloc(4096, ' '));
+      });
+      const { response, settled } = await call();
+      expect((await readAll(await response)).length).toBe(4096);
+      await expect(settled).resolves.toBe(4096);
+    });
+
+    it("cuts a chunked answer once it passes the platform's bound, and the call to the node with it", async () => {
+      upstream.handle((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' }); // chunked: no length
+        const chunk = Buffer.alloc(1024 * 1024, 'z');
+        const pump = () => {
+          while (res.write(chunk));
+          res.once('drain', pump);
+        };
+        pump();
+      });
+      const { response, settled } = await call();
+      const res = await response;
+      const received = readAll(res).then((body) => body.length, () => 'cut' as const);
+      const error = (await settled.catch((caught: unknown) => caught)) as AnswerTooLargeError;
+      expect(error).toBeInstanceOf(AnswerTooLargeError);
+      expect(error).toMatchObject({ size: undefined, limit: { bytes: PLATFORM_ANSWER_BYTES, setBy: 'platform' } });
+      expect(error.message).toContain("the platform's limit");
+      expect(await received).toBe('cut');
+      await waitFor(() => upstream.seen.closedEarly);
+    });
   });
 });
 

@@ -81,7 +81,7 @@ export function createNodesApp(deps: NodesAppDependencies): NodesApp {
   };
   const nodes = new NodesService(serviceDeps);
   const operations = new NodeOperations(serviceDeps);
-  const access = new NodeAccessRules({ ...serviceDeps, maxRatePerSecond: config.NODE_MAX_RATE_PER_SECOND });
+  const access = new NodeAccessRules({ ...serviceDeps, maxRatePerSecond: config.NODE_MAX_RATE_PER_SECOND, maxAnswerBytes: config.NODE_MAX_ANSWER_BYTES });
   const credentials = new NodeCredentials({ ...serviceDeps, maxCredentialsPerNode: config.MAX_CREDENTIALS_PER_NODE });
   const requireClient = bearerGuard({ verifier: new TokenVerifier(deps.keys, clock), kind: 'client', isRevoked: deps.revocations.isRevoked });
   const usage = new UsageRepository(db);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { apiServiceEnvironment, loadConfig, nodeAddressEnvironment, port, positiveInt } from '@cloud/config';
+import { apiServiceEnvironment, DEFAULT_MAX_ANSWER_BYTES, loadConfig, nodeAddressEnvironment, port, positiveInt } from '@cloud/config';
 import { nodeRpcKeyEnvironment } from '@cloud/node-rpc-auth';
 import type { ImageId } from '@cloud/chains';
 
@@ -46,6 +46,8 @@ export const nodesEnvironment = apiServiceEnvironment.extend(nodeRpcKeyEnvironme
   MAX_CREDENTIALS_PER_NODE: positiveInt(10),
   /** The node-proxy's rate per node (its PROXY_RATE_PER_SECOND): an owner's `ratePerSecond` may not be above it. */
   NODE_MAX_RATE_PER_SECOND: positiveInt(100),
+  /** The node-proxy's answer bound (its PROXY_MAX_ANSWER_BYTES): an owner's `maxAnswerBytes` may not be above it. */
+  NODE_MAX_ANSWER_BYTES: positiveInt(DEFAULT_MAX_ANSWER_BYTES),
   /** Names this instance in node leases; unset: a random id per process. Must differ between instances. */
   NODES_INSTANCE_ID: z.string().min(1).max(128).optional(),
   /** An instance that stops renewing its leases for this long loses its nodes to another instance. */

@@ -27,7 +27,7 @@ describe('node access rules and credentials API', () => {
     platform = await startTestPlatform();
     heard = [];
     await platform.bus.subscribe({ name: 'access-api-test', bindings: ['node.*', 'call.recorded'], handle: async (messages) => void heard.push(...messages) });
-    nodes = await platform.startNodes({ MAX_CREDENTIALS_PER_NODE: '3', NODE_MAX_RATE_PER_SECOND: '50' });
+    nodes = await platform.startNodes({ MAX_CREDENTIALS_PER_NODE: '3', NODE_MAX_RATE_PER_SECOND: '50', NODE_MAX_ANSWER_BYTES: '1048576' });
     [alice, bob] = [await platform.user(), await platform.user()];
     const create = async (jwt: boolean) => {
       const response = await nodes.http.post('/users/me/nodes').set(bearer(alice.clientToken)).send({ image: 'eth', jwt });
@@ -57,6 +57,7 @@ describe('node access rules and credentials API', () => {
           originAllowlist: ['https://App.Example.com', 'http://localhost:3000/', 'https://example.org:443'],
           refusedMethods: ['getBlockCount', 'getblockcount', 'eth_getLogs'],
           ratePerSecond: 5,
+          maxAnswerBytes: 65_536,
         });
       expect(response.status).toBe(200);
       const access = {
@@ -64,6 +65,7 @@ describe('node access rules and credentials API', () => {
         originAllowlist: ['https://app.example.com', 'http://localhost:3000', 'https://example.org'],
         refusedMethods: ['getblockcount', 'eth_getlogs'],
         ratePerSecond: 5,
+        maxAnswerBytes: 65_536,
       };
       expect(response.body).toMatchObject({ id: basicNode.id, access });
       expect((await nodes.http.get(`/users/me/nodes/${basicNode.id}`).set(asAlice()).expect(200)).body.access).toEqual(access);
@@ -79,7 +81,7 @@ describe('node access rules and credentials API', () => {
 
       // Set whole: what is left out is emptied.
       const cleared = await nodes.http.put(`/users/me/nodes/${basicNode.id}/access`).set(asAlice()).send({ ratePerSecond: 50 }).expect(200);
-      expect(cleared.body.access).toEqual({ ipAllowlist: [], originAllowlist: [], refusedMethods: [], ratePerSecond: 50 });
+      expect(cleared.body.access).toEqual({ ipAllowlist: [], originAllowlist: [], refusedMethods: [], ratePerSecond: 50, maxAnswerBytes: null });
     });
 
     it.each([
@@ -95,6 +97,9 @@ describe('node access rules and credentials API', () => {
       ['a rate above the platform\'s', { ratePerSecond: 51 }, 'body.ratePerSecond'],
       ['a rate of zero', { ratePerSecond: 0 }, 'body.ratePerSecond'],
       ['a rate that is not a number', { ratePerSecond: '5' }, 'body.ratePerSecond'],
+      ["an answer bound above the platform's", { maxAnswerBytes: 1_048_577 }, 'body.maxAnswerBytes: must be at most 1048576'],
+      ['an answer bound too small for a block header', { maxAnswerBytes: 4095 }, 'body.maxAnswerBytes'],
+      ['an answer bound that is no whole number', { maxAnswerBytes: 5000.5 }, 'body.maxAnswerBytes'],
       ['a field it does not know', { ipAllowList: [] }, 'body'],
     ])('refuses %s with 400 naming the field, changing nothing', async (_what, body, field) => {
       const before = await rules(basicNode.id);
@@ -102,6 +107,13 @@ describe('node access rules and credentials API', () => {
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ code: 'InvalidInput', message: expect.stringContaining(`${field}`) });
       expect(await rules(basicNode.id)).toEqual(before);
+    });
+
+    it("reads rules stored before answer bounds existed as having none (the platform's)", async () => {
+      await nodes.service.db('nodes').where({ id: basicNode.id }).update({ access: JSON.stringify({ ipAllowlist: [], originAllowlist: [], refusedMethods: ['eth_getlogs'], ratePerSecond: null }) });
+      const shown = (await nodes.http.get(`/users/me/nodes/${basicNode.id}/access`).set(asAlice()).expect(200)).body;
+      expect(shown).toEqual({ ipAllowlist: [], originAllowlist: [], refusedMethods: ['eth_getlogs'], ratePerSecond: null, maxAnswerBytes: null });
+      await nodes.http.put(`/users/me/nodes/${basicNode.id}/access`).set(asAlice()).send({}).expect(200);
     });
 
     it('sets rules on a jwt node too', async () => {

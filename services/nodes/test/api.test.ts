@@ -134,7 +134,7 @@ describe('nodes API', () => {
           rest: 'https://127.0.0.1:8332/rest/',
           plain: { jsonRpc: 'http://127.0.0.1:8332/', rest: 'http://127.0.0.1:8332/rest/' },
         },
-        access: { ipAllowlist: [], originAllowlist: [], refusedMethods: [], ratePerSecond: null },
+        access: { ipAllowlist: [], originAllowlist: [], refusedMethods: [], ratePerSecond: null, maxAnswerBytes: null },
         createdAt: expect.stringMatching(/Z$/),
         updatedAt: expect.stringMatching(/Z$/),
         nodeUser: expect.stringMatching(/^u[0-9a-f]{16}$/),

@@ -16,10 +16,13 @@ interface AccessOptions {
   allowOrigin?: string[];
   refuseMethod?: string[];
   rate?: number | 'default';
+  maxAnswer?: number | 'default';
   clear?: boolean;
 }
 
-const rateOption = (value: string): number | 'default' => (value === 'default' ? 'default' : positiveInteger(value));
+/** A whole number, or `default` for the platform's. */
+const numberOrDefault = (value: string): number | 'default' => (value === 'default' ? 'default' : positiveInteger(value));
+const platformsOr = (value: number | 'default') => (value === 'default' ? null : value);
 
 /** The rules to set: what the options name replaces that field, the rest is kept (`--clear`: nothing kept). */
 function nextRules(current: NodeAccess, options: AccessOptions): NodeAccessRequest {
@@ -29,7 +32,8 @@ function nextRules(current: NodeAccess, options: AccessOptions): NodeAccessReque
     ...(options.allowIp ? { ipAllowlist: options.allowIp } : {}),
     ...(options.allowOrigin ? { originAllowlist: options.allowOrigin } : {}),
     ...(options.refuseMethod ? { refusedMethods: options.refuseMethod } : {}),
-    ...(options.rate === undefined ? {} : { ratePerSecond: options.rate === 'default' ? null : options.rate }),
+    ...(options.rate === undefined ? {} : { ratePerSecond: platformsOr(options.rate) }),
+    ...(options.maxAnswer === undefined ? {} : { maxAnswerBytes: platformsOr(options.maxAnswer) }),
   };
 }
 
@@ -40,6 +44,7 @@ function printAccess(ctx: Context, access: NodeAccess): void {
     ['Origins (CORS)', list(access.originAllowlist, 'none (no CORS)')],
     ['Refused methods', list(access.refusedMethods, 'only the platform\'s')],
     ['Rate', access.ratePerSecond === null ? 'the platform\'s' : `${access.ratePerSecond} calls per second`],
+    ['Largest answer', access.maxAnswerBytes === null ? 'the platform\'s' : `${access.maxAnswerBytes} bytes`],
   ]);
 }
 
@@ -51,13 +56,14 @@ export function registerNodeAccessCommands(nodes: Command, contextOf: ContextOf)
     .option('--allow-ip <cidr...>', 'take calls only from these addresses or CIDRs (IPv4, IPv6)')
     .option('--allow-origin <origin...>', 'let web pages of these origins call the node (CORS)')
     .option('--refuse-method <name...>', 'refuse these methods too (-32601)')
-    .addOption(new Option('--rate <n>', 'calls per second, below the platform\'s; `default` for the platform\'s').argParser(rateOption))
-    .option('--clear', 'start from no rules: anywhere, no CORS, the platform\'s methods and rate')
+    .addOption(new Option('--rate <n>', 'calls per second, below the platform\'s; `default` for the platform\'s').argParser(numberOrDefault))
+    .addOption(new Option('--max-answer <bytes>', 'refuse answers larger than this (-32005), below the platform\'s; `default` for the platform\'s').argParser(numberOrDefault))
+    .option('--clear', 'start from no rules: anywhere, no CORS, the platform\'s methods, rate and answer bound')
     .action(async (nodeId: string, options: AccessOptions, command: Command) => {
       const ctx = contextOf(command);
       const cloud = ctx.cloud();
       const current = await cloud.nodes.access(nodeId);
-      const changes = options.clear || options.allowIp || options.allowOrigin || options.refuseMethod || options.rate !== undefined;
+      const changes = options.clear || options.allowIp || options.allowOrigin || options.refuseMethod || options.rate !== undefined || options.maxAnswer !== undefined;
       const access = changes ? (await cloud.nodes.setAccess(nodeId, nextRules(current, options))).access : current;
       if (ctx.output.json) return printJson(ctx.output, access);
       printAccess(ctx, access);

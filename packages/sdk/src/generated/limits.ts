@@ -135,6 +135,9 @@ export const LIMITS = {
       },
       "ratePerSecond": {
         "minimum": 1
+      },
+      "maxAnswerBytes": {
+        "minimum": 4096
       }
     },
     "UpdateNodeRequest": {

@@ -1307,6 +1307,8 @@ export interface components {
             refusedMethods: string[];
             /** @description calls per second below the platform's rate; null: the platform's */
             ratePerSecond: number | null;
+            /** @description largest answer passed on from the node, in bytes, below the platform's; null: the platform's. A larger answer is refused with a JSON-RPC error -32005 (HTTP 200), or 502 AnswerTooLarge on a REST path */
+            maxAnswerBytes: number | null;
         };
         CreateNodeRequest: {
             /** @enum {string} */
@@ -1345,6 +1347,8 @@ export interface components {
             refusedMethods: string[];
             /** @default null */
             ratePerSecond: number | null;
+            /** @default null */
+            maxAnswerBytes: number | null;
         };
         /** @description a credential as listed: never its password or token, nor a hash or part of them */
         NodeCredential: components["schemas"]["BasicNodeCredential"] | components["schemas"]["TokenNodeCredential"];

@@ -17,18 +17,21 @@ export interface AccessRules {
   refused: ReadonlySet<string>;
   /** The owner's rate, or undefined for the operator's. */
   ratePerSecond: number | undefined;
+  /** The owner's answer bound, or undefined for the operator's. */
+  maxAnswerBytes: number | undefined;
 }
 
 /** The rules of a route; undefined when its owner set none that restrict anything. */
 export function compileAccess(access: NodeAccess | undefined): AccessRules | undefined {
   if (!access) return undefined;
-  const { ipAllowlist, originAllowlist, refusedMethods, ratePerSecond } = access;
-  if (ipAllowlist.length + originAllowlist.length + refusedMethods.length === 0 && ratePerSecond === null) return undefined;
+  const { ipAllowlist, originAllowlist, refusedMethods, ratePerSecond, maxAnswerBytes } = access;
+  if (ipAllowlist.length + originAllowlist.length + refusedMethods.length === 0 && ratePerSecond === null && maxAnswerBytes === null) return undefined;
   return {
     ranges: ipAllowlist.map((cidr) => ipaddr.parseCIDR(cidr)),
     origins: new Set(originAllowlist),
     refused: new Set(refusedMethods),
     ratePerSecond: ratePerSecond ?? undefined,
+    maxAnswerBytes: maxAnswerBytes ?? undefined,
   };
 }
 

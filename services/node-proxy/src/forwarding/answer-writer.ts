@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { NodeErrorScan } from '../usage/node-error-scan';
+import { AnswerTooLargeError, type AnswerLimit } from './answer-limit';
 
 /** How a forwarded call ended: the answer's size once written, or why there was none. */
 export type AnswerOutcome = { ok: true; size: number } | { ok: false; refusedLogin: true } | { ok: false; error: Error };
@@ -14,6 +15,11 @@ export type AnswerOutcome = { ok: true; size: number } | { ok: false; refusedLog
  * Back-pressure: when the caller's socket is full the node's answer is paused until it drains;
  * a caller that goes away meanwhile aborts the call. A 401/403 from the node (it refused the
  * proxy's own login) is not passed on: the caller gets a 502 instead.
+ *
+ * An answer over the node's bound (`limit`) is stopped: one whose length the node announces
+ * (anvil, geth, Bitcoin and Litecoin Core, avalanchego all do) before anything is written, so the
+ * caller can be told why; one sent in chunks once it passes the bound, by cutting the connection
+ * (its status line is out already).
  */
 export class AnswerWriter implements Dispatcher.DispatchHandler {
   private size = 0;
@@ -22,19 +28,22 @@ export class AnswerWriter implements Dispatcher.DispatchHandler {
   constructor(
     private readonly res: ServerResponse,
     private readonly scan: NodeErrorScan | undefined,
+    private readonly limit: AnswerLimit,
     private readonly done: (outcome: AnswerOutcome) => void,
   ) {}
 
   // Marks this as a handler of undici's current API (controller first), not its deprecated one.
   onRequestStart(): void {}
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
     if (statusCode === 401 || statusCode === 403) {
       this.refusedLogin = true;
       return;
     }
     const contentType = headers['content-type'];
     const contentLength = headers['content-length'];
+    const announced = typeof contentLength === 'string' ? Number(contentLength) : undefined;
+    if (announced !== undefined && announced > this.limit.bytes) return controller.abort(new AnswerTooLargeError(this.limit, announced));
     this.res.writeHead(statusCode, {
       ...(typeof contentType === 'string' ? { 'content-type': contentType } : {}),
       ...(typeof contentLength === 'string' ? { 'content-length': contentLength } : {}),
@@ -44,6 +53,10 @@ export class AnswerWriter implements Dispatcher.DispatchHandler {
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.refusedLogin) return;
     this.size += chunk.length;
+    if (this.size > this.limit.bytes) {
+      this.res.destroy();
+      return controller.abort(new AnswerTooLargeError(this.limit));
+    }
     this.scan?.feed(chunk);
     if (this.res.write(chunk)) return;
     // Gone already ('close' has fired): nothing would ever resume the call.

@@ -1,7 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { errors, Pool, type Dispatcher } from 'undici';
 import type { NodeErrorScan } from '../usage/node-error-scan';
+import { AnswerTooLargeError, type AnswerLimit } from './answer-limit';
 import { AnswerWriter } from './answer-writer';
+import { UpstreamError } from './upstream-error';
 import { nodeRpcAuthorization } from '@cloud/node-rpc-auth';
 import type { Family } from '../routing/interfaces';
 import type { Route } from '../routing/route-table';
@@ -15,15 +17,7 @@ export interface UpstreamRequest {
   headers?: Record<string, string>;
 }
 
-/** Why the node gave no answer, as the caller is told: 502 (unreachable) or 504 (too slow). */
-export class UpstreamError extends Error {
-  constructor(
-    readonly status: 502 | 504,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { UpstreamError };
 
 /**
  * Connections the proxy opens to one node at most; calls beyond wait in the pool (bounded by the
@@ -47,10 +41,19 @@ interface Upstream {
 export class Upstreams {
   private readonly upstreams = new Map<string, Upstream>();
 
-  constructor(private readonly options: { key: Buffer; timeoutMs: number }) {}
+  /** `maxAnswerBytes`: the operator's answer bound, for nodes whose owner set none. */
+  constructor(private readonly options: { key: Buffer; timeoutMs: number; maxAnswerBytes: number }) {}
 
-  async request(route: Route, request: UpstreamRequest): Promise<Dispatcher.ResponseData> {
+  /** A node's answer bound: its owner's, else the operator's. */
+  answerLimit(route: Route): AnswerLimit {
+    const own = route.rules?.maxAnswerBytes;
+    return own === undefined ? { bytes: this.options.maxAnswerBytes, setBy: 'platform' } : { bytes: own, setBy: 'accessRule' };
+  }
+
+  /** Forwards a request and reads the node's whole answer as text, within the node's answer bound. */
+  async requestText(route: Route, request: UpstreamRequest): Promise<{ statusCode: number; text: string }> {
     const upstream = this.upstreamOf(route);
+    const limit = this.answerLimit(route);
     let answer: Dispatcher.ResponseData;
     try {
       answer = await upstream.pool.request(this.requestOptions(upstream, request));
@@ -62,7 +65,25 @@ export class Upstreams {
       await answer.body.dump();
       throw new UpstreamError(502, "the node refused the proxy's credentials");
     }
-    return answer;
+    const announced = Number(answer.headers['content-length'] ?? Number.NaN);
+    if (announced > limit.bytes) {
+      // Destroyed unread, the body reports it as an error of its own: nobody else listens.
+      answer.body.on('error', () => undefined).destroy();
+      throw new AnswerTooLargeError(limit, announced);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        // Leaving the loop destroys the body (and the connection it came on).
+        if (size > limit.bytes) throw new AnswerTooLargeError(limit);
+        chunks.push(chunk);
+      }
+    } catch (error) {
+      throw toUpstreamError(error);
+    }
+    return { statusCode: answer.statusCode, text: Buffer.concat(chunks, size).toString('utf8') };
   }
 
   /**
@@ -74,7 +95,7 @@ export class Upstreams {
   streamTo(route: Route, request: UpstreamRequest, res: ServerResponse, scan?: NodeErrorScan): Promise<number> {
     const upstream = this.upstreamOf(route);
     return new Promise((resolve, reject) => {
-      const writer = new AnswerWriter(res, scan, (outcome) => {
+      const writer = new AnswerWriter(res, scan, this.answerLimit(route), (outcome) => {
         if (outcome.ok) resolve(outcome.size);
         else reject('refusedLogin' in outcome ? new UpstreamError(502, "the node refused the proxy's credentials") : toUpstreamError(outcome.error));
       });
@@ -135,6 +156,7 @@ export class Upstreams {
 }
 
 function toUpstreamError(error: unknown): UpstreamError {
+  if (error instanceof UpstreamError) return error;
   if (error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError) {
     return new UpstreamError(504, 'the node did not answer in time');
   }

@@ -25,10 +25,18 @@ export interface RefusalData {
   message: string;
 }
 
+/** Why the proxy did not pass a node's answer on: over the node's answer bound (the owner's or the platform's). */
+export interface AnswerLimitData {
+  refusedBy: 'platform' | 'accessRule';
+  answerLimitBytes: number;
+  /** The answer's size, when the node announced it. */
+  answerBytes?: number;
+}
+
 export interface RpcError {
   code: number;
   message: string;
-  data?: RefusalData;
+  data?: RefusalData | AnswerLimitData;
 }
 
 export type RpcErrorAnswer = { jsonrpc: '2.0'; id: unknown; error: RpcError } | { result: null; error: RpcError; id: unknown };
@@ -39,6 +47,8 @@ export type Dialect = '1.0' | '2.0';
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
 export const METHOD_NOT_ALLOWED = -32601;
+/** EIP-1474's "limit exceeded": a request the node may serve, but not within a limit of the platform's or the owner's. */
+export const LIMIT_EXCEEDED = -32005;
 
 /**
  * What the filter made of a request body:
@@ -61,12 +71,15 @@ export type Checked = (
   | { outcome: 'forward'; body: string; batch: true; forwarded: Call[]; methods: string[]; answers: (RpcErrorAnswer | undefined)[]; refusedCount: number }
 ) & { unknown: readonly string[]; refusedMethods: readonly string[]; lossless?: true };
 
+/** A request with calls to forward. */
+export type Forwarded = Checked & { outcome: 'forward' };
+
 /**
  * An error answering `call`: in `dialect` when given (the node's own, so the proxy's answers look
  * like the node's, in a batch too), else in the call's (JSON-RPC 2.0 when it said so, 1.0
  * otherwise); with `data` when given.
  */
-export function errorAnswer(call: unknown, code: number, message: string, options: { dialect?: Dialect; data?: RefusalData } = {}): RpcErrorAnswer {
+export function errorAnswer(call: unknown, code: number, message: string, options: { dialect?: Dialect; data?: RpcError['data'] } = {}): RpcErrorAnswer {
   const id = isCall(call) && 'id' in call ? call.id : null;
   const error: RpcError = options.data ? { code, message, data: options.data } : { code, message };
   const dialect = options.dialect ?? (isCall(call) && call.jsonrpc === '2.0' ? '2.0' : '1.0');

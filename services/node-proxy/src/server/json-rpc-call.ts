@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { policyFor } from '../access/access-rules';
-import { checkRequest, mergedBatchText, parseNodeBatchAnswer, serialise } from '../json-rpc/json-rpc';
+import { AnswerTooLargeError } from '../forwarding/answer-limit';
+import type { UpstreamRequest } from '../forwarding/upstreams';
+import { checkRequest, errorAnswer, LIMIT_EXCEEDED, mergedBatchText, parseNodeBatchAnswer, serialise, type Call, type Dialect, type Forwarded } from '../json-rpc/json-rpc';
 import type { ListenerName } from '../routing/interfaces';
 import type { Route } from '../routing/route-table';
 import type { ProxyContext } from './proxy-context';
@@ -8,7 +10,7 @@ import { readBody } from './read-body';
 import { takeRate } from './rate-limiter';
 import { recordRefusals, refusedOutcome } from './refusals';
 import { sendJsonText } from './responses';
-import { countAnsweredCalls, countRateLimitedCalls, countRefusedCalls } from '../usage/json-rpc-usage';
+import { countAnsweredCalls, countAnswerRefusedCalls, countRateLimitedCalls, countRefusedCalls } from '../usage/json-rpc-usage';
 import { NodeErrorScan } from '../usage/node-error-scan';
 import type { UsageKey } from '../usage/usage-meter';
 
@@ -20,10 +22,11 @@ import type { UsageKey } from '../usage/usage-meter';
  * the request took one already, the rest are taken together here, or the whole batch gets 429.
  */
 export async function forwardJsonRpc(context: ProxyContext, listener: ListenerName, route: Route, caller: UsageKey, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-  const { config, filters, upstreams, metrics, usage } = context;
+  const { config, filters, metrics, usage } = context;
   const body = await readBody(req, config.PROXY_BODY_LIMIT_BYTES);
   const bytesIn = Buffer.byteLength(body);
-  const checked = checkRequest(body, policyFor(filters[route.interfaces.family].forNode(route.dev), route.rules), config.PROXY_MAX_BATCH, config.PROXY_MAX_JSON_DEPTH);
+  const policy = policyFor(filters[route.interfaces.family].forNode(route.dev), route.rules);
+  const checked = checkRequest(body, policy, config.PROXY_MAX_BATCH, config.PROXY_MAX_JSON_DEPTH);
   if (checked.outcome === 'forward' && checked.batch) {
     try {
       takeRate(context, route, checked.answers.length, 1);
@@ -45,10 +48,26 @@ export async function forwardJsonRpc(context: ProxyContext, listener: ListenerNa
   const forward = { method: 'POST', path, body: checked.body, headers: { 'content-type': 'application/json' } } as const;
   const stopTimer = metrics.timeUpstream(listener);
   let bytesOut: number;
-  if (checked.batch && checked.refusedCount > 0) {
-    const answer = await upstreams.request(route, forward);
+  try {
+    bytesOut = await forwardChecked(context, route, caller, checked, forward, res);
+  } catch (error) {
+    if (!(error instanceof AnswerTooLargeError) || res.headersSent) throw error;
+    // Told in JSON-RPC, in the node's dialect, to every call the node answered: as a refusal is.
+    bytesOut = sendJsonText(res, 200, serialise(checked, answerTooLarge(checked, error, policy.dialect)));
+    countAnswerRefusedCalls(usage, caller, checked);
+  } finally {
     stopTimer();
-    const text = await answer.body.text();
+  }
+  metrics.count(listener, 'forwarded');
+  usage.record(caller, { requests: 1, blocked: checked.refusedCount, bytesIn, bytesOut });
+}
+
+/** Sends what passed the policy to the node and its answer to the caller; the bytes sent. */
+async function forwardChecked(context: ProxyContext, route: Route, caller: UsageKey, checked: Forwarded, forward: UpstreamRequest, res: ServerResponse): Promise<number> {
+  const { upstreams, usage } = context;
+  let bytesOut: number;
+  if (checked.batch && checked.refusedCount > 0) {
+    const { text } = await upstreams.requestText(route, forward);
     const nodeAnswers = parseNodeBatchAnswer(text);
     bytesOut = sendJsonText(res, 200, mergedBatchText(checked, nodeAnswers));
     const scan = new NodeErrorScan();
@@ -58,9 +77,16 @@ export async function forwardJsonRpc(context: ProxyContext, listener: ListenerNa
     // A batch's chunks are kept to tell which calls the node's errors answer.
     const scan = new NodeErrorScan(checked.batch);
     bytesOut = await upstreams.streamTo(route, forward, res, scan);
-    stopTimer();
     countAnsweredCalls(usage, caller, checked, scan.errors, () => scan.text());
   }
-  metrics.count(listener, 'forwarded');
-  usage.record(caller, { requests: 1, blocked: checked.refusedCount, bytesIn, bytesOut });
+  return bytesOut;
+}
+
+/** The error answering each call the node answered too much for; a batch's refusals stay in place. */
+function answerTooLarge(checked: Forwarded, error: AnswerTooLargeError, dialect: Dialect): unknown {
+  const data = { refusedBy: error.limit.setBy, answerLimitBytes: error.limit.bytes, ...(error.size === undefined ? {} : { answerBytes: error.size }) };
+  const each = (call: Call) => errorAnswer(call, LIMIT_EXCEEDED, error.message, { dialect, data });
+  if (!checked.batch) return each(checked.call);
+  let next = 0;
+  return checked.answers.map((refusal) => refusal ?? each(checked.forwarded[next++]!));
 }

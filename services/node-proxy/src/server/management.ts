@@ -71,8 +71,8 @@ async function health(context: ProxyContext, route: Route): Promise<NodeHealth> 
   if (!isAnswering(route)) return 'failed';
   const probe = PROBES[route.interfaces.family];
   try {
-    const answer = await context.upstreams.request(route, probe.request);
-    const reply = await answer.body.json().catch(() => null);
+    const answer = await context.upstreams.requestText(route, probe.request);
+    const reply = parsedOrNull(answer.text);
     // A syncing node that answers at all is syncing: avalanchego's health is 503 until bootstrapped.
     if (route.state === 'syncing') return 'syncing';
     return probe.isHealthy(answer.statusCode, reply) ? 'healthy' : 'unreachable';
@@ -97,4 +97,12 @@ async function requestedLines(context: ProxyContext, req: IncomingMessage): Prom
   const lines = Number(value);
   if (!Number.isInteger(lines) || lines < 1 || lines > MAX_LOG_LINES) throw new AppError(400, 'InvalidInput', `lines must be a whole number from 1 to ${MAX_LOG_LINES}`);
   return lines;
+}
+
+function parsedOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
 }

@@ -133,7 +133,7 @@ export async function authorize(context: ProxyContext, listener: ListenerName, r
 
 const OUTCOME_OF_STATUS: Record<number, Outcome> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 413: 'too_large', 429: 'rate_limited', 502: 'upstream_unreachable', 503: 'not_ready', 504: 'upstream_timeout' };
 /** Refusals that share a status with others but are worth telling apart. */
-const OUTCOME_OF_CODE: Record<string, Outcome> = { TooManyFailedLogins: 'login_throttled', TooManyWebSockets: 'too_many_websockets' };
+const OUTCOME_OF_CODE: Record<string, Outcome> = { TooManyFailedLogins: 'login_throttled', TooManyWebSockets: 'too_many_websockets', AnswerTooLarge: 'too_large' };
 
 /** The metrics outcome of an error answer. */
 export function outcomeOf(status: number, code: string): Outcome {
@@ -148,8 +148,7 @@ function answerError(context: ProxyContext, listener: ListenerName, res: ServerR
   if (error instanceof AppError) {
     ({ status, code, message, headers } = error);
   } else if (error instanceof UpstreamError) {
-    ({ status, message } = error);
-    code = error.status === 504 ? 'GatewayTimeout' : 'BadGateway';
+    ({ status, message, code } = error);
   } else {
     context.logger.error('proxy call failed', { listener, error });
   }

@@ -144,7 +144,10 @@ export class WebSocketBridge {
     const { upstreams, filters, config, limiter, usage, metrics } = this.context;
     const nodeId = bridged.nodeId;
     const target = upstreams.webSocketTarget(bridged);
-    const node = new WebSocket(target.url, { headers: { authorization: target.authorization }, maxPayload: 64 * 1024 * 1024 });
+    // A node message over the node's answer bound ends the socket (ws fails it, 1009): the bound
+    // in force when it opened, as the rest of a session's settings.
+    const answerLimit = upstreams.answerLimit(bridged);
+    const node = new WebSocket(target.url, { headers: { authorization: target.authorization }, maxPayload: answerLimit.bytes });
     const flow = new BridgeFlow(client, node, config.PROXY_WS_MAX_BUFFERED_BYTES, () => {
       metrics.webSocketOverflows.inc();
       node.terminate();
@@ -235,6 +238,10 @@ export class WebSocketBridge {
     });
     node.on('close', () => client.close(1001, 'the node closed the connection'));
     node.on('error', (error) => {
+      if ((error as { code?: string }).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
+        const whose = answerLimit.setBy === 'accessRule' ? "this node's" : "the platform's";
+        return client.close(1009, `the node's answer is larger than ${whose} limit of ${answerLimit.bytes} bytes`);
+      }
       this.context.logger.warn('node WebSocket failed', { nodeId, error });
       client.close(1011, 'the node cannot be reached');
     });

@@ -1,7 +1,5 @@
-import { idKey, OTHER_METHOD, parseNodeBatchAnswer, type Call, type Checked } from '../json-rpc/json-rpc';
+import { idKey, OTHER_METHOD, parseNodeBatchAnswer, type Call, type Checked, type Forwarded } from '../json-rpc/json-rpc';
 import type { UsageKey, UsageMeter } from './usage-meter';
-
-type Forwarded = Checked & { outcome: 'forward' };
 
 /**
  * Counts the calls of a request the proxy refused (in part or whole), as `outcome` (`refused`, or
@@ -19,6 +17,11 @@ export function countRefusedCalls(usage: UsageMeter, caller: UsageKey, checked: 
 export function countRateLimitedCalls(usage: UsageMeter, caller: UsageKey, checked: Forwarded): void {
   countForwarded(usage, caller, checked, () => 'rate_limited');
   countRefusedCalls(usage, caller, checked, 'rate_limited');
+}
+
+/** Counts the forwarded calls of a request whose answer was over the node's bound as refused (the proxy did not pass it on). */
+export function countAnswerRefusedCalls(usage: UsageMeter, caller: UsageKey, checked: Forwarded): void {
+  countForwarded(usage, caller, checked, () => 'refused');
 }
 
 /**
@@ -40,7 +43,7 @@ export function countAnsweredCalls(usage: UsageMeter, caller: UsageKey, checked:
   });
 }
 
-function countForwarded(usage: UsageMeter, caller: UsageKey, checked: Forwarded, outcome: (call: Call) => 'ok' | 'node_error' | 'rate_limited'): void {
+function countForwarded(usage: UsageMeter, caller: UsageKey, checked: Forwarded, outcome: (call: Call) => 'ok' | 'node_error' | 'rate_limited' | 'refused'): void {
   if (!checked.batch) return usage.count(caller, checked.method, outcome({}));
   checked.forwarded.forEach((call, index) => usage.count(caller, checked.methods[index]!, outcome(call)));
 }

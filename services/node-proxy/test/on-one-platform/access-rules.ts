@@ -192,6 +192,36 @@ describe('the proxy applies each node\'s access rules and credentials', () => {
     expect((await rpc(direct)).status).toBe(200);
   });
 
+  it("stops an answer over its owner's bound with -32005 in the node's dialect, alone and in a batch beside a refusal", async () => {
+    // The finding: an allowed eth_call with a state override, 300 bytes asking the node for an
+    // answer of 8 KiB (its code returns 8,192 zero bytes); a million is as cheap to ask for.
+    const override = { '0x00000000000000000000000000000000000000aa': { code: '0x6120006000f3' } };
+    const big = call(3, 'eth_call', [{ to: '0x00000000000000000000000000000000000000aa', data: '0x' }, 'latest', override]);
+    expect(await rpc(direct, {}, big)).toMatchObject({ status: 200, body: { id: 3, result: `0x${'0'.repeat(16_384)}` } });
+
+    await setAccess({ maxAnswerBytes: 4096 });
+    const tooLarge = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32005, message: expect.stringContaining("larger than this node's limit of 4096 bytes"), data: { refusedBy: 'accessRule', answerLimitBytes: 4096, answerBytes: expect.any(Number) } },
+    });
+    expect(await rpc(direct, {}, big)).toMatchObject({ status: 200, body: tooLarge(3) });
+    // A batch is answered or refused whole by the node, so each call it answered gets the error;
+    // the proxy's own refusal keeps its place (this batch takes the path that merges the two).
+    const batch = await rpc(direct, {}, [call(1, 'eth_chainId'), big, call(4, 'admin_peers')]);
+    expect(batch.body).toEqual([tooLarge(1), tooLarge(3), expect.objectContaining({ id: 4, error: expect.objectContaining({ code: -32601 }) })]);
+    // Small answers pass as before.
+    expect(await rpc(direct)).toMatchObject({ status: 200, body: { result: '0x7a69' } });
+    // Over a WebSocket the answer cannot be refused apart from the socket: it is closed, 1009, saying why.
+    const { ws, closed } = await openSocket(direct, node.address, basic(auth));
+    const reason = new Promise<string>((resolve) => ws.once('close', (_code, why) => resolve(why.toString())));
+    ws.send(JSON.stringify(big));
+    expect(await closed).toBe(1009);
+    expect(await reason).toBe("the node's answer is larger than this node's limit of 4096 bytes");
+    await setAccess({});
+    expect(await rpc(direct, {}, big)).toMatchObject({ body: { result: expect.stringMatching(/^0x0+$/) } });
+  });
+
   it('takes every credential of the node; a revoked one fails on every replica within a second while the other works', async () => {
     const nodesApi = (method: 'get' | 'post' | 'delete', path: string) => platform.nodes.http[method](`/users/me/nodes/${node.id}/credentials${path}`).set('authorization', `Bearer ${user.clientToken}`);
     const second = (await nodesApi('post', '').send({ name: 'dapp' }).expect(200)).body as { id: string; nodeUser: string; nodePass: string };

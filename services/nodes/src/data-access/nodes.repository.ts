@@ -73,7 +73,7 @@ const toNode = (row: NodeRow): NodeRecord => ({
   stateReason: row.state_reason,
   startAfterStop: row.start_after_stop,
   credentials: fromJson(row.credentials).map(withKind),
-  access: fromJson(row.access),
+  access: row.access === null ? null : withAnswerLimit(fromJson(row.access)),
   upstreamUrl: row.upstream_url,
   revision: row.revision,
   sync: toSync(row),
@@ -93,6 +93,9 @@ export type LeasedNode = NodeRecord & { lease: Lease };
 const toLeased = (row: NodeRow & { owner: string }): LeasedNode => ({ ...toNode(row), lease: { owner: row.owner, generation: row.lease_generation } });
 
 /** A jsonb column as the driver gives it: parsed by pg, text by some drivers. */
+/** Rules stored before `maxAnswerBytes` existed have none: the operator's. */
+const withAnswerLimit = (access: NodeAccess): NodeAccess => ({ ...access, maxAnswerBytes: access.maxAnswerBytes ?? null });
+
 const fromJson = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
 
 export interface Transition {

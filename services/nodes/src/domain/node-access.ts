@@ -15,6 +15,8 @@ export interface NodeAccessDependencies {
   addresses: ProxyAddresses;
   /** The operator's rate per node (the node-proxy's PROXY_RATE_PER_SECOND): an owner may only go below it. */
   maxRatePerSecond: number;
+  /** The operator's answer bound (the node-proxy's PROXY_MAX_ANSWER_BYTES): an owner may only go below it. */
+  maxAnswerBytes: number;
 }
 
 /**
@@ -26,9 +28,12 @@ export class NodeAccessRules {
   constructor(private readonly deps: NodeAccessDependencies) {}
 
   async set(userId: string, id: string, access: NodeAccess): Promise<NodeView> {
-    const { db, nodes, outbox, maxRatePerSecond } = this.deps;
+    const { db, nodes, outbox, maxRatePerSecond, maxAnswerBytes } = this.deps;
     if (access.ratePerSecond !== null && access.ratePerSecond > maxRatePerSecond) {
       throw new InvalidInputError(`body.ratePerSecond: must be at most ${maxRatePerSecond}, the platform's rate per node`);
+    }
+    if (access.maxAnswerBytes !== null && access.maxAnswerBytes > maxAnswerBytes) {
+      throw new InvalidInputError(`body.maxAnswerBytes: must be at most ${maxAnswerBytes}, the platform's answer bound`);
     }
     const node = await db.transaction(async (trx) => {
       const current = await nodes.findVisibleForUpdate(trx, userId, id);

@@ -12,13 +12,13 @@ const lines = (text: FormDataEntryValue | null) =>
     .map((line) => line.trim())
     .filter(Boolean);
 
-/** Who may call the node, from where, which methods it refuses on top of the platform's, and how fast. */
+/** Who may call the node, from where, which methods it refuses on top of the platform's, how fast, and how large an answer it gives. */
 export function AccessRules({ nodeId }: { nodeId: string }) {
   const { client } = useConsole();
   const { error, setError, run } = useApi();
   const [access, setAccess] = useState<NodeAccess | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const ids = { ips: useId(), origins: useId(), methods: useId(), rate: useId(), ipsHint: useId(), originsHint: useId(), rateHint: useId() };
+  const ids = { ips: useId(), origins: useId(), methods: useId(), rate: useId(), answer: useId(), ipsHint: useId(), originsHint: useId(), rateHint: useId(), answerHint: useId() };
 
   useEffect(() => {
     void run(() => client.nodes.access(nodeId)).then((result) => result.ok && setAccess(result.value));
@@ -28,6 +28,7 @@ export function AccessRules({ nodeId }: { nodeId: string }) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const rate = String(form.get('rate') ?? '').trim();
+    const answer = String(form.get('answer') ?? '').trim();
     setSaved(null);
     const rules = { ipAllowlist: lines(form.get('ips')), originAllowlist: lines(form.get('origins')), refusedMethods: lines(form.get('methods')) };
     // The API's limits of each list, checked here first, so the form says which list and what to do.
@@ -39,7 +40,7 @@ export function AccessRules({ nodeId }: { nodeId: string }) {
       setError({ message: problem });
       return;
     }
-    const result = await run(() => client.nodes.setAccess(nodeId, { ...rules, ratePerSecond: rate ? Number(rate) : null }));
+    const result = await run(() => client.nodes.setAccess(nodeId, { ...rules, ratePerSecond: rate ? Number(rate) : null, maxAnswerBytes: answer ? Number(answer) : null }));
     if (result.ok) {
       setAccess(result.value.access);
       setSaved('Access rules saved: the proxies apply them within a second.');
@@ -78,6 +79,20 @@ export function AccessRules({ nodeId }: { nodeId: string }) {
           />
           <p id={ids.rateHint} className="hint">
             Empty: the platform's rate.
+          </p>
+          <label htmlFor={ids.answer}>Largest answer, in bytes</label>
+          <input
+            id={ids.answer}
+            name="answer"
+            type="number"
+            {...inputLimits(ACCESS.maxAnswerBytes)}
+            step={1}
+            inputMode="numeric"
+            defaultValue={access.maxAnswerBytes ?? ''}
+            aria-describedby={ids.answerHint}
+          />
+          <p id={ids.answerHint} className="hint">
+            A larger answer is refused (-32005), so one short call cannot make the node send megabytes. Empty: the platform's bound.
           </p>
           <button type="submit" className="button-primary">
             Save the access rules

@@ -52,6 +52,9 @@ const method = z
   .regex(/^[A-Za-z][A-Za-z0-9_.]{0,127}$/, 'a method name: a letter, then letters, digits, _ or . (at most 128)')
   .transform((name) => name.toLowerCase());
 
+/** The smallest answer bound an owner may set: under it, a node's ordinary answers (a block header) would not pass. */
+const MIN_ANSWER_BYTES = 4096;
+
 const unique = <T>(items: T[]): T[] => [...new Set(items)];
 
 export const accessSchema = z
@@ -60,6 +63,7 @@ export const accessSchema = z
     originAllowlist: z.array(z.string()).meta({ description: 'origins whose pages may call the node (CORS); empty: no CORS, as before', example: ['https://app.example.com'] }),
     refusedMethods: z.array(z.string()).meta({ description: 'methods refused (-32601) on top of the platform policy, lower case', example: ['eth_getlogs'] }),
     ratePerSecond: z.number().int().nullable().meta({ description: "calls per second below the platform's rate; null: the platform's" }),
+    maxAnswerBytes: z.number().int().nullable().meta({ description: "largest answer passed on from the node, in bytes, below the platform's; null: the platform's. A larger answer is refused with a JSON-RPC error -32005 (HTTP 200), or 502 AnswerTooLarge on a REST path" }),
   })
   .meta({ id: 'NodeAccess' });
 
@@ -69,6 +73,7 @@ export const accessBody = z
     originAllowlist: z.array(origin).max(100).default([]).transform(unique),
     refusedMethods: z.array(method).max(200).default([]).transform(unique),
     ratePerSecond: z.number({ error: 'must be a whole number of calls per second, or null' }).int().min(1).nullable().default(null),
+    maxAnswerBytes: z.number({ error: 'must be a whole number of bytes, or null' }).int().min(MIN_ANSWER_BYTES, `must be at least ${MIN_ANSWER_BYTES} bytes`).nullable().default(null),
   })
   .meta({ id: 'NodeAccessRequest' });
 
