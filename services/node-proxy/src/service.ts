@@ -72,7 +72,7 @@ export async function startNodeProxy(config: ProxyConfig, options: NodeProxyOpti
   const bus = await openBus(config, PROXY_SERVICE_NAME, logger, options.bus);
   const table = new RouteTable(clock);
   const sync = new RouteSync({ bus, table, logger, resyncIntervalMs: config.PROXY_RESYNC_INTERVAL_MS });
-  const revocations = new RevocationSet({ bus, logger, service: PROXY_SERVICE_NAME, clock, accountsUrl: config.ACCOUNTS_URL });
+  const revocations = new RevocationSet({ bus, logger, service: PROXY_SERVICE_NAME, clock });
   const keys = options.keys ?? remoteJwks(new URL('/.well-known/jwks.json', config.ACCOUNTS_URL).href);
   const metrics = new ProxyMetrics();
   const context: ProxyContext = {
