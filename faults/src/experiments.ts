@@ -8,6 +8,8 @@ import type { TcpRelay } from './relay';
 import { ReadinessWatch } from './readiness';
 import type { LoadUser } from './setup';
 import { sleep, waitFor } from './shell';
+import { accountsDownStart } from './experiments/accounts-down-start';
+import { brokerDownStart } from './experiments/broker-down-start';
 
 export interface Settings {
   users: number;
@@ -326,4 +328,6 @@ export const EXPERIMENTS: Record<string, (ctx: Context) => Promise<ExperimentRes
   'two-nodes': twoNodesInstances,
   startup: startTogether,
   // Issue 29's experiments, one file each under experiments/, registered here.
+  'accounts-down-start': accountsDownStart,
+  'broker-down-start': brokerDownStart,
 };

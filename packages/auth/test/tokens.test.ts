@@ -1,7 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import express from 'express';
 import jwt from 'jsonwebtoken';
+import request from 'supertest';
+import { errorHandler } from '@cloud/http';
+import { createLogger } from '@cloud/logging';
 import {
+  bearerGuard,
   generateSigningKeyPem,
   loadSigningKey,
   remoteJwks,
@@ -131,5 +136,73 @@ describe('remoteJwks', () => {
     const results = await Promise.all([verifier.verify(token, 'client'), verifier.verify(token, 'client'), verifier.verify(token, 'client')]);
     expect(results.map((claims) => claims.sub)).toEqual(['user-7', 'user-7', 'user-7']);
     expect(fetches - before).toBe(1);
+  });
+});
+
+describe('remoteJwks while the accounts service is away', () => {
+  // Issue 29, item 5: nodes and staking started while accounts was down answered every valid
+  // token 401 "unknown key" for 30 s, because the failed first fetch armed the refetch limit.
+  const jwks = () => createServer((_req, res) => res.setHeader('content-type', 'application/json').end(JSON.stringify({ keys: [toPublicJwk(key.publicKey)] })));
+  let server: Server | undefined;
+  afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+  /** A port nothing listens on (yet): connections to it are refused, as to a stopped service. */
+  async function freePort(): Promise<number> {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    return port;
+  }
+
+  it('answers 503 (not 401) until the keys can be read, retries soon after a failed fetch, and is ready once they are', async () => {
+    const port = await freePort();
+    const clock = fakeClock();
+    const keys = remoteJwks(`http://127.0.0.1:${port}/.well-known/jwks.json`, { clock, minRefreshIntervalMs: 30_000, retryDelayMs: 200, maxRetryDelayMs: 1_000 });
+    const verifier = new TokenVerifier(keys, clock);
+    const app = express();
+    app.get('/nodes', bearerGuard({ verifier, kind: 'client' }), (_req, res) => {
+      res.json({ ok: true });
+    });
+    app.use(errorHandler(createLogger({ service: 'cloud-test', level: 'silent' })));
+    const { token } = new TokenSigner(key, clock).sign('client', { sub: 'user-5', ver: 1 });
+
+    const refused = await request(app).get('/nodes').set('authorization', `Bearer ${token}`);
+    expect(refused.status).toBe(503);
+    expect(refused.body).toEqual({ code: 'KeysUnavailable', message: 'the token signing keys cannot be read from the accounts service yet; try again shortly' });
+    expect(refused.headers['retry-after']).toBe('1');
+    await expect(keys.checkReady()).rejects.toMatchObject({ status: 503 });
+
+    // The accounts service is back; the next try after the backoff (not the 30 s refresh interval) reads the keys.
+    server = jwks();
+    await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
+    clock.advance(1_000);
+    await expect(keys.checkReady()).resolves.toBeUndefined();
+    const admitted = await request(app).get('/nodes').set('authorization', `Bearer ${token}`);
+    expect(admitted.status).toBe(200);
+    expect(admitted.body).toEqual({ ok: true });
+  });
+
+  it('backs off between failed fetches, and still refuses 401 a kid missing from a freshly fetched key set', async () => {
+    let answers = 0;
+    server = createServer((_req, res) => {
+      answers += 1;
+      if (answers === 1) res.writeHead(502).end();
+      else res.setHeader('content-type', 'application/json').end(JSON.stringify({ keys: [toPublicJwk(key.publicKey)] }));
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const clock = fakeClock();
+    const keys = remoteJwks(`http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/jwks.json`, { clock, retryDelayMs: 200 });
+    const verifier = new TokenVerifier(keys, clock);
+    const token = new TokenSigner(key, clock).sign('client', { sub: 'user-6', ver: 1 }).token;
+    const forged = new TokenSigner(otherKey, clock).sign('client', { sub: 'user-6', ver: 1 }).token;
+
+    await expect(verifier.verify(token, 'client')).rejects.toMatchObject({ status: 503, code: 'KeysUnavailable' });
+    await expect(verifier.verify(token, 'client')).rejects.toMatchObject({ status: 503 }); // within the backoff: no fetch
+    expect(answers).toBe(1);
+    clock.advance(200);
+    await expect(verifier.verify(token, 'client')).resolves.toMatchObject({ sub: 'user-6' });
+    await expect(verifier.verify(forged, 'client')).rejects.toMatchObject({ status: 401, message: 'token signed by an unknown key' });
+    expect(answers).toBe(2);
   });
 });

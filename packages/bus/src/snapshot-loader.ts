@@ -12,9 +12,11 @@ export interface SnapshotLoaderOptions {
 /**
  * Loads a snapshot from a peer service (over a bus request) until it succeeds, backing off from
  * 250 ms up to 10 s between attempts. A request nobody serves yet (the peer has not started) is
- * asked again at once: the bus already paced its tries, and the peer is used as soon as it serves. A `trigger` while a load runs loads once more after it, so
- * a reconnection during a load is never missed. Used by every broadcast consumer that must catch
- * up on what it missed while it was away.
+ * asked again at once: the bus already paced its tries, and the peer is used as soon as it
+ * serves. A `trigger` while a load runs loads once more after it, so a reconnection during a load
+ * is never missed; one while it waits out a failure's backoff tries again at once (the bus that
+ * just connected may succeed where the last try failed). Used by every broadcast consumer that
+ * must catch up on what it missed while it was away.
  */
 export class SnapshotLoader {
   private running: Promise<void> | undefined;
@@ -27,7 +29,9 @@ export class SnapshotLoader {
   trigger(): void {
     if (this.stopped) return;
     if (this.running) {
-      this.again = true;
+      // Waiting out a failure's backoff: what triggered (a reconnection) may let a try succeed now.
+      if (this.wakeRetry) this.wakeRetry();
+      else this.again = true;
       return;
     }
     this.running = this.loadUntilDone().finally(() => {
@@ -65,6 +69,7 @@ export class SnapshotLoader {
             resolve();
           };
         });
+        this.wakeRetry = undefined;
       }
     }
   }

@@ -35,7 +35,10 @@ export function listMountedRoutes(app: Express): MountedRoute[] {
 /** Routes every service gets from `createHttpApp`: they describe or watch the service, not its API. */
 export const INFRASTRUCTURE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics', '/openapi.json']);
 
+/** Routes for the other services inside the cluster, not clients: neither the gateway nor the ingress routes them. */
+const INTERNAL_PATH_PREFIX = '/internal/';
+
 /** The routes of the service's own API: what its OpenAPI document must describe. */
 export function listApiRoutes(app: Express): MountedRoute[] {
-  return listMountedRoutes(app).filter((route) => !INFRASTRUCTURE_PATHS.has(route.path));
+  return listMountedRoutes(app).filter((route) => !INFRASTRUCTURE_PATHS.has(route.path) && !route.path.startsWith(INTERNAL_PATH_PREFIX));
 }

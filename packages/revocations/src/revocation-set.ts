@@ -1,5 +1,5 @@
 import { REMOTELY_CHECKED_KIND, REVOCATION_RELEVANT_MS, systemClock, type Clock, type RevocationCheck, type TokenClaims } from '@cloud/auth';
-import { SnapshotLoader, type AnyBusMessage, type Bus, type RpcReply } from '@cloud/bus';
+import { rpcSchemas, SnapshotLoader, type AnyBusMessage, type Bus, type RpcReply, type RpcRequest } from '@cloud/bus';
 import { ServiceUnavailableError } from '@cloud/http';
 import type { Logger } from '@cloud/logging';
 
@@ -8,6 +8,11 @@ export interface RevocationSetOptions {
   logger: Logger;
   /** The service keeping the set; names its dead-letter queue. */
   service: string;
+  /**
+   * The accounts service's base URL: while the bus is not connected (a start during a broker
+   * outage) the snapshot is read from its `/internal/revocations` instead.
+   */
+  accountsUrl?: string;
   /** How long to wait for one page of the accounts service's snapshot before asking again. */
   snapshotTimeoutMs?: number;
   /** Revocations per snapshot page. */
@@ -27,7 +32,8 @@ type Snapshot = RpcReply<'revocations.snapshot'>;
  * (page by page) each time the subscription starts, so a restarted or reconnected service
  * forgets nothing it missed. Every fact only ever adds, so the order broadcasts and snapshot
  * pages arrive in is of no matter. Until the first snapshot is in, it refuses every token (503)
- * rather than accept a revoked one.
+ * rather than accept a revoked one. A start while the broker is away reads the snapshot from the
+ * accounts service over HTTP, so it serves as a service that lost the broker while running does.
  *
  * It guards client tokens only (the one kind these services accept), so each fact is forgotten
  * once every client token made before it has expired (`REVOCATION_RELEVANT_MS` after it): the
@@ -58,6 +64,8 @@ export class RevocationSet {
       },
       onSubscribed: () => this.loader.trigger(),
     });
+    // Not connected (yet): the subscription catches up once it is; meanwhile read the snapshot over HTTP.
+    if (this.options.accountsUrl && !this.busConnected()) this.loader.trigger();
     this.sweeper = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
     this.sweeper.unref();
   }
@@ -104,16 +112,28 @@ export class RevocationSet {
   private async load(): Promise<void> {
     let after: string | undefined;
     do {
-      const page = await this.options.bus.request(
-        'revocations.snapshot',
-        { ...(after === undefined ? {} : { after }), limit: this.options.pageSize ?? 1000 },
-        this.options.snapshotTimeoutMs ?? 5000,
-      );
+      const page = await this.snapshotPage({ ...(after === undefined ? {} : { after }), limit: this.options.pageSize ?? 1000 });
       this.merge(page);
       after = page.next ?? undefined;
     } while (after !== undefined);
     if (!this.loaded) this.options.logger.info('token revocations loaded', { facts: this.size });
     this.loaded = true;
+  }
+
+  private snapshotPage(request: RpcRequest<'revocations.snapshot'>): Promise<Snapshot> {
+    const timeoutMs = this.options.snapshotTimeoutMs ?? 5000;
+    const { accountsUrl } = this.options;
+    if (!accountsUrl || this.busConnected()) return this.options.bus.request('revocations.snapshot', request, timeoutMs);
+    return fetchSnapshotPage(accountsUrl, request, timeoutMs);
+  }
+
+  private busConnected(): boolean {
+    try {
+      this.options.bus.checkReady();
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   private apply(message: AnyBusMessage): void {
@@ -152,4 +172,13 @@ export class RevocationSet {
 
 function keepLatest(facts: Map<string, number>, key: string, forgetAt: number): void {
   facts.set(key, Math.max(forgetAt, facts.get(key) ?? 0));
+}
+
+async function fetchSnapshotPage(accountsUrl: string, request: RpcRequest<'revocations.snapshot'>, timeoutMs: number): Promise<Snapshot> {
+  const url = new URL('/internal/revocations', accountsUrl);
+  if (request.after !== undefined) url.searchParams.set('after', request.after);
+  if (request.limit !== undefined) url.searchParams.set('limit', String(request.limit));
+  const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+  if (!response.ok) throw new Error(`${url.href} answered ${response.status}`);
+  return rpcSchemas['revocations.snapshot'].reply.parse(await response.json());
 }

@@ -27,6 +27,7 @@ import { UsersService } from './domain/users';
 import { authRouter } from './entry-points/http/auth.router';
 import { clientKeysRouter } from './entry-points/http/client-keys.router';
 import { eventsRouter } from './entry-points/http/events.router';
+import { revocationsRouter } from './entry-points/http/revocations.router';
 import { accountsOpenApiDocument } from './entry-points/http/openapi';
 import { ACCOUNTS_SCHEMA } from './migrations';
 import { EmailLinks } from './domain/email-links';
@@ -161,6 +162,7 @@ export function createAccountsApp(deps: AccountsAppDependencies): AccountsApp {
       authRouter(usersService, clientKeysService, deps.signingKey),
       clientKeysRouter(clientKeysService, requireAccount),
       eventsRouter(events, requireAccount),
+      revocationsRouter(revocations),
     ],
   });
   return { app, recorder, events, revocations, passwordResets };

@@ -318,4 +318,29 @@ describe('revocations at the accounts service (in-process bus)', () => {
       await expect(t.service.bus.request('revocations.snapshot', { after: 'seq-1' })).rejects.toThrow(/bad snapshot cursor/);
     });
   });
+
+  describe('GET /internal/revocations (the snapshot over HTTP, for a service that starts without the broker)', () => {
+    it('answers the pages the bus does', async () => {
+      const ned = await verifiedUser(t);
+      const key = await clientTokens(t, ned.accountToken);
+      await t.http.delete(`/users/me/client-keys/${key.clientId}`).set(bearer(ned.accountToken)).expect(204);
+      const overBus = await t.service.bus.request('revocations.snapshot', { limit: 3 });
+      const first = await t.http.get('/internal/revocations').query({ limit: 3 }).expect(200);
+      expect(first.body).toEqual(overBus);
+      const rest = await t.http.get('/internal/revocations').query({ after: overBus.next! }).expect(200);
+      expect(rest.body).toEqual(await t.service.bus.request('revocations.snapshot', { after: overBus.next! }));
+      expect(rest.body).toMatchObject({ next: null });
+      expect([...first.body.clientKeys, ...rest.body.clientKeys]).toContainEqual({ userId: ned.id, clientId: key.clientId });
+    });
+
+    it.each([
+      ['a cursor that is no number', { after: 'seq-1' }, 'query.after: must be the next of the previous page'],
+      ['a limit out of range', { limit: 0 }, 'query.limit: Too small: expected number to be >=1'],
+      ['an unknown parameter', { since: '2026' }, 'query: Unrecognized key: "since"'],
+    ])('refuses %s with a JSON 400', async (_name, query, message) => {
+      const res = await t.http.get('/internal/revocations').query(query);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ code: 'InvalidInput', message });
+    });
+  });
 });

@@ -111,6 +111,7 @@ export async function startNodeProxy(config: ProxyConfig, options: NodeProxyOpti
   const readiness: ReadinessCheck[] = [
     { name: 'routing table', check: () => sync.checkReady() },
     { name: 'token revocations', check: () => revocations.checkReady() },
+    { name: 'token signing keys', check: () => keys.checkReady() },
     // The table in memory keeps serving without the broker (decision 020).
     { name: 'message bus', degradable: true, check: () => bus.checkReady() },
   ];

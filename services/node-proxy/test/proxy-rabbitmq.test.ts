@@ -75,7 +75,7 @@ describe('node-proxy replicas over RabbitMQ', () => {
       expect(await admin('/readyz')).toEqual({ status: 200, text: JSON.stringify({ status: 'degraded' }) });
       const health = await admin('/healthz');
       expect(health.status).toBe(200);
-      expect(JSON.parse(health.text)).toEqual({ status: 'degraded', dependencies: { 'routing table': 'up', 'token revocations': 'up', 'message bus': 'down' } });
+      expect(JSON.parse(health.text)).toEqual({ status: 'degraded', dependencies: { 'routing table': 'up', 'token revocations': 'up', 'token signing keys': 'up', 'message bus': 'down' } });
       expect(await busGauge()).toBe('0');
 
       await link.restore();

@@ -63,7 +63,7 @@ export async function createNodesService(config: NodesConfig, options: NodesServ
   const bus = await openBus(config, NODES_SERVICE_NAME, logger, options.bus);
   const outbox = new Outbox({ db, bus, logger });
   const driver = options.driver ?? openNodeDriver(config, logger);
-  const revocations = new RevocationSet({ bus, logger, service: NODES_SERVICE_NAME, clock });
+  const revocations = new RevocationSet({ bus, logger, service: NODES_SERVICE_NAME, clock, accountsUrl: config.ACCOUNTS_URL });
   const parts = createNodesApp({
     config,
     logger,

@@ -78,6 +78,8 @@ export function createStakingApp(deps: StakingAppDependencies): StakingApp {
       // The outbox keeps what is published meanwhile: serving goes on without the broker (decision 020).
       { name: 'message bus', degradable: true, check: () => deps.bus.checkReady() },
       { name: 'token revocations', check: () => deps.revocations.checkReady() },
+      // Unready until the accounts service's keys are read once, as without the revocations: no token can be checked (decision 020).
+      { name: 'token signing keys', check: () => deps.keys.checkReady() },
     ],
     middleware: [recorder.middleware],
     routers: [stakingRouter(validators, requireClient)],

@@ -48,7 +48,7 @@ export async function createStakingService(config: StakingConfig, options: Staki
   }
   const bus = await openBus(config, STAKING_SERVICE_NAME, logger, options.bus);
   const outbox = new Outbox({ db, bus, logger });
-  const revocations = new RevocationSet({ bus, logger, service: STAKING_SERVICE_NAME });
+  const revocations = new RevocationSet({ bus, logger, service: STAKING_SERVICE_NAME, accountsUrl: config.ACCOUNTS_URL });
   const parts = createStakingApp({
     config,
     logger,

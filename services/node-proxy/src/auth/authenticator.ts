@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RevocationCheck, TokenClaims, TokenVerifier } from '@cloud/auth';
 import type { Clock } from '@cloud/auth';
+import { ServiceUnavailableError } from '@cloud/http';
 import type { Route } from '../routing/route-table';
 
 /**
@@ -103,6 +104,8 @@ export class Authenticator {
       try {
         claims = await this.tokens.verifier.verify(token, 'client');
       } catch (error) {
+        // The keys could not be read (the accounts service away): no verdict on the token, and no failed login.
+        if (error instanceof ServiceUnavailableError) throw error;
         return { ok: false, reason: error instanceof Error ? error.message : 'invalid token' };
       }
       if (this.verifiedTokens.size >= TOKENS_KEPT) this.verifiedTokens.delete(this.verifiedTokens.keys().next().value!);
