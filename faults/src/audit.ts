@@ -2,7 +2,7 @@
 // id), outbox rows not yet relayed, dead letters, and the processes of every hosted node.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ApiResult, Load } from './load';
+import type { ApiResult, Load, RpcResult } from './load';
 import type { OwnPostgres } from './postgres';
 import type { OwnRabbitMq } from './rabbitmq';
 import { sleep } from './shell';
@@ -123,5 +123,45 @@ export async function nodesSettled(db: OwnPostgres, nodesDir: string, liveOwners
     const problems = nodeProblems(await auditNodes(db, nodesDir), liveOwners);
     if (problems.length === 0 || Date.now() - start > timeoutMs) return { problems, ms: Date.now() - start };
     await sleep(250);
+  }
+}
+
+/** The proxied calls the usage tables count for each node (minute buckets, every outcome). */
+export async function usageCalls(db: OwnPostgres): Promise<Map<string, number>> {
+  const rows = await db.query("SELECT node_id, sum(calls) FROM nodes.usage_calls WHERE granularity = 'minute' GROUP BY node_id");
+  return new Map(rows.map(([nodeId, calls]) => [nodeId ?? '', Number(calls)]));
+}
+
+/** The usage counts once two reads `quietMs` apart agree (what the proxy had not reported yet is in). */
+export async function quietUsage(db: OwnPostgres, quietMs: number, timeoutMs: number): Promise<Map<string, number>> {
+  const deadline = Date.now() + timeoutMs;
+  let previous = await usageCalls(db);
+  for (;;) {
+    await sleep(quietMs);
+    const now = await usageCalls(db);
+    if ([...now].every(([node, calls]) => previous.get(node) === calls) || Date.now() > deadline) return now;
+    previous = now;
+  }
+}
+
+/**
+ * Compares the calls counted for each node since `before` with the proxied calls the load made
+ * (every one answered, so every one counted), once they match or after `timeoutMs`: the
+ * problems left, a line saying what was counted, and the calls counted short of those made.
+ */
+export async function auditUsage(db: OwnPostgres, before: Map<string, number>, calls: readonly RpcResult[], timeoutMs: number): Promise<{ problems: string[]; note: string; lost: number }> {
+  const made = new Map<string, number>();
+  for (const call of calls) made.set(call.nodeId, (made.get(call.nodeId) ?? 0) + 1);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const now = await usageCalls(db);
+    const counted = new Map([...made.keys()].map((node) => [node, (now.get(node) ?? 0) - (before.get(node) ?? 0)]));
+    const problems = [...made].filter(([node, n]) => counted.get(node) !== n).map(([node, n]) => `node ${node}: usage counts ${counted.get(node)} of its ${n} proxied calls`);
+    if (problems.length === 0 || Date.now() > deadline) {
+      const lost = [...made].reduce((sum, [node, n]) => sum + Math.max(0, n - counted.get(node)!), 0);
+      const total = [...counted.values()].reduce((a, b) => a + b, 0);
+      return { problems, note: `usage counted ${total} of the ${calls.length} proxied calls made`, lost };
+    }
+    await sleep(1000);
   }
 }
