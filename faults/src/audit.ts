@@ -144,24 +144,28 @@ export async function quietUsage(db: OwnPostgres, quietMs: number, timeoutMs: nu
   }
 }
 
-/**
- * Compares the calls counted for each node since `before` with the proxied calls the load made
- * (every one answered, so every one counted), once they match or after `timeoutMs`: the
- * problems left, a line saying what was counted, and the calls counted short of those made.
- */
-export async function auditUsage(db: OwnPostgres, before: Map<string, number>, calls: readonly RpcResult[], timeoutMs: number): Promise<{ problems: string[]; note: string; lost: number }> {
+export interface UsageAudit {
+  /** Proxied calls the load made, and those the usage counts since `before`. */
+  made: number;
+  counted: number;
+  /** Calls made and not counted, and counted beyond those made, summed over the nodes. */
+  lost: number;
+  extra: number;
+  /** Each node whose count differs from its calls. */
+  differences: string[];
+}
+
+/** The calls counted for each node between `before` and `after`, against the proxied calls `calls` made to it. */
+export function compareUsage(before: Map<string, number>, after: Map<string, number>, calls: readonly RpcResult[]): UsageAudit {
   const made = new Map<string, number>();
   for (const call of calls) made.set(call.nodeId, (made.get(call.nodeId) ?? 0) + 1);
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const now = await usageCalls(db);
-    const counted = new Map([...made.keys()].map((node) => [node, (now.get(node) ?? 0) - (before.get(node) ?? 0)]));
-    const problems = [...made].filter(([node, n]) => counted.get(node) !== n).map(([node, n]) => `node ${node}: usage counts ${counted.get(node)} of its ${n} proxied calls`);
-    if (problems.length === 0 || Date.now() > deadline) {
-      const lost = [...made].reduce((sum, [node, n]) => sum + Math.max(0, n - counted.get(node)!), 0);
-      const total = [...counted.values()].reduce((a, b) => a + b, 0);
-      return { problems, note: `usage counted ${total} of the ${calls.length} proxied calls made`, lost };
-    }
-    await sleep(1000);
+  const audit: UsageAudit = { made: calls.length, counted: 0, lost: 0, extra: 0, differences: [] };
+  for (const [node, n] of made) {
+    const counted = (after.get(node) ?? 0) - (before.get(node) ?? 0);
+    audit.counted += counted;
+    audit.lost += Math.max(0, n - counted);
+    audit.extra += Math.max(0, counted - n);
+    if (counted !== n) audit.differences.push(`node ${node}: usage counts ${counted} of its ${n} proxied calls`);
   }
+  return audit;
 }
