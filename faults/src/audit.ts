@@ -2,7 +2,7 @@
 // id), outbox rows not yet relayed, dead letters, and the processes of every hosted node.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ApiResult, Load } from './load';
+import type { ApiResult, Load, RpcResult } from './load';
 import type { OwnPostgres } from './postgres';
 import type { OwnRabbitMq } from './rabbitmq';
 import { sleep } from './shell';
@@ -124,4 +124,48 @@ export async function nodesSettled(db: OwnPostgres, nodesDir: string, liveOwners
     if (problems.length === 0 || Date.now() - start > timeoutMs) return { problems, ms: Date.now() - start };
     await sleep(250);
   }
+}
+
+/** The proxied calls the usage tables count for each node (minute buckets, every outcome). */
+export async function usageCalls(db: OwnPostgres): Promise<Map<string, number>> {
+  const rows = await db.query("SELECT node_id, sum(calls) FROM nodes.usage_calls WHERE granularity = 'minute' GROUP BY node_id");
+  return new Map(rows.map(([nodeId, calls]) => [nodeId ?? '', Number(calls)]));
+}
+
+/** The usage counts once two reads `quietMs` apart agree (what the proxy had not reported yet is in). */
+export async function quietUsage(db: OwnPostgres, quietMs: number, timeoutMs: number): Promise<Map<string, number>> {
+  const deadline = Date.now() + timeoutMs;
+  let previous = await usageCalls(db);
+  for (;;) {
+    await sleep(quietMs);
+    const now = await usageCalls(db);
+    if ([...now].every(([node, calls]) => previous.get(node) === calls) || Date.now() > deadline) return now;
+    previous = now;
+  }
+}
+
+export interface UsageAudit {
+  /** Proxied calls the load made, and those the usage counts since `before`. */
+  made: number;
+  counted: number;
+  /** Calls made and not counted, and counted beyond those made, summed over the nodes. */
+  lost: number;
+  extra: number;
+  /** Each node whose count differs from its calls. */
+  differences: string[];
+}
+
+/** The calls counted for each node between `before` and `after`, against the proxied calls `calls` made to it. */
+export function compareUsage(before: Map<string, number>, after: Map<string, number>, calls: readonly RpcResult[]): UsageAudit {
+  const made = new Map<string, number>();
+  for (const call of calls) made.set(call.nodeId, (made.get(call.nodeId) ?? 0) + 1);
+  const audit: UsageAudit = { made: calls.length, counted: 0, lost: 0, extra: 0, differences: [] };
+  for (const [node, n] of made) {
+    const counted = (after.get(node) ?? 0) - (before.get(node) ?? 0);
+    audit.counted += counted;
+    audit.lost += Math.max(0, n - counted);
+    audit.extra += Math.max(0, counted - n);
+    if (counted !== n) audit.differences.push(`node ${node}: usage counts ${counted} of its ${n} proxied calls`);
+  }
+  return audit;
 }

@@ -17,6 +17,8 @@ export interface ApiResult {
 export interface RpcResult {
   at: number;
   ok: boolean;
+  /** The node called. */
+  nodeId: string;
 }
 
 export class Load {
@@ -73,7 +75,7 @@ export class Load {
 
   private async rpcLoop(user: LoadUser): Promise<void> {
     while (this.running) {
-      this.rpc.push({ at: Date.now(), ok: await rpcOk(this.platform, user) });
+      this.rpc.push({ at: Date.now(), ok: await rpcOk(this.platform, user), nodeId: user.nodeId });
       await sleep(this.pauseMs);
     }
   }

@@ -1,7 +1,7 @@
 // The four services, each in its own process (its built dist/main.js, as `npm start -w
 // services/<svc>` runs it), configured by the environment like a deployment, logging to a file.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { call } from './http';
 import { freePort, listening, sleep } from './shell';
@@ -66,6 +66,18 @@ export class ServiceProcess {
 
   async ready(): Promise<boolean> {
     return (await call('GET', this.readyUrl, { timeoutMs: 1000 })).status === 200;
+  }
+
+  /**
+   * SIGKILLs the process and its child processes at once, as the end of a container or an
+   * out-of-memory kill would (the proxy's workers: killed alone, its primary leaves them to stop
+   * cleanly and publish their usage), and waits for its exit.
+   */
+  async killWithChildren(): Promise<void> {
+    const pid = this.child?.pid;
+    if (!this.running || pid === undefined) return;
+    for (const child of childrenOf(pid)) process.kill(child, 'SIGKILL');
+    await this.stop('SIGKILL');
   }
 
   /** Sends `signal` and waits for the exit (SIGKILL after 15 s). */
@@ -156,4 +168,19 @@ export async function definePlatform(settings: PlatformSettings): Promise<Platfo
     nodesDir,
     dataDir,
   };
+}
+
+/** The processes whose parent is `pid`. */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      // The parent pid is the second field after the command, which is in parentheses and may hold spaces.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return children;
 }

@@ -2,6 +2,7 @@
  * `npm run dead-letters -- list [--queue <name>] [--limit <n>]`
  * `npm run dead-letters -- replay --queue <name> (--id <message id>... | --all)`
  *
+ * A queue is named as `list` prints it, or without the prefix (`nodes.usage`, `nodes.usage.dead`).
  * Lists what each dead-letter queue of the installation holds (AMQP_URL, AMQP_PREFIX, as the
  * services read them), and replays chosen messages to the queue they came from. See
  * docs/decisions/019-dead-letters-and-bounded-growth.md.
@@ -43,7 +44,9 @@ export async function runDeadLettersCommand(argv: string[], io: CommandIo): Prom
     return 2;
   }
   const queues = deadLetterQueues();
-  const chosen = values.queue === undefined ? undefined : queues.find((queue) => queue.name === values.queue || queue.name === `${values.queue}.dead`);
+  // As `list` prints it (`<prefix>.nodes.usage.dead`) or without the prefix, with or without `.dead`.
+  const asked = values.queue?.startsWith(`${prefix}.`) ? values.queue.slice(prefix.length + 1) : values.queue;
+  const chosen = asked === undefined ? undefined : queues.find((queue) => queue.name === asked || queue.name === `${asked}.dead`);
   if (values.queue !== undefined && !chosen) {
     io.err(`no dead-letter queue ${values.queue}; there are: ${queues.map((queue) => queue.name).join(', ')}\n`);
     return 2;

@@ -45,6 +45,8 @@ export class InProcessBus implements Bus {
   private readonly timers = new Map<NodeJS.Timeout, () => void>();
   private closed = false;
   private broadcasts = 0;
+  /** Ends each subscription's wait through a dependency's outage when it unsubscribes or the bus closes. */
+  private readonly stops = new Map<Subscription, AbortController>();
 
   constructor(
     private readonly logger: Logger,
@@ -66,6 +68,7 @@ export class InProcessBus implements Bus {
   }
 
   subscribe(subscription: Subscription): Promise<Unsubscribe> {
+    this.stops.set(subscription, new AbortController());
     let queue: MemoryQueue;
     let key: string | undefined;
     if ('queue' in subscription) {
@@ -83,6 +86,8 @@ export class InProcessBus implements Bus {
     return Promise.resolve(async () => {
       const index = queue.consumers.indexOf(subscription);
       if (index >= 0) queue.consumers.splice(index, 1);
+      this.stops.get(subscription)?.abort();
+      this.stops.delete(subscription);
       // A broadcast queue goes with its subscriber, as an exclusive queue does on RabbitMQ.
       if (key !== undefined) this.queues.delete(key);
       await queue.busy?.catch(() => undefined);
@@ -133,6 +138,7 @@ export class InProcessBus implements Bus {
   async close(drainMs = 5000): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    for (const stop of this.stops.values()) stop.abort();
     const deadline = Date.now() + drainMs;
     while (Date.now() < deadline) {
       for (const flush of [...this.timers.values()]) flush();
@@ -163,7 +169,8 @@ export class InProcessBus implements Bus {
     queue.busy = (async () => {
       // Deliver on a later turn of the event loop, as a network transport would.
       await new Promise((resolve) => setImmediate(resolve));
-      const outcomes = await dispatch(batch, (messages) => consumer.handle(messages), this.policy, this.logger);
+      const signal = this.stops.get(consumer)?.signal ?? AbortSignal.abort();
+      const outcomes = await dispatch(batch, (messages) => consumer.handle(messages), this.policy, this.logger, signal);
       batch.forEach((delivery, index) => {
         const outcome = outcomes[index];
         if (outcome?.action === 'dead') {

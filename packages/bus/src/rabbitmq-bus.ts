@@ -39,6 +39,8 @@ interface Route {
   retryQueue: string | undefined;
   /** Deliveries of the channel not yet acknowledged, other than those of a batch being acknowledged at once. */
   unsettled: number;
+  /** Aborts when the consumer stops, its channel closes or the bus closes. */
+  signal: AbortSignal;
 }
 
 interface PendingRequest {
@@ -70,6 +72,8 @@ export class RabbitMqBus implements Bus {
   private readonly declared = new Set<string>();
   private readonly policy: RetryPolicy;
   private closing = false;
+  /** Ends every consumer's wait through a dependency's outage when the bus closes. */
+  private readonly closed = new AbortController();
 
   private constructor(
     private readonly options: RabbitMqBusOptions,
@@ -257,13 +261,24 @@ export class RabbitMqBus implements Bus {
       deadQueue = this.name(`${subscription.name}.dead`);
       await this.assertQueue(channel, deadQueue);
     }
-    const route: Route = { live, channel, queue, deadQueue, retryQueue, unsettled: 0 };
+    // A batch held through an outage is let go when its consumer stops, its channel is gone or the bus closes.
+    const stopped = new AbortController();
+    channel.on('close', () => stopped.abort());
+    const route: Route = { live, channel, queue, deadQueue, retryQueue, unsettled: 0, signal: AbortSignal.any([stopped.signal, this.closed.signal]) };
     const batcher = new Batcher<ConsumeMessage>(batchSize, (batch) => this.track(this.handleBatch(route, subscription, batch)));
     const { consumerTag } = await channel.consume(queue, (delivery) => {
       if (delivery) batcher.add(delivery);
       else this.options.logger.warn('the broker cancelled a consumer', { queue });
     });
-    live.consumers.push({ channel, tag: consumerTag, owner: subscription, stop: () => batcher.stop() });
+    live.consumers.push({
+      channel,
+      tag: consumerTag,
+      owner: subscription,
+      stop: () => {
+        batcher.stop();
+        stopped.abort();
+      },
+    });
     if (!('queue' in subscription)) subscription.onSubscribed?.();
   }
 
@@ -273,7 +288,7 @@ export class RabbitMqBus implements Bus {
       attempts: Number(delivery.properties.headers?.['x-attempts'] ?? 0) || 0,
     }));
     route.unsettled += batch.length; // stays counted should dispatch ever throw: those stay unacknowledged
-    const outcomes = await dispatch(deliveries, (messages) => subscription.handle(messages), this.policy, this.options.logger);
+    const outcomes = await dispatch(deliveries, (messages) => subscription.handle(messages), this.policy, this.options.logger, route.signal);
     route.unsettled -= batch.length;
     const last = batch.at(-1);
     if (last && route.unsettled === 0 && batch.every((_, index) => (outcomes[index]?.action ?? 'ack') === 'ack')) {
@@ -477,6 +492,7 @@ export class RabbitMqBus implements Bus {
       await Promise.all(live.consumers.map(({ channel, tag }) => channel.cancel(tag).catch(() => undefined)));
     }
     for (const cancel of [...this.delays]) cancel();
+    this.closed.abort();
     await this.waitForInFlight(Date.now() + drainMs);
     for (const request of this.pending.values()) request.reject(new BusUnavailableError('the bus closed'));
     this.pending.clear();

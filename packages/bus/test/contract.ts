@@ -1,4 +1,6 @@
 import { BusUnavailableError, encodeMessage, message, RpcError, RpcUnservedError, SharedBusView, type AnyBusMessage, type Bus, type BusMessage, type RetryPolicy } from '../src';
+import net from 'node:net';
+import { BrokerLink } from '../src/testing';
 import { callEvents, callRecorded, FAST_RETRY, gate, waitUntil } from './helpers';
 
 /** A dead-lettered message of the durable queue `accounts.call-events`: its body and why. */
@@ -25,6 +27,17 @@ export interface ContractTarget {
 const QUEUE = 'accounts.call-events';
 const byId = (messages: readonly BusMessage[]) => [...messages].sort((a, b) => a.id.localeCompare(b.id));
 const ids = (messages: readonly BusMessage[]) => messages.map((m) => m.id);
+
+/** Opens a connection to `port` and closes it: refused (ECONNREFUSED, as pg reports it) while the link there is cut. */
+const reach = (port: number) =>
+  new Promise<void>((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve();
+    });
+    socket.once('error', reject);
+  });
 
 const snapshot = {
   clientKeys: [{ userId: 'user-1', clientId: 'client-1' }],
@@ -247,6 +260,43 @@ export function busContract(target: ContractTarget): void {
         if (target.transport === 'in-process') {
           // In process the batch is exactly what waited: all five, then each alone, then the flaky one after its backoff.
           expect(calls).toEqual([ids(sent), ...ids(sent).map((id) => [id]), [flaky.id]]);
+        }
+      });
+
+      it('holds messages while the database cannot be reached, longer than their tries last, and handles each once when it is back: nothing dead-lettered', async () => {
+        const bus = await installation.instance();
+        // The database as the handler reaches it, through a relay cut for the outage.
+        const database = await BrokerLink.open(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+        try {
+          await database.cut();
+          const tried: string[] = [];
+          const handled: string[] = [];
+          await bus.subscribe({
+            queue: QUEUE,
+            batchSize: 5,
+            handle: async (messages) => {
+              tried.push(...ids(messages));
+              await reach(database.port);
+              handled.push(...ids(messages));
+            },
+          });
+          const sent = callEvents(3);
+          await bus.publish(sent);
+          // Three times as many tries as a message that fails for a reason of its own gets.
+          await waitUntil('the messages are tried through the outage', () => tried.filter((id) => id === sent[0]!.id).length > 3 * FAST_RETRY.maxAttempts);
+          expect(handled).toEqual([]);
+          expect(await installation.deadLetters()).toEqual([]);
+
+          await database.restore();
+          await waitUntil('the held messages are handled', () => handled.length >= sent.length);
+          // Anything still coming back for them would arrive before a message published now.
+          const next = callRecorded(4);
+          await bus.publish([next]);
+          await waitUntil('the next message is handled', () => handled.includes(next.id));
+          expect([...handled].sort()).toEqual([...ids(sent), next.id].sort());
+          expect(await installation.deadLetters()).toEqual([]);
+        } finally {
+          await database.close();
         }
       });
 

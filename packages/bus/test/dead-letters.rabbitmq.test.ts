@@ -113,7 +113,8 @@ describe('dead letters on RabbitMQ: logged and counted when dead-lettered, liste
     expect(all.stdout).toContain(`${prefix}.node-proxy.routes.dead: not declared yet`);
 
     poisoned.clear();
-    const replayed = await run(['replay', '--queue', 'accounts.call-events.dead', '--id', poison.id], env);
+    // Named as `list` printed it, prefix and all.
+    const replayed = await run(['replay', '--queue', `${prefix}.accounts.call-events.dead`, '--id', poison.id], env);
     expect(replayed).toMatchObject({ code: 0, stdout: `replayed 1 to ${prefix}.accounts.call-events: ${poison.id}\n` });
     await waitUntil('the replayed message is handled', () => handled.includes(poison.id));
     const again = await run(['replay', '--queue', 'accounts.call-events', '--id', poison.id], env);

@@ -3,8 +3,8 @@ import { Writable } from 'node:stream';
 import { createLogger, type Logger } from '@cloud/logging';
 import { message, type BusMessage, type RetryPolicy } from '../src';
 
-/** Fast enough that a message failing every try is dead-lettered within a fraction of a second. */
-export const FAST_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 20, maxDelayMs: 100 };
+/** Fast enough that a message failing every try is dead-lettered within a fraction of a second, and an outage is retried every 100 ms at most. */
+export const FAST_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 20, maxDelayMs: 100, outageBaseDelayMs: 20, outageMaxDelayMs: 100 };
 
 export const silentLogger = (service = 'cloud-bus-test'): Logger => createLogger({ service, level: 'silent' });
 

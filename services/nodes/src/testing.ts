@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { fromPublicJwk, staticKeys, type PublicKeyResolver } from '@cloud/auth';
-import { InProcessBus, RabbitMqBus, type Bus } from '@cloud/bus';
+import { InProcessBus, RabbitMqBus, type Bus, type RetryPolicy } from '@cloud/bus';
 import { deleteTopologyOf, TEST_AMQP_URL, uniqueBusPrefix } from '@cloud/bus/testing';
 import { createTestDatabase, type TestDatabase } from '@cloud/db/testing';
 import { createLogger } from '@cloud/logging';
@@ -67,6 +67,8 @@ export interface TestPlatformOptions {
   rabbitmq?: boolean;
   /** The PostgreSQL server to make the nodes database on (default DATABASE_URL; PGlite without either). */
   databaseServerUrl?: string;
+  /** The in-process bus's retries (default the services'), for a test that outlasts them in less time. */
+  retry?: RetryPolicy;
 }
 
 /**
@@ -82,7 +84,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
   const busEnv: Record<string, string> = options.rabbitmq ? { AMQP_URL: TEST_AMQP_URL, AMQP_PREFIX: prefix } : {};
   const rabbitBus = options.rabbitmq ? await RabbitMqBus.connect({ url: TEST_AMQP_URL, prefix, service: 'nodes-test', logger }) : undefined;
   await rabbitBus?.waitUntilConnected();
-  const bus: Bus = rabbitBus ?? new InProcessBus(logger);
+  const bus: Bus = rabbitBus ?? new InProcessBus(logger, options.retry);
   const sharedBus = options.rabbitmq ? {} : { bus };
   const accounts = await startTestAccounts(busEnv, clock, { ...sharedBus, logger });
   const keys = await accountsKeys(accounts);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { message, type InProcessBus, type RetryPolicy } from '@cloud/bus';
 import { BrokerLink } from '@cloud/bus/testing';
 import { bearer, startTestPlatform, waitUntil, type TestNodes, type TestPlatform, type TestUser } from '../src/testing';
 import { asProxy, jsonRpc } from './rpc-client';
@@ -117,5 +118,52 @@ describe('a database outage', () => {
     const node = (await b.http.get(`/users/me/nodes/${id}`).set(bearer(user.clientToken)).expect(200)).body as { state: string };
     expect(node.state).toBe('running');
     expect(await b.service.repository.owners()).toEqual(new Map([[id, 'instance-b']]));
+  });
+});
+
+describe('usage reports during a database outage (issue 29, item 8)', () => {
+  // The services' retries, shortened so the outage outlasts them in a few seconds: eight tries
+  // over 30 s dead-lettered the usage reports of a 60 s outage.
+  const retry: RetryPolicy = { maxAttempts: 3, baseDelayMs: 50, maxDelayMs: 100, outageBaseDelayMs: 100, outageMaxDelayMs: 500 };
+  let usagePlatform: TestPlatform;
+  let link: BrokerLink | undefined;
+  afterEach(async () => {
+    await link?.restore();
+    await usagePlatform?.close();
+    await link?.close();
+  });
+
+  it('are stored once when the database is back, however long it was away; none dead-lettered', async () => {
+    usagePlatform = await startTestPlatform({ databaseServerUrl: POSTGRES, retry });
+    const owner = await usagePlatform.user();
+    link = await BrokerLink.open(usagePlatform.databaseUrl!);
+    const nodes = await usagePlatform.startNodes({ DATABASE_URL: link.url });
+    const { id: nodeId } = (await nodes.http.post('/users/me/nodes').set(bearer(owner.clientToken)).send({ image: 'eth' }).expect(200)).body as { id: string };
+    const now = usagePlatform.clock();
+    const report = message('node.usage', {
+      proxyId: 'proxy-test',
+      from: new Date(now - 5_000).toISOString(),
+      to: new Date(now).toISOString(),
+      nodes: [{ nodeId, userId: owner.id, requests: 7, blocked: 0, bytesIn: 70, bytesOut: 140, calls: [{ method: 'eth_blocknumber', outcome: 'ok', calls: 7 }], credentials: [] }],
+    });
+
+    await link.cut();
+    await usagePlatform.bus.publish([report]);
+    // Ten times as long as the message's tries last.
+    const span = retry.baseDelayMs + retry.maxDelayMs;
+    await sleep(10 * span + 2_000);
+    const bus = usagePlatform.bus as InProcessBus;
+    expect(bus.deadLetters('nodes.usage')).toEqual([]);
+
+    await link.restore();
+    const total = async () => {
+      const answer = await nodes.http.get(`/users/me/nodes/${nodeId}/usage`).set(bearer(owner.clientToken));
+      return answer.status === 200 ? (answer.body as { totals: { total: number } }).totals.total : undefined;
+    };
+    await waitUntil('the report is stored', async () => (await total()) === 7, 30_000, 100);
+    const stored = await nodes.service.db('usage_messages').where({ id: report.id }).count({ n: '*' });
+    expect(Number(stored[0]!.n)).toBe(1);
+    expect(await total()).toBe(7);
+    expect(bus.deadLetters('nodes.usage')).toEqual([]);
   });
 });

@@ -44,6 +44,13 @@ export async function runProxyPrimary(config: ProxyConfig, logger: Logger, worke
   let stopping = false;
   const pendingForks = new Set<NodeJS.Timeout>();
 
+  // The first worker starts alone and the others once it listens (or exits): the proxy is ready
+  // with one, and workers starting together share the cores, so each took as long as all of them
+  // (start-up is CPU-bound: Node.js loading the proxy's modules; RELIABILITY.md, issue 29 item 11).
+  let others = workers - 1;
+  const forkOthers = () => {
+    for (; others > 0; others -= 1) fork();
+  };
   const fork = () => {
     const worker = cluster.fork();
     worker.on('message', (message: unknown) => {
@@ -51,12 +58,14 @@ export async function runProxyPrimary(config: ProxyConfig, logger: Logger, worke
       ready.add(worker.id);
       listening.set(ready.size);
       failedStarts = 0;
+      forkOthers();
     });
   };
   cluster.on('exit', (worker: Worker, code: number | null, signal: string | null) => {
     const wasListening = ready.delete(worker.id);
     listening.set(ready.size);
     if (stopping) return;
+    forkOthers();
     replaced.inc();
     // One that served for a while is replaced at once; one that never got to listen (bus
     // unreachable, a port taken) is retried ever more slowly, so a broken start is no fork loop.
@@ -69,7 +78,7 @@ export async function runProxyPrimary(config: ProxyConfig, logger: Logger, worke
     }, delayMs);
     pendingForks.add(timer);
   });
-  for (let i = 0; i < workers; i += 1) fork();
+  fork();
 
   let nextQuery = 0;
   const ask = (worker: Worker, what: WorkerQuery['what']) =>
