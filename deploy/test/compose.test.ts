@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { ACCOUNTS_SHUTDOWN } from '@cloud/accounts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadCompose } from './support/compose';
@@ -101,6 +102,11 @@ describe('docker-compose.yml', () => {
     for (const name of ['rabbitmq', 'mailpit']) {
       for (const mapping of service(name).ports ?? []) expect(mapping).toMatch(/^127\.0\.0\.1:/);
     }
+  });
+
+  it('waits longer for the accounts service to stop than it takes to (its exit bound after SIGTERM)', () => {
+    const grace = /^(\d+)s$/.exec(service('accounts').stop_grace_period ?? '10s');
+    expect(Number(grace?.[1]) * 1000).toBeGreaterThan(ACCOUNTS_SHUTDOWN.exitBoundMs);
   });
 
   it('sends e-mail to the SMTP catcher and links to the gateway, whose `/` is the console', () => {

@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { ACCOUNTS_SHUTDOWN } from '@cloud/accounts';
 import path from 'node:path';
 import {
   containerEnvironment,
@@ -81,6 +82,10 @@ describe('deploy/kubernetes, production overlay rendered by kubectl kustomize', 
       expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name });
       expect(hpa.spec.minReplicas).toBeGreaterThanOrEqual(2);
     });
+  });
+
+  it('gives the accounts pods longer to stop than the service takes (its exit bound after SIGTERM)', () => {
+    expect((podSpec(deployment('accounts')).terminationGracePeriodSeconds as number) * 1000).toBeGreaterThan(ACCOUNTS_SHUTDOWN.exitBoundMs);
   });
 
   it('names each replica of the nodes service and the proxy by its pod (leases, usage)', () => {

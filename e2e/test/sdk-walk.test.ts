@@ -158,7 +158,9 @@ describe('CloudClient against the platform', () => {
   it('mints a new client key after a password change revoked the old tokens', async () => {
     const { cloud } = await loggedIn('password@example.com');
     const before = cloud.currentSession()!;
-    await cloud.accounts.changePassword(PASSWORD, 'a much better passphrase 7');
+    const changed = await cloud.accounts.changePassword(PASSWORD, 'a much better passphrase 7');
+    // The change deleted the session's key (every key of the account): the session made a new one.
+    expect(changed.ended).toMatchObject({ clientKeys: 1, clientKeyIds: [before.clientId] });
     const after = cloud.currentSession()!;
     expect(after.clientId).not.toBe(before.clientId);
     expect(after.accountToken).not.toBe(before.accountToken);
@@ -175,7 +177,8 @@ describe('CloudClient against the platform', () => {
     expect(await anonymous.accounts.requestPasswordReset('forgot@example.com')).toEqual({ message: 'if the address has an account, a password-reset e-mail is on its way' });
     const { userId, token } = await platform.passwordResetFor('forgot@example.com');
     await expect(anonymous.accounts.resetPassword(userId, token, 'short')).rejects.toBeInstanceOf(InvalidInputError);
-    await expect(anonymous.accounts.resetPassword(userId, token, 'a remembered passphrase 3')).resolves.toBeUndefined();
+    const reset = await anonymous.accounts.resetPassword(userId, token, 'a remembered passphrase 3');
+    expect(reset.ended).toMatchObject({ clientKeys: 1, clientKeyIds: [cloud.currentSession()!.clientId] });
     await expect(anonymous.accounts.resetPassword(userId, token, 'a remembered passphrase 3')).rejects.toMatchObject({ status: 400, code: 'InvalidResetToken' });
     await expect(cloud.accounts.profile()).rejects.toBeInstanceOf(UnauthorizedError);
     await expect(anonymous.login('forgot@example.com', PASSWORD)).rejects.toBeInstanceOf(UnauthorizedError);
@@ -220,9 +223,14 @@ describe('CloudClient against the platform', () => {
     // The authenticator app's code, computed here from the secret; the next step's code is also
     // taken (clocks drift), and is not the one used up by the confirmation.
     const codeAt = (ms: number) => new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: ms });
-    const recoveryCodes = await cloud.accounts.confirmTwoFactor(codeAt(Date.now()));
+    const before = cloud.currentSession()!;
+    const { recoveryCodes, ended } = await cloud.accounts.confirmTwoFactor(codeAt(Date.now()));
     expect(recoveryCodes).toHaveLength(10);
+    // Turning it on ended every token and client key from before; this session went on with new ones.
+    expect(ended).toMatchObject({ clientKeys: 1, clientKeyIds: [before.clientId] });
+    expect(cloud.currentSession()!.clientId).not.toBe(before.clientId);
     expect((await cloud.accounts.profile()).twoFactor).toBe(true);
+    expect(await cloud.nodes.list()).toEqual([]);
 
     const { cloud: other } = client();
     await expect(other.login('two-factor@example.com', PASSWORD)).rejects.toMatchObject({

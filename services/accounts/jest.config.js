@@ -5,6 +5,7 @@ module.exports = withDatabaseSuites([
   'test/bus-rabbitmq.test.ts',
   'test/client-keys.test.ts',
   'test/client-tokens.test.ts',
+  'test/credentials-ended.test.ts',
   'test/delete-user.test.ts',
   'test/events-pipeline.test.ts',
   'test/events.test.ts',

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Secret, TOTP } from 'otpauth';
 import { startTestPlatform, type TestPlatform } from '@cloud/all-in-one/testing';
 import { cliFor } from './support/cli-runner';
@@ -30,9 +31,15 @@ describe('cloud two-factor', () => {
 
   it('turns on and off from a script, and a login without a terminal says to give --code (exit 3)', async () => {
     const email = 'two-factor-script@example.com';
-    const { cli, cleanUp } = await loggedIn(email);
+    const { cli, configFile, cleanUp } = await loggedIn(email);
     const elsewhere = cliFor(platform);
     try {
+      // A session on another machine, and a key a script uses, both from before two-factor login.
+      expect((await elsewhere.cli(['login', email, '--password-stdin'], `${PASSWORD}\n`)).code).toBe(0);
+      const scriptKey = (await cli(['--json', 'keys', 'create'])).json<{ clientId: string }>().clientId;
+      const sessionKey = () => JSON.parse(readFileSync(configFile, 'utf8')).session.clientId as string;
+      const before = sessionKey();
+
       expect((await cli(['--json', 'two-factor', 'status'])).json()).toEqual({ enabled: false, pending: false, recoveryCodesLeft: 0 });
       const wrongPassword = await cli(['--json', 'two-factor', 'enable', '--password-stdin'], 'not the password 1');
       expect(wrongPassword.code).toBe(4);
@@ -46,8 +53,16 @@ describe('cloud two-factor', () => {
 
       const confirm = await cli(['--json', 'two-factor', 'confirm', codeAt(secret, Date.now())]);
       expect(confirm.code).toBe(0);
-      const { recoveryCodes } = confirm.json<{ recoveryCodes: string[] }>();
+      const { recoveryCodes, ended } = confirm.json<{ recoveryCodes: string[]; ended: { clientKeys: number; clientKeyIds: string[] } }>();
       expect(recoveryCodes).toHaveLength(10);
+      // Turning it on ended every session and client key from before (issue 29, item 3); this
+      // CLI's session goes on with a new key of its own.
+      expect(ended.clientKeys).toBe(3);
+      expect(ended.clientKeyIds).toEqual(expect.arrayContaining([scriptKey, before]));
+      expect(sessionKey()).not.toBe(before);
+      expect((await cli(['--json', 'keys', 'list'])).json<Array<{ id: string }>>().map((key) => key.id)).toEqual([sessionKey()]);
+      expect((await cli(['--json', 'nodes', 'list'])).json()).toEqual([]);
+      expect(await elsewhere.cli(['profile'])).toMatchObject({ code: 3 });
       expect((await cli(['--json', 'profile'])).json()).toMatchObject({ twoFactor: true });
       expect((await cli(['two-factor', 'status'])).stdout).toMatch(/Two-factor login:\s+on\nRecovery codes left:\s+10\n/);
 

@@ -189,8 +189,9 @@ describe('cloud against the platform', () => {
       expect(await cli(['keys', 'remove', key.clientId])).toMatchObject({ code: 5 });
 
       const changed = await cli(['--json', 'password', '--password-stdin'], `${PASSWORD}\nan even better passphrase 9\n`);
-      expect(changed.json()).toEqual({ changed: true });
-      // The session goes on with a new client key; the old one is gone.
+      // The change deleted every client key of the account, the session's own too (issue 29, item 3)…
+      expect(changed.json()).toEqual({ changed: true, ended: { clientKeys: 1, clientKeyIds: [sessionKey], tokensIssuedBefore: expect.any(String) } });
+      // …and the session goes on with a new client key; the old one is gone.
       const after = JSON.parse(readFileSync(configFile, 'utf8')).session.clientId as string;
       expect(after).not.toBe(sessionKey);
       expect((await cli(['--json', 'keys', 'list'])).json<Array<{ id: string }>>().map((one) => one.id)).toEqual([after]);
@@ -218,7 +219,7 @@ describe('cloud against the platform', () => {
 
       const reset = await cli(['--json', 'password', 'reset', '--link', link, '--password-stdin'], `${NEW}\n`);
       expect(reset).toMatchObject({ code: 0 });
-      expect(reset.json()).toEqual({ reset: true, user: userId });
+      expect(reset.json()).toMatchObject({ reset: true, user: userId, ended: { clientKeys: 1 } });
       // The saved session's tokens were revoked with the old password.
       expect(await cli(['profile'])).toMatchObject({ code: 3 });
       expect(await cli(['password', 'reset', '--link', link, '--password-stdin'], 'another passphrase 11\n')).toMatchObject({ code: 2, stderr: expect.stringContaining('wrong, used or expired') });

@@ -13,6 +13,8 @@ export interface ComposeService {
   ports?: string[];
   network_mode?: string;
   depends_on?: Record<string, { condition: string }>;
+  /** How long `docker compose stop` waits after SIGTERM before SIGKILL, e.g. `30s` (default 10s). */
+  stop_grace_period?: string;
 }
 
 export interface ComposeFile {

@@ -2,18 +2,24 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import { Server as TlsServer } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@cloud/logging';
+import { RequestDrain } from './request-drain';
 
 export interface RunningServer {
   /** e.g. http://127.0.0.1:3001 */
   url: string;
   port: number;
-  /** Stops accepting connections, lets requests in flight finish (up to `graceMs`), then closes the rest. */
+  /**
+   * Lets requests in flight finish (up to `graceMs`, default 5 s), then stops listening and closes
+   * the connections left. A server of `serveHttp` answers requests arriving meanwhile with 503
+   * (`RequestDrain`); one of `listenServer` stops accepting connections at once.
+   */
   close(graceMs?: number): Promise<void>;
 }
 
 /** Listens on host:port (port 0 picks a free one) and resolves once listening. */
 export async function serveHttp(handler: RequestListener, options: ServeOptions): Promise<RunningServer> {
-  return listenServer(createServer(handler), options);
+  const drain = new RequestDrain();
+  return listenServer(createServer(drain.wrap(handler)), options, drain);
 }
 
 export interface ServeOptions {
@@ -25,9 +31,10 @@ export interface ServeOptions {
 
 /**
  * Makes a server (HTTP or HTTPS) listen on host:port, resolving once it does, with the keep-alive
- * and graceful close every service uses.
+ * and graceful close every service uses; with `drain` (the one its handler is wrapped in), the
+ * close answers new requests 503 while those in flight finish.
  */
-export async function listenServer(server: Server, options: ServeOptions): Promise<RunningServer> {
+export async function listenServer(server: Server, options: ServeOptions, drain?: RequestDrain): Promise<RunningServer> {
   server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeouts
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -43,17 +50,32 @@ export async function listenServer(server: Server, options: ServeOptions): Promi
   return {
     url,
     port,
-    close: (graceMs = 5_000) =>
-      new Promise<void>((resolve, reject) => {
-        const force = setTimeout(() => server.closeAllConnections(), graceMs);
-        server.close((error) => {
-          clearTimeout(force);
-          if (error) reject(error);
-          else resolve();
-        });
-        server.closeIdleConnections();
-      }),
+    async close(graceMs = 5_000) {
+      const deadline = Date.now() + graceMs;
+      if (drain) {
+        // Idle keep-alive connections stay open while draining: a request a client sends on one
+        // gets the 503 and `Connection: close`, where closing them now would reset a request
+        // already on its way.
+        const inFlight = drain.size;
+        if (!(await drain.drain(graceMs))) options.logger.warn(`${options.name}: requests still unanswered after the grace period; closing their connections`, { graceMs, left: drain.size });
+        else if (inFlight > 0) options.logger.info(`${options.name}: requests in flight answered`, { answered: inFlight });
+      }
+      await closeServer(server, Math.max(0, deadline - Date.now()));
+    },
   };
+}
+
+/** Stops listening and resolves once every connection has ended; those still open after `graceMs` are closed. */
+function closeServer(server: Server, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const force = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close((error) => {
+      clearTimeout(force);
+      if (error) reject(error);
+      else resolve();
+    });
+    server.closeIdleConnections();
+  });
 }
 
 /**

@@ -4,10 +4,12 @@ import type {
   ClientKey,
   ClientKeySummary,
   CloudEvent,
+  CredentialsEnded,
   EventsQuery,
   PasswordReset,
   PasswordResetRequest,
   SignUpRequest,
+  TwoFactorConfirmation,
   TwoFactorEnrolment,
   TwoFactorStatus,
   UpdateProfileRequest,
@@ -47,11 +49,12 @@ export class AccountsApi {
 
   /**
    * Sets a new password with the user id and token of a password-reset e-mail. Every token issued
-   * before stops working, so log in again afterwards.
+   * before stops working and every client key of the account is deleted (the answer says which),
+   * so log in again afterwards.
    */
-  async resetPassword(userId: string, token: string, password: string): Promise<void> {
+  resetPassword(userId: string, token: string, password: string): Promise<CredentialsEnded> {
     const body: PasswordReset = { password };
-    await this.api.request({ method: 'PUT', path: `/users/${encodeURIComponent(userId)}/password-reset/${encodeURIComponent(token)}`, body });
+    return this.api.request({ method: 'PUT', path: `/users/${encodeURIComponent(userId)}/password-reset/${encodeURIComponent(token)}`, body });
   }
 
   async profile(): Promise<UserProfile> {
@@ -63,18 +66,19 @@ export class AccountsApi {
   }
 
   /**
-   * Changes the password. Every token issued before stops working, so the session takes the
-   * fresh account token of the answer and makes a new client key for its client tokens.
+   * Changes the password. Every token issued before stops working and every client key of the
+   * account is deleted (the answer says which), so the session goes on with the fresh account
+   * token of the answer and a new client key of its own.
    */
-  async changePassword(oldPassword: string, newPassword: string): Promise<void> {
-    const { accessToken } = await this.api.request<{ accessToken: string }>({
+  async changePassword(oldPassword: string, newPassword: string): Promise<CredentialsEnded> {
+    const { accessToken, ...ended } = await this.api.request<CredentialsEnded & { accessToken: string }>({
       method: 'PUT',
       path: '/users/me/password',
       body: { oldPassword, newPassword },
       auth: this.asAccount(),
     });
-    this.session.setAccountToken(accessToken);
-    if (this.session.current()?.clientId) await this.session.mintClientTokens();
+    await this.session.continueWith(accessToken);
+    return ended;
   }
 
   /** Deletes the account with its keys and events, confirmed with the password; the session ends. */
@@ -96,15 +100,20 @@ export class AccountsApi {
     return this.api.request({ method: 'POST', path: '/users/me/two-factor', body: { password }, auth: this.asAccount() });
   }
 
-  /** Turns two-factor login on with a first code of the enrolled secret; returns the recovery codes, shown this once. */
-  async confirmTwoFactor(code: string): Promise<string[]> {
-    const { recoveryCodes } = await this.api.request<{ recoveryCodes: string[] }>({
+  /**
+   * Turns two-factor login on with a first code of the enrolled secret; returns the recovery
+   * codes, shown this once. Like a password change it ends every token from before and every
+   * client key (the answer says which): the session goes on as after `changePassword`.
+   */
+  async confirmTwoFactor(code: string): Promise<TwoFactorConfirmation> {
+    const { accessToken, ...confirmation } = await this.api.request<TwoFactorConfirmation & { accessToken: string }>({
       method: 'POST',
       path: '/users/me/two-factor/confirm',
       body: { code },
       auth: this.asAccount(),
     });
-    return recoveryCodes;
+    await this.session.continueWith(accessToken);
+    return confirmation;
   }
 
   /** Turns two-factor login off, confirmed with the password and a code (or a recovery code). */

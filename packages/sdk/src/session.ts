@@ -106,9 +106,15 @@ export class SessionManager {
     return token;
   }
 
-  /** Replaces the account token, e.g. with the fresh one a password change answers. */
-  setAccountToken(accountToken: string): void {
-    if (this.session) this.set({ ...this.session, accountToken });
+  /**
+   * Goes on after a change that ended every token and client key of the account (a password
+   * change, turning two-factor login on): takes the fresh account token the change answered, and
+   * a session that minted client tokens makes itself a new client key (its old one is deleted).
+   */
+  async continueWith(accountToken: string): Promise<void> {
+    if (!this.session) return;
+    this.set({ ...this.session, accountToken });
+    if (this.session.clientId) await this.mintClientTokens();
   }
 
   /** A valid client access token, refreshed when expired (or when `force`d after a 401). */
@@ -127,7 +133,7 @@ export class SessionManager {
 
   /**
    * A new client key for the session, replacing (and deleting) the one before. Needed after a
-   * password change, which revokes every token issued before it.
+   * password change, which deletes every client key and revokes every token issued before it.
    */
   async mintClientTokens(): Promise<void> {
     const accountToken = this.accountToken();

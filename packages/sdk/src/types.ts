@@ -17,6 +17,12 @@ export type ClientTokens = AccountsSchemas['schemas']['ClientTokens'];
 export type CloudEvent = AccountsSchemas['schemas']['Event'];
 export type TwoFactorStatus = AccountsSchemas['schemas']['TwoFactorStatus'];
 export type TwoFactorEnrolment = AccountsSchemas['schemas']['TwoFactorEnrolment'];
+/** What a new password or turning two-factor login on ended: the client keys deleted, and every token issued before a time. */
+export type EndedCredentials = AccountsSchemas['schemas']['EndedCredentials'];
+/** `ended`, and `message` saying it in words. */
+export type CredentialsEnded = AccountsSchemas['schemas']['PasswordResetDone'];
+/** The recovery codes (shown once), what ended, and in words. */
+export type TwoFactorConfirmation = Omit<AccountsSchemas['schemas']['RecoveryCodes'], 'accessToken'>;
 export type EventsQuery = NonNullable<AccountsPaths['/users/me/events']['get']['parameters']['query']>;
 
 export type ChainOption = NodesSchemas['schemas']['ChainOption'];

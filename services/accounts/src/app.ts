@@ -81,6 +81,7 @@ export function createAccountsApp(deps: AccountsAppDependencies): AccountsApp {
   const twoFactorCrypto = new TwoFactorCrypto(deps.twoFactorKey);
   const usersService = new UsersService({
     users,
+    keys: clientKeys,
     secondFactor: new TwoFactorCodes({ repo: twoFactorRepo, crypto: twoFactorCrypto, clock }),
     passwords,
     revocations,
@@ -111,6 +112,10 @@ export function createAccountsApp(deps: AccountsAppDependencies): AccountsApp {
     users: usersService,
     repo: twoFactorRepo,
     crypto: twoFactorCrypto,
+    revocations,
+    keys: clientKeys,
+    mailer: deps.mailer,
+    logger,
     clock,
     issuer: config.TWO_FACTOR_ISSUER,
   });
@@ -118,6 +123,7 @@ export function createAccountsApp(deps: AccountsAppDependencies): AccountsApp {
     new AttemptLimit(limitStore, { name, points, windowSeconds: config.PASSWORD_RESET_WINDOW_SECONDS, refusal: 'too many password-reset requests; try again later' });
   const passwordResets = new PasswordResets({
     users,
+    keys: clientKeys,
     passwords,
     revocations,
     resets: new PasswordResetsRepository(db),

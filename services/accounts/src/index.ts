@@ -8,3 +8,4 @@ export { EventsRepository } from './data-access/events.repository';
 export { consumeCallEvents } from './entry-points/messages/call-events.consumer';
 export { accountsMigrations, ACCOUNTS_SCHEMA } from './migrations';
 export { accountsOpenApiDocument } from './entry-points/http/openapi';
+export { ACCOUNTS_SHUTDOWN } from './shutdown';

@@ -162,7 +162,7 @@ describe('PUT /users/me/password', () => {
 
     const res = await change(user.accountToken, { oldPassword: PASSWORD, newPassword: NEW_PASSWORD });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body as object)).toEqual(['accessToken']);
+    expect(Object.keys(res.body as object)).toEqual(['accessToken', 'ended', 'message']);
     const newToken = res.body.accessToken as string;
     expect(jwt.decode(newToken)).toMatchObject({ kind: 'account', sub: user.id, ver: before.credentials_version + 1 });
     const me = await t.http.get('/users/me').set(bearer(newToken));

@@ -14,19 +14,28 @@ export interface TestSmtpServer {
   received: ReceivedMail[];
   /** Messages whose envelope goes to `to`, in the order they arrived. */
   to(to: string): ReceivedMail[];
+  /** Messages sent and not accepted yet, while `holdUntil` has not resolved. */
+  held(): number;
   close(): Promise<void>;
 }
 
-/** A real SMTP server on a free local port that keeps every message it accepts. */
-export async function startSmtpServer(): Promise<TestSmtpServer> {
+/**
+ * A real SMTP server on a free local port that keeps every message it accepts. With `holdUntil`,
+ * it accepts no message before that promise resolves: the sender waits, as on a slow mail server.
+ */
+export async function startSmtpServer(options: { holdUntil?: Promise<unknown> } = {}): Promise<TestSmtpServer> {
   const received: ReceivedMail[] = [];
+  let held = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
     onData(stream, session, callback) {
+      held += 1;
       simpleParser(stream)
-        .then((mail) => {
+        .then(async (mail) => {
+          await options.holdUntil;
+          held -= 1;
           const { mailFrom, rcptTo } = session.envelope;
           received.push({ envelopeFrom: mailFrom && mailFrom.address, envelopeTo: rcptTo.map((r) => r.address), mail });
           callback();
@@ -40,6 +49,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
     port: (server.server.address() as AddressInfo).port,
     received,
     to: (to) => received.filter((message) => message.envelopeTo.includes(to.toLowerCase())),
+    held: () => held,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -13,7 +13,10 @@ const codeAt = (secret: string, timestamp: number) => new TOTP({ secret: Secret.
 
 type User = Awaited<ReturnType<typeof verifiedUser>>;
 
-/** Enrols and confirms two-factor login for `user`; returns the secret and the recovery codes. */
+/**
+ * Enrols and confirms two-factor login for `user`; returns the secret and the recovery codes.
+ * Turning it on revokes every token from before: `user.accountToken` becomes the answer's new one.
+ */
 async function turnOn(t: TestAccounts, user: User): Promise<{ secret: string; recoveryCodes: string[] }> {
   const enrol = await t.http.post('/users/me/two-factor').set(bearer(user.accountToken)).send({ password: PASSWORD }).expect(200);
   const secret = enrol.body.secret as string;
@@ -22,6 +25,7 @@ async function turnOn(t: TestAccounts, user: User): Promise<{ secret: string; re
     .set(bearer(user.accountToken))
     .send({ code: codeAt(secret, t.clock()) })
     .expect(200);
+  user.accountToken = confirm.body.accessToken as string;
   // The confirming code's step is used up: move on to a fresh one.
   t.clock.advance(STEP_MS);
   return { secret, recoveryCodes: confirm.body.recoveryCodes as string[] };
@@ -111,6 +115,9 @@ describe('two-factor login (TOTP)', () => {
     const storedText = JSON.stringify(stored);
     for (const recoveryCode of recoveryCodes) expect(storedText).not.toContain(recoveryCode.replace('-', ''));
 
+    // Every token from before is revoked; the answer's account token carries the session on.
+    expect((await t.http.get('/users/me').set(bearer(user.accountToken))).body).toEqual({ code: 'Unauthorized', message: 'token has been revoked' });
+    user.accountToken = res.body.accessToken as string;
     expect((await t.http.get('/users/me').set(bearer(user.accountToken))).body).toMatchObject({ twoFactor: true });
     expect((await t.http.get('/users/me/two-factor').set(bearer(user.accountToken))).body).toEqual({ enabled: true, pending: false, recoveryCodesLeft: 10 });
     const twice = await t.http.post('/users/me/two-factor/confirm').set(bearer(user.accountToken)).send({ code });

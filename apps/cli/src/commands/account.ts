@@ -5,6 +5,7 @@ import { UsageError } from '../exit-codes';
 import { note, printJson, printRecord, printTable } from '../output';
 import { isTerminal, readCode, readPassword } from '../password';
 import { TWO_FACTOR_PROMPT } from './two-factor';
+import { endedInWords } from '../ended-credentials';
 import { positiveInteger } from '../program';
 
 // Accounts: signup, verify, login, logout, profile, password (and password reset), keys, token, events.
@@ -91,7 +92,7 @@ export function registerAccountCommands(program: Command, contextOf: ContextOf):
 
   const password = program
     .command('password')
-    .description('change your password; other sessions end, this one goes on (forgot it? cloud password reset)')
+    .description('change your password; other sessions end and every client key is deleted, this session goes on (forgot it? cloud password reset)')
     .option('--password-stdin', 'read the passwords from standard input: the old and the new, one per line; with reset --link, the new one')
     .action(async (options: { passwordStdin?: boolean }, command: Command) => {
       const ctx = contextOf(command);
@@ -103,9 +104,9 @@ export function registerAccountCommands(program: Command, contextOf: ContextOf):
             await readPassword({ prompt: 'Current password: ', fromStdin: false, input: ctx.io.stdin, output: ctx.io.stderr }),
             await readPassword({ prompt: 'New password: ', fromStdin: false, confirm: true, input: ctx.io.stdin, output: ctx.io.stderr }),
           ];
-      await ctx.cloud().accounts.changePassword(oldPassword, newPassword);
-      if (ctx.output.json) return printJson(ctx.output, { changed: true });
-      note(ctx.output, 'Password changed. Tokens issued before no longer work; this session has new ones.');
+      const { ended } = await ctx.cloud().accounts.changePassword(oldPassword, newPassword);
+      if (ctx.output.json) return printJson(ctx.output, { changed: true, ended });
+      note(ctx.output, `Password changed. ${endedInWords(ended)} This session goes on with new tokens and a new client key.`);
     });
 
   password
@@ -126,9 +127,9 @@ export function registerAccountCommands(program: Command, contextOf: ContextOf):
       if (email) throw new UsageError('give either your e-mail address or --link, not both');
       const { userId, token } = linkOf(options.link, 'password-reset', 'give --link the link from the password-reset e-mail');
       const newPassword = await readPassword({ prompt: 'New password: ', fromStdin: passwordStdin === true, confirm: true, input: ctx.io.stdin, output: ctx.io.stderr });
-      await ctx.cloud().accounts.resetPassword(userId, token, newPassword);
-      if (ctx.output.json) return printJson(ctx.output, { reset: true, user: userId });
-      note(ctx.output, `Password changed; every session of the account has ended. Next: cloud login ${userId}`);
+      const { ended } = await ctx.cloud().accounts.resetPassword(userId, token, newPassword);
+      if (ctx.output.json) return printJson(ctx.output, { reset: true, user: userId, ended });
+      note(ctx.output, `Password changed. ${endedInWords(ended)} Next: cloud login ${userId}`);
     });
 
   const keys = program.command('keys').description('client key pairs, for programs that call the nodes and staking APIs');
@@ -263,3 +264,4 @@ function twoLines(text: string): [string, string] {
   if (lines.length !== 2 || !lines[0] || !lines[1]) throw new UsageError('--password-stdin takes two lines: the current password, then the new one');
   return [lines[0], lines[1]];
 }
+

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
+import type { TwoFactorConfirmation } from '@cloud/sdk';
 import type { Context } from '../context';
 import { note, printJson, printRecord } from '../output';
 import { isTerminal, readCode, readPassword } from '../password';
+import { endedInWords } from '../ended-credentials';
 
 // two-factor: status, enable (then confirm), disable.
 
@@ -47,18 +49,18 @@ export function registerTwoFactorCommands(program: Command, contextOf: ContextOf
       note(ctx.output, 'Add it to your authenticator app: scan the URI as a QR code, or type the secret.');
       if (options.passwordStdin || !isTerminal(ctx.io.stdin)) return note(ctx.output, 'Then turn it on with: cloud two-factor confirm <the code the app shows>');
       const code = await readCode({ prompt: 'Code from the app: ', noTerminal: TWO_FACTOR_PROMPT.noTerminal, input: ctx.io.stdin, output: ctx.io.stderr });
-      printRecoveryCodes(ctx, await ctx.cloud().accounts.confirmTwoFactor(code));
+      printConfirmation(ctx, await ctx.cloud().accounts.confirmTwoFactor(code));
     });
 
   twoFactor
     .command('confirm')
-    .description('turn two-factor login on with the first code of the secret shown by "enable"; prints the recovery codes once')
+    .description('turn two-factor login on with the first code of the secret shown by "enable"; prints the recovery codes once. Other sessions end and every client key is deleted; this session goes on')
     .argument('<code>', 'the code the authenticator app shows')
     .action(async (code: string, _options: unknown, command: Command) => {
       const ctx = contextOf(command);
-      const recoveryCodes = await ctx.cloud().accounts.confirmTwoFactor(code);
-      if (ctx.output.json) return printJson(ctx.output, { enabled: true, recoveryCodes });
-      printRecoveryCodes(ctx, recoveryCodes);
+      const confirmation = await ctx.cloud().accounts.confirmTwoFactor(code);
+      if (ctx.output.json) return printJson(ctx.output, { enabled: true, recoveryCodes: confirmation.recoveryCodes, ended: confirmation.ended });
+      printConfirmation(ctx, confirmation);
     });
 
   twoFactor
@@ -77,7 +79,8 @@ export function registerTwoFactorCommands(program: Command, contextOf: ContextOf
     });
 }
 
-function printRecoveryCodes(ctx: Context, recoveryCodes: string[]): void {
+function printConfirmation(ctx: Context, { recoveryCodes, ended }: TwoFactorConfirmation): void {
   ctx.output.out.write(`${recoveryCodes.join('\n')}\n`);
   note(ctx.output, 'Two-factor login is on. These recovery codes are shown only now: keep them safe; each logs in once without the app.');
+  note(ctx.output, `${endedInWords(ended)} This session goes on with new tokens and a new client key.`);
 }

@@ -261,7 +261,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set a new password with the token of a password-reset e-mail; every token issued before stops working */
+        /** Set a new password with the token of a password-reset e-mail; every token issued before stops working and every client key is deleted */
         put: {
             parameters: {
                 query?: never;
@@ -279,12 +279,14 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description the password is changed; log in with it */
-                204: {
+                /** @description the password is changed (log in with it), and what ended */
+                200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["PasswordResetDone"];
+                    };
                 };
                 /** @description the token is wrong, used or expired (InvalidResetToken), or the password is weak (InvalidInput) */
                 400: {
@@ -466,7 +468,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change the password; tokens issued before stop working, a fresh account token is returned */
+        /** Change the password; tokens issued before stop working and every client key is deleted; a fresh account token is returned */
         put: {
             parameters: {
                 query?: never;
@@ -480,13 +482,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description a new account access token */
+                /** @description a new account access token, and what ended */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["AccessToken"];
+                        "application/json": components["schemas"]["PasswordChanged"];
                     };
                 };
                 /** @description weak or unchanged new password (InvalidInput) */
@@ -901,7 +903,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn two-factor login on with a first code from the enrolled secret; returns the recovery codes, shown only here */
+        /** Turn two-factor login on with a first code from the enrolled secret; returns the recovery codes, shown only here. Tokens issued before stop working and every client key is deleted; a fresh account token is returned */
         post: {
             parameters: {
                 query?: never;
@@ -915,7 +917,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description the recovery codes */
+                /** @description the recovery codes, a new account access token, and what ended */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -1215,6 +1217,20 @@ export interface components {
             /** Format: email */
             email: string;
         };
+        PasswordResetDone: {
+            ended: components["schemas"]["EndedCredentials"];
+            /** @description what happened and what ended, in words */
+            message: string;
+        };
+        /** @description What a new password or turning two-factor login on ended; the owner is e-mailed the same. */
+        EndedCredentials: {
+            /** @description how many client keys of the account were deleted */
+            clientKeys: number;
+            /** @description their ids: programs that used them need a new key */
+            clientKeyIds: string[];
+            /** @description every account, client and refresh token issued before this time stopped working (ISO 8601 UTC) */
+            tokensIssuedBefore: string;
+        };
         /** @description the new password, with the sign-up rules */
         PasswordReset: {
             password: string;
@@ -1228,8 +1244,12 @@ export interface components {
                 state?: string;
             };
         };
-        AccessToken: {
+        PasswordChanged: {
+            /** @description the session's new account access token */
             accessToken: string;
+            ended: components["schemas"]["EndedCredentials"];
+            /** @description what happened and what ended, in words */
+            message: string;
         };
         ChangePasswordRequest: {
             oldPassword: string;
@@ -1237,6 +1257,9 @@ export interface components {
         };
         DeleteUserRequest: {
             password: string;
+        };
+        AccessToken: {
+            accessToken: string;
         };
         LoginRequest: {
             /**
@@ -1281,6 +1304,11 @@ export interface components {
         RecoveryCodes: {
             /** @description single-use codes, each standing in for one TOTP code */
             recoveryCodes: string[];
+            /** @description the session's new account access token: every token issued before stopped working */
+            accessToken: string;
+            ended: components["schemas"]["EndedCredentials"];
+            /** @description what happened and what ended, in words */
+            message: string;
         };
         TwoFactorConfirmRequest: {
             /**

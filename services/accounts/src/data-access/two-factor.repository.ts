@@ -1,4 +1,4 @@
-import type { Database } from '@cloud/db';
+import type { Database, Transaction } from '@cloud/db';
 
 /**
  * The two-factor state kept on `users` (secret, enabled time, last accepted step) and the
@@ -19,19 +19,24 @@ export class TwoFactorRepository {
 
   /**
    * Turns the pending secret `encryptedSecret` on, with `step` used up and these recovery codes
-   * (replacing any older ones); false if it is no longer the pending secret.
+   * (replacing any older ones), and raises the credentials version from `credentialsVersion`
+   * (every token issued before stops working), in the caller's transaction. Resolves to the new
+   * version, or undefined if it is no longer the pending secret or the version has moved on.
    */
-  async enable(userId: string, encryptedSecret: string, step: number, recoveryCodeHashes: string[], now: Date): Promise<boolean> {
-    return this.db.transaction(async (trx) => {
-      const updated = await trx('users')
-        .where({ id: userId, two_factor_secret: encryptedSecret })
-        .whereNull('two_factor_enabled_at')
-        .update({ two_factor_enabled_at: now, two_factor_last_step: step, updated_at: now });
-      if (updated !== 1) return false;
-      await trx('recovery_codes').where({ user_id: userId }).delete();
-      await trx('recovery_codes').insert(recoveryCodeHashes.map((hash) => ({ user_id: userId, code_hash: hash })));
-      return true;
-    });
+  async enable(
+    trx: Transaction,
+    change: { userId: string; encryptedSecret: string; step: number; recoveryCodeHashes: string[]; credentialsVersion: number; now: Date },
+  ): Promise<number | undefined> {
+    const { userId, encryptedSecret, step, recoveryCodeHashes, credentialsVersion, now } = change;
+    const [row] = (await trx('users')
+      .where({ id: userId, two_factor_secret: encryptedSecret, credentials_version: credentialsVersion })
+      .whereNull('two_factor_enabled_at')
+      .update({ two_factor_enabled_at: now, two_factor_last_step: step, credentials_version: credentialsVersion + 1, updated_at: now })
+      .returning('credentials_version')) as Array<{ credentials_version: number }>;
+    if (!row) return undefined;
+    await trx('recovery_codes').where({ user_id: userId }).delete();
+    await trx('recovery_codes').insert(recoveryCodeHashes.map((hash) => ({ user_id: userId, code_hash: hash })));
+    return row.credentials_version;
   }
 
   /** Records `step` as used if it is newer than every step used before; false for a replay. */

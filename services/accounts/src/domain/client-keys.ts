@@ -37,8 +37,11 @@ const BAD_CLIENT = 'wrong clientId or clientSecret';
 export class ClientKeysService {
   constructor(private readonly deps: ClientKeysDependencies) {}
 
-  /** Makes a key pair; the secret is returned here once and only its keyed hash is kept. */
-  async create(userId: string): Promise<NewClientKey> {
+  /**
+   * Makes a key pair for the holder of an account token of `credentialsVersion`; the secret is
+   * returned here once and only its keyed hash is kept.
+   */
+  async create(userId: string, credentialsVersion: number): Promise<NewClientKey> {
     const clientSecret = randomAlphanumeric(CLIENT_SECRET_LENGTH);
     const key: ClientKey = {
       id: randomAlphanumeric(CLIENT_ID_LENGTH),
@@ -46,9 +49,9 @@ export class ClientKeysService {
       secretHash: keyedHashHex(this.deps.secretHashKey, clientSecret),
       createdAt: new Date(this.deps.clock()),
     };
-    if (!(await this.deps.keys.insertWithinLimit(key, this.deps.maxKeysPerUser))) {
-      throw new ForbiddenError(`a user may have at most ${this.deps.maxKeysPerUser} client keys; delete one first`, 'LimitExceeded');
-    }
+    const inserted = await this.deps.keys.insertWithinLimit(key, this.deps.maxKeysPerUser, credentialsVersion);
+    if (inserted === 'revoked') throw new UnauthorizedError('token has been revoked');
+    if (inserted === 'limit') throw new ForbiddenError(`a user may have at most ${this.deps.maxKeysPerUser} client keys; delete one first`, 'LimitExceeded');
     return { clientId: key.id, clientSecret, createdAt: key.createdAt.toISOString() };
   }
 

@@ -6,9 +6,11 @@ import type { PasswordResetsRepository } from '../data-access/password-resets.re
 import type { User } from '../data-access/users.repository';
 import type { AttemptLimit } from './attempt-limit';
 import { randomUrlToken, sha256Hex } from './credentials';
+import { sendCredentialsEndedEmail } from './credentials-ended-email';
 import { replacePassword, type PasswordChangeDependencies } from './password-change';
 import type { EmailLinks } from './email-links';
 import { passwordResetEmail } from './password-reset-email';
+import type { EndedCredentials } from './standing-credentials';
 
 export interface PasswordResetsDependencies extends PasswordChangeDependencies {
   resets: PasswordResetsRepository;
@@ -29,7 +31,7 @@ const INVALID_TOKEN = 'the password-reset link is wrong, used or expired; ask fo
 /**
  * Password reset by e-mail: a single-use token (only its SHA-256 stored), valid for a short time
  * and only while the password is the one it was issued for. Using it sets the new password the way
- * a password change does, so every older token is revoked.
+ * a password change does, so every older token is revoked and every client key deleted.
  */
 export class PasswordResets {
   /** E-mails still being sent; `settle` waits for them. */
@@ -54,17 +56,23 @@ export class PasswordResets {
     this.sendInBackground(user, token);
   }
 
-  /** Sets the new password with a token of the user; 400 InvalidResetToken if it is wrong, used or expired. */
-  async reset(user: User | undefined, token: string, password: string, address: string | undefined): Promise<void> {
+  /**
+   * Sets the new password with a token of the user, ending every session and client key as a
+   * password change does, and e-mails the owner what ended; 400 InvalidResetToken if the token is
+   * wrong, used or expired.
+   */
+  async reset(user: User | undefined, token: string, password: string, address: string | undefined): Promise<EndedCredentials> {
     if (address) await this.deps.perAddress.take(address);
     const tokenHash = sha256Hex(token);
     const usable = user && (await this.deps.resets.findUsable(user.id, tokenHash, user.credentialsVersion, new Date(this.deps.clock())));
     if (!user || !usable) throw new InvalidInputError(INVALID_TOKEN, 'InvalidResetToken');
-    const changed = await replacePassword(this.deps, user, password, 'body.password', (trx) =>
+    const ended = await replacePassword(this.deps, user, password, 'body.password', (trx) =>
       this.deps.resets.consume(user.id, tokenHash, user.credentialsVersion, new Date(this.deps.clock()), trx),
     );
     // Another request used a token (or changed the password) between the check and the change.
-    if (!changed) throw new InvalidInputError(INVALID_TOKEN, 'InvalidResetToken');
+    if (!ended) throw new InvalidInputError(INVALID_TOKEN, 'InvalidResetToken');
+    await sendCredentialsEndedEmail(this.deps, user, 'password-reset', ended);
+    return ended;
   }
 
   /** Waits for e-mails being sent. */

@@ -1,19 +1,31 @@
-import type { Clock } from '@cloud/auth';
 import { ConflictError, ForbiddenError } from '@cloud/http';
+import type { Logger } from '@cloud/logging';
+import type { Mailer } from '../data-access/mailer';
 import type { TwoFactorRepository } from '../data-access/two-factor.repository';
+import { sendCredentialsEndedEmail } from './credentials-ended-email';
+import { endStandingCredentials, type EndedCredentials, type StandingCredentialsDependencies } from './standing-credentials';
 import { newTotpSecret, totpStep, totpUri } from './totp';
 import { newRecoveryCodes, type TwoFactorCrypto } from './two-factor-crypto';
 import type { UsersService } from './users';
 
 export const RECOVERY_CODE_COUNT = 10;
 
-export interface TwoFactorDependencies {
+export interface TwoFactorDependencies extends StandingCredentialsDependencies {
   users: UsersService;
   repo: TwoFactorRepository;
   crypto: TwoFactorCrypto;
-  clock: Clock;
+  mailer: Mailer;
+  logger: Logger;
   /** The issuer authenticator apps show (TWO_FACTOR_ISSUER). */
   issuer: string;
+}
+
+export interface TwoFactorConfirmation {
+  /** Shown this once. */
+  recoveryCodes: string[];
+  /** A fresh account token: turning it on ends every token issued before, this session's too. */
+  accessToken: string;
+  ended: EndedCredentials;
 }
 
 export interface TwoFactorStatus {
@@ -58,20 +70,28 @@ export class TwoFactorService {
     return { secret, uri: totpUri(secret, this.deps.issuer, user.email) };
   }
 
-  /** Turns the pending secret on with a code from it; returns the recovery codes, shown this once. */
-  async confirm(userId: string, code: string): Promise<string[]> {
+  /**
+   * Turns the pending secret on with a code from it. Like a new password, it ends every standing
+   * credential the password alone could have made (every token issued before, every client key),
+   * so whoever had only the password is out; the caller gets a fresh account token, the recovery
+   * codes (shown this once) and what ended, and the owner an e-mail saying it.
+   */
+  async confirm(userId: string, code: string): Promise<TwoFactorConfirmation> {
     const user = await this.deps.users.getUser(userId);
     if (user.twoFactorEnabledAt) throw enabledAlready();
-    if (!user.twoFactorSecret) throw new ConflictError('nothing to confirm: enrol first (POST /users/me/two-factor)', 'TwoFactorNotPending');
-    const step = totpStep(this.deps.crypto.decrypt(user.id, user.twoFactorSecret), code.replace(/\s/g, ''), this.deps.clock());
+    const encryptedSecret = user.twoFactorSecret;
+    if (!encryptedSecret) throw new ConflictError('nothing to confirm: enrol first (POST /users/me/two-factor)', 'TwoFactorNotPending');
+    const step = totpStep(this.deps.crypto.decrypt(user.id, encryptedSecret), code.replace(/\s/g, ''), this.deps.clock());
     if (step === undefined) throw new ForbiddenError('the code is wrong: check the authenticator app and its clock', 'InvalidTwoFactorCode');
-    const codes = newRecoveryCodes(RECOVERY_CODE_COUNT);
-    const hashes = codes.map((recoveryCode) => this.deps.crypto.hashRecoveryCode(recoveryCode));
+    const recoveryCodes = newRecoveryCodes(RECOVERY_CODE_COUNT);
+    const recoveryCodeHashes = recoveryCodes.map((recoveryCode) => this.deps.crypto.hashRecoveryCode(recoveryCode));
     // The confirming code's step counts as used, so the same code cannot log in afterwards.
-    if (!(await this.deps.repo.enable(user.id, user.twoFactorSecret, step, hashes, this.now()))) {
-      throw new ConflictError('the enrolment changed while confirming it; enrol again', 'TwoFactorNotPending');
-    }
-    return codes;
+    const ended = await endStandingCredentials(this.deps, user.id, (trx, now) =>
+      this.deps.repo.enable(trx, { userId: user.id, encryptedSecret, step, recoveryCodeHashes, credentialsVersion: user.credentialsVersion, now }),
+    );
+    if (!ended) throw new ConflictError('the enrolment or the password changed while confirming it; enrol again', 'TwoFactorNotPending');
+    await sendCredentialsEndedEmail(this.deps, user, 'two-factor-enabled', ended);
+    return { recoveryCodes, accessToken: await this.deps.users.issueAccountToken(user.id), ended };
   }
 
   /** Turns two-factor login off after checking the password and a code (or a recovery code). */

@@ -2,16 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { Clock, TokenSigner } from '@cloud/auth';
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '@cloud/http';
 import type { Logger } from '@cloud/logging';
+import type { ClientKeysRepository } from '../data-access/client-keys.repository';
 import type { Mailer } from '../data-access/mailer';
 import { DuplicateEmailError, type BillingAddress, type User, type UsersRepository } from '../data-access/users.repository';
 import { randomUrlToken, sha256Hex } from './credentials';
 import type { AttemptLimit } from './attempt-limit';
 import type { LoginThrottle } from './login-throttle';
+import { sendCredentialsEndedEmail } from './credentials-ended-email';
 import { replacePassword } from './password-change';
 import { passwordWeakness, type PasswordHasher } from './passwords';
 import type { Revocations } from './revocations';
 import { secondFactorRefusal, type TwoFactorCodes } from './two-factor-codes';
 import { EMPTY_BILLING_ADDRESS } from './profile';
+import type { EndedCredentials } from './standing-credentials';
 import type { EmailLinks } from './email-links';
 import { verificationEmail } from './verification-email';
 
@@ -29,6 +32,8 @@ export interface ProfileUpdate {
 
 export interface UsersDependencies {
   users: UsersRepository;
+  /** Client keys, deleted when the password changes. */
+  keys: ClientKeysRepository;
   passwords: PasswordHasher;
   throttle: LoginThrottle;
   secondFactor: TwoFactorCodes;
@@ -193,16 +198,18 @@ export class UsersService {
   }
 
   /**
-   * Changes the password after checking the old one. Every token issued before stops working;
-   * the caller gets a fresh account token so the session goes on.
+   * Changes the password after checking the old one. Every token issued before stops working and
+   * every client key is deleted (`replacePassword`); the caller gets a fresh account token so the
+   * session goes on, and the owner an e-mail saying what ended.
    */
-  async changePassword(userId: string, oldPassword: string, newPassword: string, address: string | undefined): Promise<string> {
+  async changePassword(userId: string, oldPassword: string, newPassword: string, address: string | undefined): Promise<{ accessToken: string; ended: EndedCredentials }> {
     const user = await this.getUser(userId);
     await this.confirmPassword(user, oldPassword, address, 'the old password is wrong');
     if (oldPassword === newPassword) throw new InvalidInputError('body.newPassword: must differ from the old password');
-    const changed = await replacePassword(this.deps, user, newPassword, 'body.newPassword');
-    if (!changed) throw new ConflictError('the password was changed by another request; log in again');
-    return this.accountTokenFor(changed);
+    const ended = await replacePassword(this.deps, user, newPassword, 'body.newPassword');
+    if (!ended) throw new ConflictError('the password was changed by another request; log in again');
+    await sendCredentialsEndedEmail(this.deps, user, 'password-changed', ended);
+    return { accessToken: await this.issueAccountToken(user.id), ended };
   }
 
   /**

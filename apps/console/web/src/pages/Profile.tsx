@@ -1,6 +1,7 @@
 import type { UserProfile } from '@cloud/sdk/browser';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Alert, Status } from '../components/Alert';
+import { endedWords } from '../ended-words';
 import { useApi, useConsole } from '../context';
 import { newPassword, NewPasswordFields, PASSWORDS_DIFFER } from '../components/NewPassword';
 import { LIMITS, inputLimits } from '../limits';
@@ -51,7 +52,7 @@ export function ProfilePage() {
     const result = await passwordApi.run(() => client.accounts.changePassword(String(form.get('old')), next));
     if (result.ok) {
       formElement.reset();
-      setPasswordSaid('Password changed. Sessions elsewhere have ended; this one goes on.');
+      setPasswordSaid(`Password changed. ${endedWords(result.value.ended)} This session goes on.`);
     }
   };
 

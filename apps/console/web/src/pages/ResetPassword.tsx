@@ -1,6 +1,8 @@
+import type { EndedCredentials } from '@cloud/sdk/browser';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Alert } from '../components/Alert';
+import { endedWords } from '../ended-words';
 import { useApi, useConsole } from '../context';
 import { newPassword, NewPasswordFields, PASSWORDS_DIFFER } from '../components/NewPassword';
 import { LIMITS } from '../limits';
@@ -12,7 +14,7 @@ export function ResetPasswordPage() {
   const { client } = useConsole();
   const { error, setError, run } = useApi();
   const [params] = useSearchParams();
-  const [done, setDone] = useState(false);
+  const [ended, setEnded] = useState<EndedCredentials | null>(null);
   const userId = params.get('user');
   const token = params.get('token');
 
@@ -23,16 +25,16 @@ export function ResetPasswordPage() {
     if (password === undefined) return setError({ message: PASSWORDS_DIFFER });
     if (!userId || !token) return setError({ message: 'This link is incomplete: open the whole link from the password-reset e-mail.' });
     const result = await run(() => client.accounts.resetPassword(userId, token, password));
-    if (result.ok) setDone(true);
+    if (result.ok) setEnded(result.value.ended);
   };
 
   return (
     <section aria-labelledby="reset-title">
       <h1 id="reset-title">Set a new password</h1>
       <Alert error={error} />
-      {done ? (
+      {ended ? (
         <>
-          <p role="status">Your password is changed, and every session before it has ended.</p>
+          <p role="status">Your password is changed. {endedWords(ended)}</p>
           <p>
             <Link to="/login">Log in</Link>
           </p>

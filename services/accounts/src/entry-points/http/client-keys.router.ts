@@ -8,7 +8,8 @@ export function clientKeysRouter(clientKeys: ClientKeysService, requireAccount: 
   const router = Router();
 
   router.post('/users/me/client-keys', requireAccount, async (_req, res) => {
-    res.json(await clientKeys.create(authOf(res).sub));
+    const { sub, ver } = authOf(res);
+    res.json(await clientKeys.create(sub, ver));
   });
 
   router.get('/users/me/client-keys', requireAccount, async (_req, res) => {

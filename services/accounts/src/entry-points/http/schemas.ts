@@ -76,8 +76,31 @@ export const twoFactorEnrolmentSchema = z
   })
   .meta({ id: 'TwoFactorEnrolment', description: 'Pending until confirmed with a code from it.' });
 
+export const endedCredentialsSchema = z
+  .object({
+    clientKeys: z.number().int().meta({ description: 'how many client keys of the account were deleted' }),
+    clientKeyIds: z.array(z.string()).meta({ description: 'their ids: programs that used them need a new key' }),
+    tokensIssuedBefore: z.string().meta({ description: 'every account, client and refresh token issued before this time stopped working (ISO 8601 UTC)' }),
+  })
+  .meta({ id: 'EndedCredentials', description: 'What a new password or turning two-factor login on ended; the owner is e-mailed the same.' });
+
+const endedFields = {
+  ended: endedCredentialsSchema,
+  message: z.string().meta({ description: 'what happened and what ended, in words' }),
+};
+
+export const passwordChangedSchema = z
+  .object({ accessToken: z.string().meta({ description: 'the session\'s new account access token' }), ...endedFields })
+  .meta({ id: 'PasswordChanged' });
+
+export const passwordResetDoneSchema = z.object(endedFields).meta({ id: 'PasswordResetDone' });
+
 export const recoveryCodesSchema = z
-  .object({ recoveryCodes: z.array(z.string()).meta({ description: 'single-use codes, each standing in for one TOTP code' }) })
+  .object({
+    recoveryCodes: z.array(z.string()).meta({ description: 'single-use codes, each standing in for one TOTP code' }),
+    accessToken: z.string().meta({ description: 'the session\'s new account access token: every token issued before stopped working' }),
+    ...endedFields,
+  })
   .meta({ id: 'RecoveryCodes', description: 'Shown once, here.' });
 
 export const twoFactorStatusSchema = z

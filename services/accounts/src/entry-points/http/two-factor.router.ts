@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { authOf } from '@cloud/auth';
 import { parseInput } from '@cloud/http';
+import { describeEnded, toEndedAnswer } from '../../domain/standing-credentials';
 import type { TwoFactorService } from '../../domain/two-factor';
 import { confirmTwoFactorBody, disableTwoFactorBody, enrolTwoFactorBody } from './schemas';
 
@@ -18,7 +19,13 @@ export function twoFactorRouter(twoFactor: TwoFactorService, requireAccount: Req
 
   router.post('/users/me/two-factor/confirm', requireAccount, async (req, res) => {
     const { code } = parseInput(confirmTwoFactorBody, req.body, 'body');
-    res.json({ recoveryCodes: await twoFactor.confirm(authOf(res).sub, code) });
+    const { recoveryCodes, accessToken, ended } = await twoFactor.confirm(authOf(res).sub, code);
+    res.json({
+      recoveryCodes,
+      accessToken,
+      ended: toEndedAnswer(ended),
+      message: `Two-factor login is on. ${describeEnded(ended)} This answer's accessToken is the session's new one.`,
+    });
   });
 
   router.delete('/users/me/two-factor', requireAccount, async (req, res) => {

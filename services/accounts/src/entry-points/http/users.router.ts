@@ -5,6 +5,7 @@ import { parseInput } from '@cloud/http';
 import type { PasswordResets } from '../../domain/password-resets';
 import type { UsersService } from '../../domain/users';
 import { toProfile } from '../../domain/profile';
+import { describeEnded, toEndedAnswer } from '../../domain/standing-credentials';
 import {
   changePasswordBody,
   deleteUserBody,
@@ -54,8 +55,8 @@ export function usersRouter(users: UsersService, resets: PasswordResets, require
     const { password } = parseInput(passwordResetBody, req.body, 'body');
     const user = await users.findByIdOrEmail(userId);
     if (user) attributeCallTo(res, user.id);
-    await resets.reset(user, token, password, req.ip);
-    res.status(204).end();
+    const ended = await resets.reset(user, token, password, req.ip);
+    res.json({ ended: toEndedAnswer(ended), message: `The password is changed; log in with it. ${describeEnded(ended)}` });
   });
 
   router.get('/users/me', requireAccount, async (_req, res) => {
@@ -69,8 +70,8 @@ export function usersRouter(users: UsersService, resets: PasswordResets, require
 
   router.put('/users/me/password', requireAccount, async (req, res) => {
     const { oldPassword, newPassword } = parseInput(changePasswordBody, req.body, 'body');
-    const accessToken = await users.changePassword(authOf(res).sub, oldPassword, newPassword, req.ip);
-    res.json({ accessToken });
+    const { accessToken, ended } = await users.changePassword(authOf(res).sub, oldPassword, newPassword, req.ip);
+    res.json({ accessToken, ended: toEndedAnswer(ended), message: `The password is changed. ${describeEnded(ended)} This answer's accessToken is the session's new one.` });
   });
 
   router.delete('/users/me', requireAccount, async (req, res) => {
