@@ -25,7 +25,7 @@ describeWithLitecoind(`ltc on real litecoind${litecoind ? '' : ' (skipped: litec
   });
 
   afterAll(async () => {
-    await driver.close();
+    await driver.close({ stopNodes: true });
     await rm(rootDir, { recursive: true, force: true });
   });
 

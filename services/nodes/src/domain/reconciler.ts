@@ -64,10 +64,14 @@ export class Reconciler {
     this.task.wake();
   }
 
-  /** Stops passing, releases every node this instance drives (the driver keeps their data) and gives up the leases. */
-  async stop(): Promise<void> {
+  /**
+   * Stops passing, leaves every node this instance drives running (or stops them, keeping their
+   * data, with `stopNodes`) and gives up the leases, so the next instance takes them at once
+   * rather than once they expire. The driver has let go of the nodes before the leases go.
+   */
+  async stop(options: { stopNodes?: boolean } = {}): Promise<void> {
     await this.task.stop();
-    await this.options.driver.close();
+    await this.options.driver.close(options);
     this.owned.clear();
     await this.options.nodes.releaseLeases(this.options.instanceId);
   }

@@ -32,8 +32,12 @@ export interface NodeDriver {
   destroy(nodeId: string): Promise<void>;
   /** The last `lines` lines of the node's log, oldest first; [] when there is none. */
   logs(nodeId: string, lines: number): Promise<string[]>;
-  /** Releases every node this driver runs (their data stays) and stops supervising. */
-  close(): Promise<void>;
+  /**
+   * Stops driving: the nodes keep running where they are, for the next instance to take over
+   * (only a node's owner or its deletion stops it). With `stopNodes` (the local driver) they are
+   * stopped, their data kept.
+   */
+  close(options?: { stopNodes?: boolean }): Promise<void>;
 }
 
 /** What a driver needs to know to run one node. */
