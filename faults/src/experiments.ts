@@ -8,6 +8,7 @@ import type { TcpRelay } from './relay';
 import { ReadinessWatch } from './readiness';
 import type { LoadUser } from './setup';
 import { sleep, waitFor } from './shell';
+import { nodesRestart } from './experiments/nodes-restart';
 
 export interface Settings {
   users: number;
@@ -326,4 +327,5 @@ export const EXPERIMENTS: Record<string, (ctx: Context) => Promise<ExperimentRes
   'two-nodes': twoNodesInstances,
   startup: startTogether,
   // Issue 29's experiments, one file each under experiments/, registered here.
+  'nodes-restart': nodesRestart,
 };
