@@ -2,6 +2,19 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { NodeErrorScan } from '../usage/node-error-scan';
 
+/**
+ * Lets the caller of a forward judge some of the node's answers whole before anything is sent:
+ * an answer whose status `holds` is read (up to HELD_BYTES_MAX) and `replace` may answer the
+ * caller otherwise (a node busy or warming up: `json-rpc/node-unavailable.ts`).
+ */
+export interface AnswerReview {
+  holds(status: number): boolean;
+  replace(status: number, body: Buffer): { status: number; headers: Record<string, string>; text: string } | undefined;
+}
+
+// An error page or a JSON-RPC error is small: anything longer is passed on as it comes.
+const HELD_BYTES_MAX = 64 * 1024;
+
 /** How a forwarded call ended: the answer's size once written, or why there was none. */
 export type AnswerOutcome = { ok: true; size: number } | { ok: false; refusedLogin: true } | { ok: false; error: Error };
 
@@ -18,11 +31,14 @@ export type AnswerOutcome = { ok: true; size: number } | { ok: false; refusedLog
 export class AnswerWriter implements Dispatcher.DispatchHandler {
   private size = 0;
   private refusedLogin = false;
+  /** The answer under review: its status and headers, and what came of it so far. */
+  private held: { status: number; headers: IncomingHttpHeaders; chunks: Buffer[]; bytes: number } | undefined;
 
   constructor(
     private readonly res: ServerResponse,
     private readonly scan: NodeErrorScan | undefined,
     private readonly done: (outcome: AnswerOutcome) => void,
+    private readonly review?: AnswerReview,
   ) {}
 
   // Marks this as a handler of undici's current API (controller first), not its deprecated one.
@@ -33,16 +49,21 @@ export class AnswerWriter implements Dispatcher.DispatchHandler {
       this.refusedLogin = true;
       return;
     }
-    const contentType = headers['content-type'];
-    const contentLength = headers['content-length'];
-    this.res.writeHead(statusCode, {
-      ...(typeof contentType === 'string' ? { 'content-type': contentType } : {}),
-      ...(typeof contentLength === 'string' ? { 'content-length': contentLength } : {}),
-    });
+    if (this.review?.holds(statusCode)) {
+      this.held = { status: statusCode, headers, chunks: [], bytes: 0 };
+      return;
+    }
+    this.writeHead(statusCode, headers);
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.refusedLogin) return;
+    if (this.held) {
+      this.held.chunks.push(chunk);
+      this.held.bytes += chunk.length;
+      if (this.held.bytes <= HELD_BYTES_MAX) return;
+      chunk = this.release(this.held);
+    }
     this.size += chunk.length;
     this.scan?.feed(chunk);
     if (this.res.write(chunk)) return;
@@ -63,11 +84,37 @@ export class AnswerWriter implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     if (this.refusedLogin) return this.done({ ok: false, refusedLogin: true });
-    this.res.end();
+    if (this.held) {
+      const body = Buffer.concat(this.held.chunks);
+      const replacement = this.review!.replace(this.held.status, body);
+      const text = replacement ? Buffer.from(replacement.text) : this.release(this.held);
+      if (replacement) this.res.writeHead(replacement.status, { ...replacement.headers, 'content-length': text.length });
+      this.scan?.feed(text);
+      this.size += text.length;
+      this.res.end(text);
+    } else {
+      this.res.end();
+    }
     this.done({ ok: true, size: this.size });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     this.done({ ok: false, error });
+  }
+
+  /** Passes a held answer on as the node gave it: its head now, and what was held as the next chunk. */
+  private release(held: NonNullable<AnswerWriter['held']>): Buffer {
+    this.held = undefined;
+    this.writeHead(held.status, held.headers);
+    return Buffer.concat(held.chunks);
+  }
+
+  private writeHead(statusCode: number, headers: IncomingHttpHeaders): void {
+    const contentType = headers['content-type'];
+    const contentLength = headers['content-length'];
+    this.res.writeHead(statusCode, {
+      ...(typeof contentType === 'string' ? { 'content-type': contentType } : {}),
+      ...(typeof contentLength === 'string' ? { 'content-length': contentLength } : {}),
+    });
   }
 }

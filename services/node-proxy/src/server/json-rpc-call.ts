@@ -10,6 +10,7 @@ import { recordRefusals, refusedOutcome } from './refusals';
 import { sendJsonText } from './responses';
 import { countAnsweredCalls, countRateLimitedCalls, countRefusedCalls } from '../usage/json-rpc-usage';
 import { NodeErrorScan } from '../usage/node-error-scan';
+import { mayBeUnavailable, unavailableAnswer } from '../json-rpc/node-unavailable';
 import type { UsageKey } from '../usage/usage-meter';
 
 /**
@@ -23,7 +24,8 @@ export async function forwardJsonRpc(context: ProxyContext, listener: ListenerNa
   const { config, filters, upstreams, metrics, usage } = context;
   const body = await readBody(req, config.PROXY_BODY_LIMIT_BYTES);
   const bytesIn = Buffer.byteLength(body);
-  const checked = checkRequest(body, policyFor(filters[route.interfaces.family].forNode(route.dev), route.rules), config.PROXY_MAX_BATCH, config.PROXY_MAX_JSON_DEPTH);
+  const policy = policyFor(filters[route.interfaces.family].forNode(route.dev), route.rules);
+  const checked = checkRequest(body, policy, config.PROXY_MAX_BATCH, config.PROXY_MAX_JSON_DEPTH);
   if (checked.outcome === 'forward' && checked.batch) {
     try {
       takeRate(context, route, checked.answers.length, 1);
@@ -43,21 +45,26 @@ export async function forwardJsonRpc(context: ProxyContext, listener: ListenerNa
   }
 
   const forward = { method: 'POST', path, body: checked.body, headers: { 'content-type': 'application/json' } } as const;
+  const { family } = route.interfaces;
+  // The node busy or warming up: 503 + Retry-After with a JSON-RPC error, not its page or a bare 500.
+  const review = { holds: (status: number) => mayBeUnavailable(family, status), replace: (status: number, text: Buffer) => unavailableAnswer(checked, policy.dialect, status, text) };
   const stopTimer = metrics.timeUpstream(listener);
   let bytesOut: number;
   if (checked.batch && checked.refusedCount > 0) {
     const answer = await upstreams.request(route, forward);
     stopTimer();
     const text = await answer.body.text();
-    const nodeAnswers = parseNodeBatchAnswer(text);
-    bytesOut = sendJsonText(res, 200, mergedBatchText(checked, nodeAnswers));
+    const unavailable = review.holds(answer.statusCode) ? review.replace(answer.statusCode, Buffer.from(text)) : undefined;
+    const nodeAnswers = parseNodeBatchAnswer(unavailable ? '[]' : text);
+    bytesOut = unavailable ? sendJsonText(res, unavailable.status, unavailable.text, unavailable.headers) : sendJsonText(res, 200, mergedBatchText(checked, nodeAnswers));
     const scan = new NodeErrorScan();
-    scan.feed(Buffer.from(text));
-    countAnsweredCalls(usage, caller, checked, scan.errors, () => nodeAnswers.value);
+    scan.feed(Buffer.from(unavailable?.text ?? text));
+    // Unavailable: no forwarded call was answered (a non-array answer counts every one as failed).
+    countAnsweredCalls(usage, caller, checked, scan.errors, () => (unavailable ? null : nodeAnswers.value));
   } else {
     // A batch's chunks are kept to tell which calls the node's errors answer.
     const scan = new NodeErrorScan(checked.batch);
-    bytesOut = await upstreams.streamTo(route, forward, res, scan);
+    bytesOut = await upstreams.streamTo(route, forward, res, scan, review);
     stopTimer();
     countAnsweredCalls(usage, caller, checked, scan.errors, () => scan.text());
   }

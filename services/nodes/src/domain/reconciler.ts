@@ -131,6 +131,9 @@ export class Reconciler {
     if (status.state === 'running') {
       if (status.sync && !sameSync(node.sync, status.sync)) await this.options.nodes.recordSync(node.id, status.sync);
       await this.answering(node, status.endpoint.url, status.sync?.syncing === true);
+    } else if (status.state === 'loading' && node.state === 'running') {
+      // It answers only that it is loading its blocks (a restarted daemon): syncing until it serves again.
+      await this.transition(node, { from: ['running'], to: 'syncing', upstreamUrl: status.endpoint.url }, (changed) => answeringMessage(changed, nodeAddress(node.id, this.options.nodeDomain)));
     } else if (status.state === 'failed') {
       await driver.stop(node.id);
       this.owned.delete(node.id);

@@ -88,6 +88,11 @@ export type NodeStatus =
   | { state: 'absent' }
   /** Started (or restarting after a crash); its RPC does not answer yet. */
   | { state: 'starting' }
+  /**
+   * Its RPC answers at `endpoint`, but only that it is loading (Bitcoin Core's -28 while it loads or
+   * verifies its blocks, as after a restart): up, not serving yet. `reason` is what it said.
+   */
+  | { state: 'loading'; endpoint: InternalEndpoint; reason: string }
   /** Its RPC answers at `endpoint`; `sync` is how far it is with its network, when the driver can ask it. */
   | { state: 'running'; endpoint: InternalEndpoint; sync?: SyncStatus }
   /** The driver gave up (the software keeps failing to start); `reason` says why, for the user. */

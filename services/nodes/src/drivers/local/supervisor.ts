@@ -5,7 +5,7 @@ import type { Logger } from '@cloud/logging';
 import type { SyncStatus } from '../../domain/node';
 import type { NodeSpec, NodeStatus } from '../driver';
 import { redactLine } from '../log-redaction';
-import { callJsonRpc } from '../json-rpc';
+import { callJsonRpc, isAliveButUnavailable, isWarmingUp } from '../json-rpc';
 import { CHECKPOINT_SECONDS, type LaunchPlan } from './launch-plans';
 import { Miner } from './miner';
 import { prepareNodeDirs, readNodeRecord, writeNodeRecord, type NodePaths } from './node-files';
@@ -278,8 +278,11 @@ export class NodeSupervisor {
       try {
         await callJsonRpc(plan.rpc, plan.probe, PROBE_TIMEOUT_MS);
         sync = await plan.readSync(plan.rpc);
-      } catch {
-        if (current()) this.timer = setTimeout(() => void attempt(), PROBE_INTERVAL_MS);
+      } catch (error) {
+        if (!current()) return;
+        // Up and answering, but loading its blocks: the node is not `running` until it serves.
+        if (isWarmingUp(error)) this.state = { state: 'loading', endpoint: { url: plan.rpc.url }, reason: error.message };
+        this.timer = setTimeout(() => void attempt(), PROBE_INTERVAL_MS);
         return;
       }
       if (current()) {
@@ -301,8 +304,9 @@ export class NodeSupervisor {
       try {
         await callJsonRpc(plan.rpc, plan.probe, intervalMs);
         unanswered = 0;
-      } catch {
-        unanswered += 1;
+      } catch (error) {
+        // Busy (a full work queue) is an answer: killing a node for being busy would only make it busier.
+        unanswered = isAliveButUnavailable(error) ? 0 : unanswered + 1;
       }
       if (unanswered === 0) {
         // A node busy syncing may be slow to tell how far it is: that keeps the last reading, it is not a hang.
