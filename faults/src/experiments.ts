@@ -8,6 +8,7 @@ import type { TcpRelay } from './relay';
 import { ReadinessWatch } from './readiness';
 import type { LoadUser } from './setup';
 import { sleep, waitFor } from './shell';
+import { nodeBusy } from './experiments/node-busy';
 import { nodesRestart } from './experiments/nodes-restart';
 
 export interface Settings {
@@ -328,4 +329,5 @@ export const EXPERIMENTS: Record<string, (ctx: Context) => Promise<ExperimentRes
   startup: startTogether,
   // Issue 29's experiments, one file each under experiments/, registered here.
   'nodes-restart': nodesRestart,
+  'node-busy': nodeBusy,
 };
