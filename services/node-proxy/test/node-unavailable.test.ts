@@ -6,7 +6,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { nodeRpcAuthorization } from '@cloud/node-rpc-auth';
 import { bearer, findOnPath } from '@cloud/nodes/testing';
 import type { NodeProxy } from '../src';
-import { callProxy, type ProxyAnswer } from './client';
+import { DEFAULT_FILTER_DIR } from '../src/config';
+import { checkRequest } from '../src/json-rpc/json-rpc';
+import { loadMethodPolicies } from '../src/json-rpc/method-policy';
+import { mayBeUnavailable, unavailableAnswer } from '../src/json-rpc/node-unavailable';
+import { callProxy, platformRefusal, type ProxyAnswer } from './client';
 import { startProxyPlatform, waitUntil, type CreatedNode, type ProxyPlatform, type TestUser } from './harness';
 
 // Issue 29, item 7: Litecoin Core's own moments of unavailability (its work queue full: an HTML
@@ -112,4 +116,39 @@ describe('a Litecoin Core node busy or warming up, through the proxy', () => {
     expect(statesWhileWarmingUp).toContain('syncing');
     await waitUntil('the node to run again', async () => (await nodeState()) === 'running', 30_000, 100);
   }, 180_000);
+});
+
+describe('the answer in place of a busy or warming-up node', () => {
+  const { bitcoin, ethereum } = loadMethodPolicies(DEFAULT_FILTER_DIR);
+  const forwarded = (body: unknown, policy = bitcoin) => {
+    const checked = checkRequest(JSON.stringify(body), policy, 100);
+    if (checked.outcome !== 'forward') throw new Error('refused whole');
+    return checked;
+  };
+  const busyMessage = 'the node is busy and did not take the call; try again in 1 s';
+
+  it('answers each call of a batch busy, in the node\'s dialect, with the proxy\'s refusals in place', () => {
+    const checked = forwarded([
+      { jsonrpc: '1.0', id: 1, method: 'getblockcount', params: [] },
+      { jsonrpc: '1.0', id: 2, method: 'stop', params: [] },
+      { jsonrpc: '1.0', id: 3, method: 'getbestblockhash', params: [] },
+    ]);
+    const answer = unavailableAnswer(checked, bitcoin.dialect, 500, Buffer.from('Work queue depth exceeded'));
+    expect(answer).toMatchObject({ status: 503, headers: { 'retry-after': '1', 'content-type': 'application/json' } });
+    expect(JSON.parse(answer!.text)).toEqual([
+      { result: null, error: { code: -32005, message: busyMessage }, id: 1 },
+      { result: null, error: platformRefusal('stop'), id: 2 },
+      { result: null, error: { code: -32005, message: busyMessage }, id: 3 },
+    ]);
+  });
+
+  it('answers any node\'s 503 busy in JSON-RPC 2.0 for an ethereum node, and passes other errors on as the node gave them', () => {
+    const checked = forwarded({ jsonrpc: '2.0', id: 'a', method: 'eth_blockNumber', params: [] }, ethereum);
+    expect(JSON.parse(unavailableAnswer(checked, ethereum.dialect, 503, Buffer.from('<html>overloaded</html>'))!.text)).toEqual({ jsonrpc: '2.0', id: 'a', error: { code: -32005, message: busyMessage } });
+    const ltc = forwarded({ jsonrpc: '1.0', id: 'b', method: 'getblockhash', params: [99] });
+    expect(unavailableAnswer(ltc, bitcoin.dialect, 500, Buffer.from('{"result":null,"error":{"code":-8,"message":"Block height out of range"},"id":"b"}'))).toBeUndefined();
+    const warmup = '{"result":null,"error":{"code":-28,"message":"Loading block index..."},"id":"b"}';
+    expect(unavailableAnswer(ltc, bitcoin.dialect, 500, Buffer.from(warmup))).toEqual({ status: 503, headers: { 'content-type': 'application/json', 'retry-after': '1' }, text: warmup });
+    expect([mayBeUnavailable('bitcoin', 500), mayBeUnavailable('ethereum', 500), mayBeUnavailable('ethereum', 503), mayBeUnavailable('bitcoin', 200)]).toEqual([true, false, true, false]);
+  });
 });
