@@ -14,12 +14,13 @@ export interface RpcCall {
   path?: string;
 }
 
-/** The node answered, but not with a result: a JSON-RPC error (`code`), or HTTP `status` without a JSON-RPC answer. */
+/** The node answered, but not with a result: a JSON-RPC error (`code`), or HTTP `status` without a JSON-RPC answer (`busy` when it said its work queue is full). */
 export class NodeAnswerError extends Error {
   constructor(
     message: string,
     readonly status: number,
     readonly code?: number,
+    readonly busy = false,
   ) {
     super(message);
   }
@@ -34,11 +35,12 @@ export function isWarmingUp(error: unknown): error is NodeAnswerError {
 }
 
 /**
- * Whether an error is the node answering that it cannot serve for a moment (warming up, or
- * Bitcoin Core's HTTP 503 "Work queue depth exceeded" when busy): alive, not hung.
+ * Whether an error is the node answering that it cannot serve for a moment (warming up, or busy:
+ * any HTTP 503, and Bitcoin Core's "Work queue depth exceeded", HTTP 500 in Litecoin Core 0.21):
+ * alive, not hung.
  */
 export function isAliveButUnavailable(error: unknown): boolean {
-  return isWarmingUp(error) || (error instanceof NodeAnswerError && error.status === 503);
+  return isWarmingUp(error) || (error instanceof NodeAnswerError && (error.status === 503 || error.busy));
 }
 
 /**
@@ -53,7 +55,7 @@ export async function callJsonRpc(target: RpcTarget, call: RpcCall, timeoutMs = 
   try {
     answer = JSON.parse(text) as typeof answer;
   } catch {
-    throw new NodeAnswerError(`${call.method}: HTTP ${status} without a JSON-RPC answer`, status);
+    throw new NodeAnswerError(`${call.method}: HTTP ${status} without a JSON-RPC answer`, status, undefined, text.includes('Work queue depth exceeded'));
   }
   if (answer.error) {
     const code = typeof answer.error.code === 'number' ? answer.error.code : undefined;
