@@ -11,6 +11,8 @@ import { sleep, waitFor } from './shell';
 import { accountsDownStart } from './experiments/accounts-down-start';
 import { brokerDownStart } from './experiments/broker-down-start';
 import { postgresLong } from './experiments/postgres-long';
+import { nodeBusy } from './experiments/node-busy';
+import { nodesRestart } from './experiments/nodes-restart';
 
 export interface Settings {
   users: number;
@@ -361,4 +363,6 @@ export const EXPERIMENTS: Record<string, (ctx: Context) => Promise<ExperimentRes
   'accounts-down-start': accountsDownStart,
   'broker-down-start': brokerDownStart,
   'postgres-long': postgresLong,
+  'nodes-restart': nodesRestart,
+  'node-busy': nodeBusy,
 };

@@ -41,9 +41,11 @@ export class ServiceProcess {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  start(): void {
+  /** Starts it; `env` adds to (or overrides) its environment from this start on. */
+  start(env: NodeJS.ProcessEnv = {}): void {
     if (this.running) throw new Error(`${this.name} is already running`);
     this.starts += 1;
+    Object.assign(this.env, env);
     const log = createWriteStream(path.join(this.logDir, `${this.name}.log`), { flags: 'a' });
     log.write(`--- start ${this.starts} at ${new Date().toISOString()}\n`);
     const child = spawn(process.execPath, [path.join(REPO, this.entry)], { cwd: REPO, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -99,6 +101,7 @@ export interface Platform {
   stakingUrl: string;
   /** The proxy's plain-HTTP eth port (PROXY_TLS=off: TLS belongs to an ingress here). */
   proxyEthUrl: string;
+  proxyLtcUrl: string;
   nodesDir: string;
   dataDir: string;
 }
@@ -165,6 +168,7 @@ export async function definePlatform(settings: PlatformSettings): Promise<Platfo
     nodesUrl: `http://127.0.0.1:${nodesPort}`,
     stakingUrl: `http://127.0.0.1:${stakingPort}`,
     proxyEthUrl: `http://127.0.0.1:${eth}`,
+    proxyLtcUrl: `http://127.0.0.1:${ltc}`,
     nodesDir,
     dataDir,
   };

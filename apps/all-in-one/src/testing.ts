@@ -32,7 +32,8 @@ export const ANY_PORTS = {
 export async function startTestPlatform(env: NodeJS.ProcessEnv = {}, dataDir = mkdtempSync(path.join(os.tmpdir(), 'platform-'))): Promise<TestPlatform> {
   // Every test client calls from 127.0.0.1: the per-address limits are for tests that set them.
   const perAddressLimits = { SIGNUP_MAX_PER_ADDRESS: '1000', PASSWORD_RESET_MAX_PER_ADDRESS: '1000' };
-  const platform = await startPlatform({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', BCRYPT_ROUNDS: '4', ...perAddressLimits, ...ANY_PORTS, ...env });
+  // Its nodes stop with it: a test leaves no process behind (a deployment's stay running, for the next start).
+  const platform = await startPlatform({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', BCRYPT_ROUNDS: '4', STOP_NODES_ON_SHUTDOWN: 'true', ...perAddressLimits, ...ANY_PORTS, ...env });
   return {
     ...platform,
     dataDir,

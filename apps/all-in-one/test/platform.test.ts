@@ -80,7 +80,7 @@ describe('startPlatform', () => {
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'platform-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-  const env = { DATA_DIR: dataDir, LOG_LEVEL: 'silent', BCRYPT_ROUNDS: '4', ...ANY_PORTS };
+  const env = { DATA_DIR: dataDir, LOG_LEVEL: 'silent', BCRYPT_ROUNDS: '4', STOP_NODES_ON_SHUTDOWN: 'true', ...ANY_PORTS };
 
   it('serves every service on its port with the embedded defaults, and stops cleanly', async () => {
     const consoleOrigin = 'http://127.0.0.1:3000';

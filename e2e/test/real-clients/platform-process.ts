@@ -22,6 +22,8 @@ async function main(): Promise<void> {
     BCRYPT_ROUNDS: '4',
     SIGNUP_MAX_PER_ADDRESS: '1000',
     PASSWORD_RESET_MAX_PER_ADDRESS: '1000',
+    // Its nodes stop with it: the suite leaves no process behind.
+    STOP_NODES_ON_SHUTDOWN: 'true',
     // Usage reaches the bus (and the nodes service) every second, not every minute.
     PROXY_USAGE_INTERVAL_MS: '1000',
     ...ANY_PORTS,

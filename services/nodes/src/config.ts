@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { apiServiceEnvironment, DEFAULT_MAX_ANSWER_BYTES, loadConfig, nodeAddressEnvironment, port, positiveInt } from '@cloud/config';
+import { apiServiceEnvironment, booleanFlag, DEFAULT_MAX_ANSWER_BYTES, loadConfig, nodeAddressEnvironment, port, positiveInt } from '@cloud/config';
 import { nodeRpcKeyEnvironment } from '@cloud/node-rpc-auth';
 import type { ImageId } from '@cloud/chains';
 
@@ -54,6 +54,12 @@ export const nodesEnvironment = apiServiceEnvironment.extend(nodeRpcKeyEnvironme
   NODE_LEASE_SECONDS: positiveInt(15),
   /** How often each node is checked against the driver (and leases renewed), besides bus wake-ups. */
   RECONCILE_INTERVAL_MS: positiveInt(2000),
+  /**
+   * false: a stopped service leaves its nodes running, and the next start (or another instance)
+   * adopts them; only a node's owner or its deletion stops a node. true: the local driver's nodes
+   * stop with the service (their data kept). Kubernetes nodes run on either way.
+   */
+  STOP_NODES_ON_SHUTDOWN: booleanFlag(false),
 
   // --- usage (the node-proxy's counts, in time buckets) ---
   /** Minute buckets are kept this long; a `node.usage` message older than this is dropped (its id is forgotten by then). */

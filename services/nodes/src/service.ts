@@ -24,9 +24,9 @@ export interface NodesService extends NodesApp {
   driver: NodeDriver;
   instanceId: string;
   /**
-   * Stops the reconciler (the driver stops this instance's nodes, keeping their data, and the
-   * leases are given up for the next instance), drains call events, stops the relay, and closes
-   * the bus and the database (those it opened).
+   * Stops the reconciler (this instance's nodes keep running, or with STOP_NODES_ON_SHUTDOWN stop
+   * keeping their data; the leases are given up for the next instance, which adopts them), drains
+   * call events, stops the relay, and closes the bus and the database (those it opened).
    */
   close(): Promise<void>;
 }
@@ -102,7 +102,7 @@ export async function createNodesService(config: NodesConfig, options: NodesServ
     driver,
     instanceId,
     async close() {
-      await parts.reconciler.stop();
+      await parts.reconciler.stop({ stopNodes: config.STOP_NODES_ON_SHUTDOWN });
       await parts.usageRetention.stop();
       await parts.recorder.drain();
       await outbox.stop();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
@@ -11,6 +11,8 @@ import { createLogger } from '@cloud/logging';
 import { loadNodeRpcKey } from '@cloud/node-rpc-auth';
 import { bearer, clientTokens, fakeClock, startTestAccounts, verifiedUser, waitUntil, type FakeClock, type TestAccounts } from '@cloud/accounts/testing';
 import { createNodesService, loadNodesConfig, type NodeDriver, type NodesService } from './index';
+import { isNodeId, nodePaths, readNodeRecord } from './drivers/local/node-files';
+import { isAlive, runsFrom, stopProcess } from './drivers/local/processes';
 
 export { bearer, waitUntil };
 export { findOnPath } from './drivers/local/software';
@@ -55,7 +57,8 @@ export interface TestPlatform {
   /**
    * Starts an instance of the nodes service and waits until it is ready; several share the
    * database, the nodes directory and the bus. It runs nodes with the local driver unless given
-   * another.
+   * another. Its `close` stops its nodes (STOP_NODES_ON_SHUTDOWN=true) unless `env` says `false`,
+   * as a deployment does (they keep running, for the next instance to adopt).
    */
   startNodes(env?: Record<string, string>, driver?: NodeDriver): Promise<TestNodes>;
   user(): Promise<TestUser>;
@@ -112,6 +115,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
         LOG_LEVEL: 'silent',
         LOCAL_BLOCK_INTERVAL_SECONDS: '1',
         RECONCILE_INTERVAL_MS: '200',
+        STOP_NODES_ON_SHUTDOWN: 'true',
         ...(database.url ? { DATABASE_URL: database.url } : {}),
         ...busEnv,
         ...env,
@@ -132,6 +136,8 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
     },
     async close() {
       for (const instance of instances) await instance.close();
+      // A test that left nodes running past its last instance (STOP_NODES_ON_SHUTDOWN=false): nothing outlives the run.
+      await stopNodeProcessesUnder(path.join(dataDir, 'nodes'));
       await accounts.close();
       await bus.close();
       if (rabbitBus) await deleteTopologyOf(TEST_AMQP_URL, [rabbitBus, accounts.service.bus, ...instances.map((instance) => instance.service.bus), ...extraBuses]);
@@ -139,6 +145,18 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Stops every process that a node.json under `nodesDir` names and that runs from that node's directory. */
+async function stopNodeProcessesUnder(nodesDir: string): Promise<void> {
+  const ids = existsSync(nodesDir) ? readdirSync(nodesDir).filter(isNodeId) : [];
+  await Promise.all(
+    ids.map(async (id) => {
+      const paths = nodePaths(nodesDir, id);
+      const pid = (await readNodeRecord(paths.record))?.pid;
+      if (pid !== undefined && isAlive(pid) && runsFrom(pid, paths.dataDir)) await stopProcess(pid, 5_000);
+    }),
+  );
 }
 
 /** The accounts service's public keys, read from its JWKS as the nodes service does. */

@@ -24,7 +24,7 @@ describeWithDevChain(`btc and bch on the dev chain${devChainBuilt ? '' : ' (skip
   });
 
   afterAll(async () => {
-    await driver.close();
+    await driver.close({ stopNodes: true });
     await rm(rootDir, { recursive: true, force: true });
   });
 

@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await driver.close();
+  await driver.close({ stopNodes: true });
   await rm(rootDir, { recursive: true, force: true });
 });
 

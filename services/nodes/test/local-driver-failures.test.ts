@@ -42,7 +42,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   serviceA?.kill('SIGKILL');
-  await Promise.all(drivers.map((driver) => driver.close()));
+  await Promise.all(drivers.map((driver) => driver.close({ stopNodes: true })));
   // A safety net should a test fail half-way: nothing started here outlives the run.
   for (const pid of await processesUnder(path.join(rootDir, 'node-'))) process.kill(pid, 'SIGKILL');
   await rm(rootDir, { recursive: true, force: true });
@@ -121,25 +121,35 @@ require.extensions['.ts'] = (module, file) => module._compile(swc.transformSync(
   { filename: file, jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }).code, file);
 const { createLocalDriver } = require('./src/drivers/local');
 const { createLogger } = require('@cloud/logging');
+const { exitOnShutdownSignal } = require('@cloud/http');
 const { rootDir, secretKey, node } = JSON.parse(process.argv[1]);
-const driver = createLocalDriver({ rootDir, secretKey: Buffer.from(secretKey, 'hex'), ethChainId: 31337,
-  blockIntervalSeconds: 1, binaries: {}, logger: createLogger({ service: 'service-a', level: 'silent' }) });
+const logger = createLogger({ service: 'service-a', level: 'silent' });
+const driver = createLocalDriver({ rootDir, secretKey: Buffer.from(secretKey, 'hex'), ethChainId: 31337, blockIntervalSeconds: 1, binaries: {}, logger });
+// As main.ts stops the service: SIGTERM closes the driver, then the process exits.
+exitOnShutdownSignal(logger, () => driver.close());
 driver.ensure(node).then(async function report() {
   const status = await driver.status(node.id);
   if (status.state === 'running') process.stdout.write('running\\n'); else setTimeout(report, 100);
 });
 `;
 
-test('a node left running by a crashed instance keeps serving, and the next instance adopts it: never two, never restarted', async () => {
-  const node: NodeSpec = { id: `node-${randomUUID()}`, image: 'eth', large: false, dev: true, txindex: false };
-  const nodeDir = path.join(rootDir, node.id);
-  serviceA = spawn(process.execPath, ['--conditions=@cloud/source', '-e', SERVICE_A, JSON.stringify({ rootDir, secretKey: TEST_RPC_KEY.toString('hex'), node })], {
+/** Service A, in a process of its own, running `node`; resolves once the node runs. */
+async function startServiceA(node: NodeSpec): Promise<ChildProcess> {
+  const service = spawn(process.execPath, ['--conditions=@cloud/source', '-e', SERVICE_A, JSON.stringify({ rootDir, secretKey: TEST_RPC_KEY.toString('hex'), node })], {
     cwd: path.join(__dirname, '..'),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  serviceA = service;
   let output = '';
-  serviceA.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  service.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await waitFor('service A to run the node', () => (output.includes('running') ? true : undefined));
+  return service;
+}
+
+test('a node left running by a crashed instance keeps serving, and the next instance adopts it: never two, never restarted', async () => {
+  const node: NodeSpec = { id: `node-${randomUUID()}`, image: 'eth', large: false, dev: true, txindex: false };
+  const nodeDir = path.join(rootDir, node.id);
+  serviceA = await startServiceA(node);
   const record = JSON.parse(await readFile(path.join(nodeDir, 'node.json'), 'utf8')) as { pid: number; rpcPort: number };
   const leftBehind = record.pid;
   expect(await processesUnder(nodeDir)).toEqual([leftBehind]);
@@ -173,6 +183,47 @@ test('a node left running by a crashed instance keeps serving, and the next inst
   await driverB.stop(node.id);
   expect(await processesUnder(nodeDir)).toEqual([]);
   expect(await driverB.status(node.id)).toEqual({ state: 'absent' });
+  await driverB.destroy(node.id);
+});
+
+test('a service stopped with SIGTERM leaves its node running, and the next instance adopts it at once: the same pid, answering throughout (issue 29, item 6)', async () => {
+  const node: NodeSpec = { id: `node-${randomUUID()}`, image: 'eth', large: false, dev: true, txindex: false };
+  const nodeDir = path.join(rootDir, node.id);
+  const service = await startServiceA(node);
+  const record = JSON.parse(await readFile(path.join(nodeDir, 'node.json'), 'utf8')) as { pid: number; rpcPort: number };
+  const direct = { url: `http://127.0.0.1:${record.rpcPort}` };
+  const before = await blockHeight(direct, 'ethereum');
+  // Calls keep coming while the service stops: every one is answered.
+  let calling = true;
+  const failed: string[] = [];
+  const calls = (async () => {
+    while (calling) {
+      await blockHeight(direct, 'ethereum').catch((error: unknown) => failed.push(String(error)));
+      await sleep(20);
+    }
+  })();
+  const driverB = newDriver();
+  try {
+    const exited = new Promise<number | null>((resolve) => service.once('exit', resolve));
+    service.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(await processesUnder(nodeDir)).toEqual([record.pid]);
+    // node.json names no supervisor now: the next instance need not wait for the stopped one.
+    expect(JSON.parse(await readFile(path.join(nodeDir, 'node.json'), 'utf8'))).toEqual({ image: 'eth', rpcPort: record.rpcPort, pid: record.pid });
+
+    await driverB.ensure(node);
+    expect((await driverB.status(node.id)).state).toBe('running');
+    expect((await runningEndpoint(driverB, node.id)).url).toBe(direct.url);
+  } finally {
+    calling = false;
+    await calls;
+  }
+  expect(failed).toEqual([]);
+  expect(await blockHeight(direct, 'ethereum')).toBeGreaterThanOrEqual(before);
+  expect(await processesUnder(nodeDir)).toEqual([record.pid]);
+  const log = (await driverB.logs(node.id, 10_000)).join('\n');
+  expect(log).toContain(`left anvil-`);
+  expect(log).toMatch(new RegExp(`adopted anvil-[0-9.]+ pid ${record.pid}, left running by an earlier instance of the service`));
   await driverB.destroy(node.id);
 });
 

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -25,7 +25,7 @@ describeWithLitecoind(`ltc on real litecoind${litecoind ? '' : ' (skipped: litec
   });
 
   afterAll(async () => {
-    await driver.close();
+    await driver.close({ stopNodes: true });
     await rm(rootDir, { recursive: true, force: true });
   });
 
@@ -105,5 +105,38 @@ describeWithLitecoind(`ltc on real litecoind${litecoind ? '' : ' (skipped: litec
     expect(mined).toMatchObject({ status: 200, error: undefined });
     expect(await blockHeight(endpoint, 'bitcoin')).toBeGreaterThanOrEqual(500);
     await driver.destroy(node.id);
+  });
+  test('a node kept busy (its RPC work queue full) is not taken for hung: the same process runs on (issue 29, item 7)', async () => {
+    // The real daemon with one RPC thread and a work queue of one; probed every second, killed after two misses.
+    const wrapper = path.join(rootDir, 'litecoind-small-queue');
+    await writeFile(wrapper, `#!/bin/sh\nexec ${litecoind} -rpcthreads=1 -rpcworkqueue=1 "$@"\n`, { mode: 0o755 });
+    const busyDriver = createLocalDriver(testDriverOptions(rootDir, { binaries: { litecoind: wrapper }, liveness: { intervalMs: 1000, failuresBeforeRestart: 2 } }));
+    const node = ltcNode();
+    try {
+      await busyDriver.ensure(node);
+      const endpoint = await runningEndpoint(busyDriver, node.id);
+      const pid = await recordedPid(rootDir, node.id);
+      // Three loops of short slow calls keep the thread and the queue place taken: the probes meanwhile find the queue full.
+      const until = Date.now() + 5000;
+      let busy = 0;
+      const keepBusy = async () => {
+        while (Date.now() < until) {
+          const call = { method: 'POST', headers: { authorization: endpoint.authorization! }, body: JSON.stringify({ id: 1, method: 'waitforblockheight', params: [1_000_000, 300] }) };
+          // The daemon closes the connection of a call it refuses: a reused one may fail, the next is new.
+          const text = await fetch(endpoint.url, call).then((answer) => answer.text(), () => '');
+          if (text.includes('Work queue depth exceeded')) {
+            busy += 1;
+            await sleep(20);
+          }
+        }
+      };
+      await Promise.all([keepBusy(), keepBusy(), keepBusy()]);
+      expect(busy).toBeGreaterThan(0);
+      expect(await recordedPid(rootDir, node.id)).toBe(pid);
+      expect((await busyDriver.status(node.id)).state).toBe('running');
+      expect((await busyDriver.logs(node.id, 1000)).join('\n')).not.toContain('stopped answering its RPC');
+    } finally {
+      await busyDriver.close({ stopNodes: true });
+    }
   });
 });

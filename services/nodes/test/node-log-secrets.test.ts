@@ -170,7 +170,7 @@ test("a failure's reason, which the node's user reads, quotes the software's las
     expect(reason).toContain('Unable to start HTTP server');
     expect(reason).not.toMatch(new RegExp(`\\b${rpcPort}\\b`));
   } finally {
-    await driver.close();
+    await driver.close({ stopNodes: true });
     await rm(rootDir, { recursive: true, force: true });
   }
 });

@@ -1,8 +1,10 @@
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AnyBusMessage } from '@cloud/bus';
 import { bearer, startTestPlatform, waitUntil, type TestNodes, type TestPlatform, type TestUser } from '../src/testing';
 import { MovableDriver } from './movable-driver';
-import { asProxy, jsonRpc } from './rpc-client';
+import { isAlive } from '../src/drivers/local/processes';
+import { asProxy, jsonRpc, recordedPid } from './rpc-client';
 
 let platform: TestPlatform;
 
@@ -39,18 +41,26 @@ describe('the reconciler', () => {
   });
   afterEach(() => platform.close());
 
-  it('keeps a running node across a restart of the nodes service, with its chain', async () => {
-    const first = await platform.startNodes();
+  it('keeps a running node across a clean restart of the nodes service: the same process, answering while no instance runs (issue 29, item 6)', async () => {
+    const first = await platform.startNodes({ STOP_NODES_ON_SHUTDOWN: 'false' });
     const [id] = await createRunning(first, user, 1);
     await waitUntil('a few blocks are mined', async () => (await blockCount(first, id!)) >= 3, 20_000, 200);
-    const height = await blockCount(first, id!);
+    const endpoint = await runningEndpoint(first, id!);
+    const pid = await recordedPid(path.join(platform.dataDir, 'nodes'), id!);
     await first.close();
 
+    // Stopped on purpose (an upgrade, a configuration change): the node is not.
+    expect(isAlive(pid)).toBe(true);
+    const height = (await jsonRpc(endpoint, 'getblockcount')).result as number;
     const second = await platform.startNodes();
-    await waitUntil('the node answers again', async () => (await blockCount(second, id!)) >= height, 30_000, 200);
+    await waitUntil('the second instance runs the node', async () => (await second.service.driver.status(id!)).state === 'running', 30_000, 100);
+    expect(await second.service.repository.owners()).toEqual(new Map([[id, second.service.instanceId]]));
+    expect(await recordedPid(path.join(platform.dataDir, 'nodes'), id!)).toBe(pid);
+    expect((await runningEndpoint(second, id!)).url).toBe(endpoint.url);
+    expect(await blockCount(second, id!)).toBeGreaterThanOrEqual(height);
     const node = (await second.http.get(`/users/me/nodes/${id}`).set(bearer(user.clientToken)).expect(200)).body as { state: string };
     expect(node.state).toBe('running');
-    expect(await second.service.repository.owners()).toEqual(new Map([[id, second.service.instanceId]]));
+    expect((await second.service.driver.logs(id!, 100)).join('\n')).toContain(`pid ${pid}, left running by an earlier instance`);
   });
 
   it('with two instances, gives each node one owner, and hands an instance\'s nodes over when it stops', async () => {

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { errors, Pool, type Dispatcher } from 'undici';
 import type { NodeErrorScan } from '../usage/node-error-scan';
 import { AnswerTooLargeError, type AnswerLimit } from './answer-limit';
-import { AnswerWriter } from './answer-writer';
+import { AnswerWriter, type AnswerReview } from './answer-writer';
 import { UpstreamError } from './upstream-error';
 import { nodeRpcAuthorization } from '@cloud/node-rpc-auth';
 import type { Family } from '../routing/interfaces';
@@ -90,15 +90,22 @@ export class Upstreams {
    * Forwards a request and writes the node's answer straight into `res` (status, content type and
    * length only) as it arrives (`AnswerWriter`, undici's lowest-level API: this is every call's
    * path); resolves with the answer's size once sent. With `scan`, the answer's chunks are also
-   * fed to it on the way (a JSON-RPC answer's errors).
+   * fed to it on the way (a JSON-RPC answer's errors); with `review`, some answers are judged
+   * whole first (`AnswerReview`).
    */
-  streamTo(route: Route, request: UpstreamRequest, res: ServerResponse, scan?: NodeErrorScan): Promise<number> {
+  streamTo(route: Route, request: UpstreamRequest, res: ServerResponse, scan?: NodeErrorScan, review?: AnswerReview): Promise<number> {
     const upstream = this.upstreamOf(route);
     return new Promise((resolve, reject) => {
-      const writer = new AnswerWriter(res, scan, this.answerLimit(route), (outcome) => {
-        if (outcome.ok) resolve(outcome.size);
-        else reject('refusedLogin' in outcome ? new UpstreamError(502, "the node refused the proxy's credentials") : toUpstreamError(outcome.error));
-      });
+      const writer = new AnswerWriter(
+        res,
+        scan,
+        this.answerLimit(route),
+        (outcome) => {
+          if (outcome.ok) resolve(outcome.size);
+          else reject('refusedLogin' in outcome ? new UpstreamError(502, "the node refused the proxy's credentials") : toUpstreamError(outcome.error));
+        },
+        review,
+      );
       try {
         upstream.pool.dispatch(this.requestOptions(upstream, request), writer);
       } catch (error) {

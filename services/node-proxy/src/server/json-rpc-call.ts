@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { policyFor } from '../access/access-rules';
 import { AnswerTooLargeError } from '../forwarding/answer-limit';
+import type { AnswerReview } from '../forwarding/answer-writer';
 import type { UpstreamRequest } from '../forwarding/upstreams';
 import { checkRequest, errorAnswer, LIMIT_EXCEEDED, mergedBatchText, parseNodeBatchAnswer, serialise, type Call, type Dialect, type Forwarded } from '../json-rpc/json-rpc';
 import type { ListenerName } from '../routing/interfaces';
@@ -12,6 +13,7 @@ import { recordRefusals, refusedOutcome } from './refusals';
 import { sendJsonText } from './responses';
 import { countAnsweredCalls, countAnswerRefusedCalls, countRateLimitedCalls, countRefusedCalls } from '../usage/json-rpc-usage';
 import { NodeErrorScan } from '../usage/node-error-scan';
+import { mayBeUnavailable, unavailableAnswer } from '../json-rpc/node-unavailable';
 import type { UsageKey } from '../usage/usage-meter';
 
 /**
@@ -46,10 +48,13 @@ export async function forwardJsonRpc(context: ProxyContext, listener: ListenerNa
   }
 
   const forward = { method: 'POST', path, body: checked.body, headers: { 'content-type': 'application/json' } } as const;
+  const { family } = route.interfaces;
+  // The node busy or warming up: 503 + Retry-After with a JSON-RPC error, not its page or a bare 500.
+  const review = { holds: (status: number) => mayBeUnavailable(family, status), replace: (status: number, text: Buffer) => unavailableAnswer(checked, policy.dialect, status, text) };
   const stopTimer = metrics.timeUpstream(listener);
   let bytesOut: number;
   try {
-    bytesOut = await forwardChecked(context, route, caller, checked, forward, res);
+    bytesOut = await forwardChecked(context, route, caller, checked, forward, res, review);
   } catch (error) {
     if (!(error instanceof AnswerTooLargeError) || res.headersSent) throw error;
     // Told in JSON-RPC, in the node's dialect, to every call the node answered: as a refusal is.
@@ -62,21 +67,27 @@ export async function forwardJsonRpc(context: ProxyContext, listener: ListenerNa
   usage.record(caller, { requests: 1, blocked: checked.refusedCount, bytesIn, bytesOut });
 }
 
-/** Sends what passed the policy to the node and its answer to the caller; the bytes sent. */
-async function forwardChecked(context: ProxyContext, route: Route, caller: UsageKey, checked: Forwarded, forward: UpstreamRequest, res: ServerResponse): Promise<number> {
+/**
+ * Sends what passed the policy to the node and its answer to the caller, or `review`'s
+ * replacement of it (the node busy or warming up); the bytes sent.
+ */
+async function forwardChecked(context: ProxyContext, route: Route, caller: UsageKey, checked: Forwarded, forward: UpstreamRequest, res: ServerResponse, review: AnswerReview): Promise<number> {
   const { upstreams, usage } = context;
   let bytesOut: number;
   if (checked.batch && checked.refusedCount > 0) {
-    const { text } = await upstreams.requestText(route, forward);
-    const nodeAnswers = parseNodeBatchAnswer(text);
-    bytesOut = sendJsonText(res, 200, mergedBatchText(checked, nodeAnswers));
+    const answer = await upstreams.requestText(route, forward);
+    const text = answer.text;
+    const unavailable = review.holds(answer.statusCode) ? review.replace(answer.statusCode, Buffer.from(text)) : undefined;
+    const nodeAnswers = parseNodeBatchAnswer(unavailable ? '[]' : text);
+    bytesOut = unavailable ? sendJsonText(res, unavailable.status, unavailable.text, unavailable.headers) : sendJsonText(res, 200, mergedBatchText(checked, nodeAnswers));
     const scan = new NodeErrorScan();
-    scan.feed(Buffer.from(text));
-    countAnsweredCalls(usage, caller, checked, scan.errors, () => nodeAnswers.value);
+    scan.feed(Buffer.from(unavailable?.text ?? text));
+    // Unavailable: no forwarded call was answered (a non-array answer counts every one as failed).
+    countAnsweredCalls(usage, caller, checked, scan.errors, () => (unavailable ? null : nodeAnswers.value));
   } else {
     // A batch's chunks are kept to tell which calls the node's errors answer.
     const scan = new NodeErrorScan(checked.batch);
-    bytesOut = await upstreams.streamTo(route, forward, res, scan);
+    bytesOut = await upstreams.streamTo(route, forward, res, scan, review);
     countAnsweredCalls(usage, caller, checked, scan.errors, () => scan.text());
   }
   return bytesOut;

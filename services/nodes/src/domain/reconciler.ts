@@ -64,10 +64,14 @@ export class Reconciler {
     this.task.wake();
   }
 
-  /** Stops passing, releases every node this instance drives (the driver keeps their data) and gives up the leases. */
-  async stop(): Promise<void> {
+  /**
+   * Stops passing, leaves every node this instance drives running (or stops them, keeping their
+   * data, with `stopNodes`) and gives up the leases, so the next instance takes them at once
+   * rather than once they expire. The driver has let go of the nodes before the leases go.
+   */
+  async stop(options: { stopNodes?: boolean } = {}): Promise<void> {
     await this.task.stop();
-    await this.options.driver.close();
+    await this.options.driver.close(options);
     this.owned.clear();
     await this.options.nodes.releaseLeases(this.options.instanceId);
   }
@@ -127,6 +131,9 @@ export class Reconciler {
     if (status.state === 'running') {
       if (status.sync && !sameSync(node.sync, status.sync)) await this.options.nodes.recordSync(node.id, status.sync);
       await this.answering(node, status.endpoint.url, status.sync?.syncing === true);
+    } else if (status.state === 'loading' && node.state === 'running') {
+      // It answers only that it is loading its blocks (a restarted daemon): syncing until it serves again.
+      await this.transition(node, { from: ['running'], to: 'syncing', upstreamUrl: status.endpoint.url }, (changed) => answeringMessage(changed, nodeAddress(node.id, this.options.nodeDomain)));
     } else if (status.state === 'failed') {
       await driver.stop(node.id);
       this.owned.delete(node.id);

@@ -32,8 +32,12 @@ export interface NodeDriver {
   destroy(nodeId: string): Promise<void>;
   /** The last `lines` lines of the node's log, oldest first; [] when there is none. */
   logs(nodeId: string, lines: number): Promise<string[]>;
-  /** Releases every node this driver runs (their data stays) and stops supervising. */
-  close(): Promise<void>;
+  /**
+   * Stops driving: the nodes keep running where they are, for the next instance to take over
+   * (only a node's owner or its deletion stops it). With `stopNodes` (the local driver) they are
+   * stopped, their data kept.
+   */
+  close(options?: { stopNodes?: boolean }): Promise<void>;
 }
 
 /** What a driver needs to know to run one node. */
@@ -84,6 +88,11 @@ export type NodeStatus =
   | { state: 'absent' }
   /** Started (or restarting after a crash); its RPC does not answer yet. */
   | { state: 'starting' }
+  /**
+   * Its RPC answers at `endpoint`, but only that it is loading (Bitcoin Core's -28 while it loads or
+   * verifies its blocks, as after a restart): up, not serving yet. `reason` is what it said.
+   */
+  | { state: 'loading'; endpoint: InternalEndpoint; reason: string }
   /** Its RPC answers at `endpoint`; `sync` is how far it is with its network, when the driver can ask it. */
   | { state: 'running'; endpoint: InternalEndpoint; sync?: SyncStatus }
   /** The driver gave up (the software keeps failing to start); `reason` says why, for the user. */

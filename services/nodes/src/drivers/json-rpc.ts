@@ -14,21 +14,53 @@ export interface RpcCall {
   path?: string;
 }
 
+/** The node answered, but not with a result: a JSON-RPC error (`code`), or HTTP `status` without a JSON-RPC answer (`busy` when it said its work queue is full). */
+export class NodeAnswerError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code?: number,
+    readonly busy = false,
+  ) {
+    super(message);
+  }
+}
+
+/** Bitcoin Core's RPC_IN_WARMUP: loading or verifying its blocks, it answers every call so until done. */
+const IN_WARMUP = -28;
+
+/** Whether the node said it is warming up (Bitcoin Core's -28): its process is up, it serves nothing yet. */
+export function isWarmingUp(error: unknown): error is NodeAnswerError {
+  return error instanceof NodeAnswerError && error.code === IN_WARMUP;
+}
+
+/**
+ * Whether an error is the node answering that it cannot serve for a moment (warming up, or busy:
+ * any HTTP 503, and Bitcoin Core's "Work queue depth exceeded", HTTP 500 in Litecoin Core 0.21):
+ * alive, not hung.
+ */
+export function isAliveButUnavailable(error: unknown): boolean {
+  return isWarmingUp(error) || (error instanceof NodeAnswerError && (error.status === 503 || error.busy));
+}
+
 /**
  * Calls a node's JSON-RPC and returns its result; throws on a transport error, a timeout, an HTTP
- * error without a JSON-RPC answer, or a JSON-RPC error. One connection per call (no keep-alive),
- * so nothing lingers once a node stops.
+ * error without a JSON-RPC answer, or a JSON-RPC error (the last two as `NodeAnswerError`). One
+ * connection per call (no keep-alive), so nothing lingers once a node stops.
  */
 export async function callJsonRpc(target: RpcTarget, call: RpcCall, timeoutMs = 5000): Promise<unknown> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: call.method, params: call.params });
   const { status, text } = await post(new URL(call.path ?? '/', target.url).href, target.authorization, body, timeoutMs);
-  let answer: { result?: unknown; error?: { message?: string } | null };
+  let answer: { result?: unknown; error?: { message?: string; code?: unknown } | null };
   try {
     answer = JSON.parse(text) as typeof answer;
   } catch {
-    throw new Error(`${call.method}: HTTP ${status} without a JSON-RPC answer`);
+    throw new NodeAnswerError(`${call.method}: HTTP ${status} without a JSON-RPC answer`, status, undefined, text.includes('Work queue depth exceeded'));
   }
-  if (answer.error) throw new Error(`${call.method}: ${answer.error.message ?? JSON.stringify(answer.error)}`);
+  if (answer.error) {
+    const code = typeof answer.error.code === 'number' ? answer.error.code : undefined;
+    throw new NodeAnswerError(`${call.method}: ${answer.error.message ?? JSON.stringify(answer.error)}`, status, code);
+  }
   return answer.result;
 }
 

@@ -17,9 +17,10 @@ import { PerNodeQueue } from '../per-node-queue';
  * The embedded driver: each node is a supervised process on 127.0.0.1, with its own data
  * directory and RPC port under `rootDir`. Several instances of the service on one machine share
  * `rootDir`; each node's `node.json` names its process and the instance supervising it, so
- * whichever instance ensures it next adopts a process whose supervisor died (the node keeps
- * serving through a crash of the service), waits while that supervisor is alive, and never starts
- * a second one; `stop` or `destroy` stops the process node.json names wherever it was started.
+ * whichever instance ensures it next adopts a process whose supervisor died or detached (the node
+ * keeps serving through a crash or a stop of the service), waits while that supervisor is alive,
+ * and never starts a second one; `stop` or `destroy` stops the process node.json names wherever it
+ * was started.
  */
 export class LocalDriver implements NodeDriver {
   readonly name = 'local';
@@ -134,15 +135,28 @@ export class LocalDriver implements NodeDriver {
     return tailLog(nodePaths(this.settings.rootDir, nodeId).log, lines);
   }
 
-  /** Stops every node this instance runs (a service stopped on purpose takes its nodes down with it). */
-  async close(): Promise<void> {
+  /**
+   * Stops supervising. The nodes keep running, and whichever instance ensures each next (the
+   * restarted service, or another sharing this folder) adopts its process at once: a service
+   * stopped on purpose (an upgrade, a configuration change) takes no node down. `stopNodes` stops
+   * them instead (STOP_NODES_ON_SHUTDOWN, and tests that leave nothing behind).
+   */
+  async close(options: { stopNodes?: boolean } = {}): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.supervisors.keys()].map((nodeId) => this.release(nodeId)));
+    await Promise.all([...this.supervisors.keys()].map((nodeId) => (options.stopNodes ? this.release(nodeId) : this.detachNode(nodeId))));
   }
 
   private catalog(): Promise<SoftwareCatalog> {
     this.software ??= resolveSoftware(this.settings.binaries, this.logger);
     return this.software;
+  }
+
+  private detachNode(nodeId: string): Promise<void> {
+    return this.queue.run(nodeId, async () => {
+      const supervisor = this.supervisors.get(nodeId);
+      this.supervisors.delete(nodeId);
+      await supervisor?.detach();
+    });
   }
 
   /** Stops the node's process, whether this instance runs it or an earlier one left it behind. */

@@ -5,7 +5,7 @@ import type { Logger } from '@cloud/logging';
 import type { SyncStatus } from '../../domain/node';
 import type { NodeSpec, NodeStatus } from '../driver';
 import { redactLine } from '../log-redaction';
-import { callJsonRpc } from '../json-rpc';
+import { callJsonRpc, isAliveButUnavailable, isWarmingUp } from '../json-rpc';
 import { CHECKPOINT_SECONDS, type LaunchPlan } from './launch-plans';
 import { Miner } from './miner';
 import { prepareNodeDirs, readNodeRecord, writeNodeRecord, type NodePaths } from './node-files';
@@ -49,6 +49,8 @@ export interface SupervisedNode {
 interface Run {
   pid: number;
   kill(signal: NodeJS.Signals): void;
+  /** No longer keeps this process's event loop alive: it is left running for the next supervisor. */
+  unref(): void;
   closed: Promise<void>;
 }
 
@@ -62,7 +64,8 @@ interface Run {
  * ours, and `node.json` names it. So when the service dies (a crash, SIGKILL) its nodes keep
  * running and answering through the proxy, and the next supervisor of the node, in the restarted
  * service or another instance, adopts the process that `node.json` names rather than start a
- * second one or restart it (decision 006: the data plane outlives the control plane).
+ * second one or restart it (decision 006: the data plane outlives the control plane). A service
+ * stopped on purpose does the same through `detach`: only the node's owner or its deletion stops it.
  */
 export class NodeSupervisor {
   private state: NodeStatus = { state: 'starting' };
@@ -72,6 +75,7 @@ export class NodeSupervisor {
   private timer: NodeJS.Timeout | undefined;
   private miner: Miner | undefined;
   private stopping = false;
+  private detached = false;
   private waitingNoted = false;
   private everReady = false;
   private earlyExits = 0;
@@ -108,6 +112,32 @@ export class NodeSupervisor {
     if (this.run) await terminate(this.run, this.node.stopTimeoutMs);
     this.output.stop();
     this.log.close();
+  }
+
+  /**
+   * Stops supervising and leaves the process running: what it printed so far goes to the log, and
+   * node.json no longer names this supervisor, so the next one (the restarted service, or another
+   * instance sharing the folder) adopts the process at once instead of waiting for this one.
+   */
+  async detach(): Promise<void> {
+    this.stopping = true;
+    this.detached = true;
+    clearTimeout(this.timer);
+    this.miner?.stop();
+    await this.launching;
+    const run = this.run;
+    this.run = undefined;
+    run?.unref();
+    this.output.stop();
+    await this.output.drain();
+    if (run) this.note(`left ${this.node.softwareName} pid ${run.pid} running: the service stopped, the node did not`);
+    this.log.close();
+    try {
+      const record = await readNodeRecord(this.node.paths.record);
+      if (record?.supervisor === this.node.supervisorId) await writeNodeRecord(this.node.paths.record, { image: record.image, rpcPort: record.rpcPort, pid: record.pid });
+    } catch (error) {
+      this.logger.warn('could not write the node record', { error });
+    }
   }
 
   private launch(): Promise<void> {
@@ -151,7 +181,8 @@ export class NodeSupervisor {
     }
     let child: ChildProcess;
     try {
-      child = spawn(plan.command, plan.args, { stdio: ['ignore', output, output] });
+      // A process group of its own: a terminal's Ctrl-C (SIGINT to the service's group) reaches the service, not its nodes.
+      child = spawn(plan.command, plan.args, { stdio: ['ignore', output, output], detached: true });
     } finally {
       closeSync(output);
     }
@@ -163,7 +194,7 @@ export class NodeSupervisor {
         else resolve(signal ? `was killed by ${signal}` : `exited with code ${code}`);
       });
     });
-    const run = this.follow(child.pid ?? 0, (signal) => child.kill(signal), gone);
+    const run = this.follow(child.pid ?? 0, (signal) => child.kill(signal), () => child.unref(), gone);
     if (child.pid === undefined) return;
     // The port is for the operator only (and node.json): on loopback, the node's RPC is unauthenticated.
     this.note(`started ${this.node.softwareName} as pid ${child.pid}`);
@@ -185,7 +216,7 @@ export class NodeSupervisor {
     this.outputTail = '';
     this.readySince = undefined;
     const gone = (async () => {
-      while (isAlive(pid)) await sleep(PROBE_INTERVAL_MS);
+      while (!this.detached && isAlive(pid)) await sleep(PROBE_INTERVAL_MS);
       return 'exited (an adopted process: its exit status is not known)';
     })();
     const run = this.follow(
@@ -197,6 +228,7 @@ export class NodeSupervisor {
           // gone already
         }
       },
+      () => undefined, // its poll ends once detached
       gone,
     );
     this.note(`adopted ${this.node.softwareName} pid ${pid}, left running by an earlier instance of the service`);
@@ -220,11 +252,14 @@ export class NodeSupervisor {
   }
 
   /** Makes `pid` the node's current run; once it is gone and its output read, `exited` decides what next. */
-  private follow(pid: number, kill: (signal: NodeJS.Signals) => void, gone: Promise<string>): Run {
+  private follow(pid: number, kill: (signal: NodeJS.Signals) => void, unref: () => void, gone: Promise<string>): Run {
     const run: Run = {
       pid,
       kill,
+      unref,
       closed: gone.then(async (description) => {
+        // Left running for another supervisor: its output and its exit are that one's.
+        if (this.detached) return;
         await this.output.drain();
         if (this.run === run) this.run = undefined;
         this.exited(description);
@@ -243,8 +278,11 @@ export class NodeSupervisor {
       try {
         await callJsonRpc(plan.rpc, plan.probe, PROBE_TIMEOUT_MS);
         sync = await plan.readSync(plan.rpc);
-      } catch {
-        if (current()) this.timer = setTimeout(() => void attempt(), PROBE_INTERVAL_MS);
+      } catch (error) {
+        if (!current()) return;
+        // Up and answering, but loading its blocks: the node is not `running` until it serves.
+        if (isWarmingUp(error)) this.state = { state: 'loading', endpoint: { url: plan.rpc.url }, reason: error.message };
+        this.timer = setTimeout(() => void attempt(), PROBE_INTERVAL_MS);
         return;
       }
       if (current()) {
@@ -266,8 +304,9 @@ export class NodeSupervisor {
       try {
         await callJsonRpc(plan.rpc, plan.probe, intervalMs);
         unanswered = 0;
-      } catch {
-        unanswered += 1;
+      } catch (error) {
+        // Busy (a full work queue) is an answer: killing a node for being busy would only make it busier.
+        unanswered = isAliveButUnavailable(error) ? 0 : unanswered + 1;
       }
       if (unanswered === 0) {
         // A node busy syncing may be slow to tell how far it is: that keeps the last reading, it is not a hang.
