@@ -38,6 +38,16 @@ function startUpstream() {
   return { server, seen, handle: (next: typeof handler) => (handler = next) };
 }
 
+/** An answer that never ends (chunked: no length), written as fast as the proxy takes it. */
+function writeForever(res: ServerResponse, chunk: Buffer): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  const pump = () => {
+    while (res.write(chunk));
+    res.once('drain', pump);
+  };
+  pump();
+}
+
 describe('Upstreams.streamTo', () => {
   const upstream = startUpstream();
   let upstreamPort: number;
@@ -145,16 +155,7 @@ describe('Upstreams.streamTo', () => {
   });
 
   it('aborts the call to the node when the caller goes away while its answer is held back', async () => {
-    upstream.handle((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      // An answer that never ends, written as fast as the proxy takes it.
-      const chunk = Buffer.alloc(64 * 1024, 'y');
-      const pump = () => {
-        while (res.write(chunk));
-        res.once('drain', pump);
-      };
-      pump();
-    });
+    upstream.handle((_req, res) => writeForever(res, Buffer.alloc(64 * 1024, 'y')));
     const { response, settled } = await call();
     const res = await response;
     res.pause();
@@ -239,15 +240,7 @@ describe('Upstreams.streamTo', () => {
     });
 
     it("cuts a chunked answer once it passes the platform's bound, and the call to the node with it", async () => {
-      upstream.handle((_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/json' }); // chunked: no length
-        const chunk = Buffer.alloc(1024 * 1024, 'z');
-        const pump = () => {
-          while (res.write(chunk));
-          res.once('drain', pump);
-        };
-        pump();
-      });
+      upstream.handle((_req, res) => writeForever(res, Buffer.alloc(1024 * 1024, 'z')));
       const { response, settled } = await call();
       const res = await response;
       const received = readAll(res).then((body) => body.length, () => 'cut' as const);

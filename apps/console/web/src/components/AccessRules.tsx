@@ -18,7 +18,7 @@ export function AccessRules({ nodeId }: { nodeId: string }) {
   const { error, setError, run } = useApi();
   const [access, setAccess] = useState<NodeAccess | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const ids = { ips: useId(), origins: useId(), methods: useId(), rate: useId(), answer: useId(), ipsHint: useId(), originsHint: useId(), rateHint: useId(), answerHint: useId() };
+  const ids = { ips: useId(), origins: useId(), methods: useId(), ipsHint: useId(), originsHint: useId() };
 
   useEffect(() => {
     void run(() => client.nodes.access(nodeId)).then((result) => result.ok && setAccess(result.value));
@@ -66,39 +66,34 @@ export function AccessRules({ nodeId }: { nodeId: string }) {
           </p>
           <label htmlFor={ids.methods}>Methods it refuses, on top of the platform's</label>
           <textarea id={ids.methods} name="methods" rows={2} defaultValue={access.refusedMethods.join('\n')} />
-          <label htmlFor={ids.rate}>Calls per second at most</label>
-          <input
-            id={ids.rate}
-            name="rate"
-            type="number"
-            {...inputLimits(ACCESS.ratePerSecond)}
-            step={1}
-            inputMode="numeric"
-            defaultValue={access.ratePerSecond ?? ''}
-            aria-describedby={ids.rateHint}
-          />
-          <p id={ids.rateHint} className="hint">
-            Empty: the platform's rate.
-          </p>
-          <label htmlFor={ids.answer}>Largest answer, in bytes</label>
-          <input
-            id={ids.answer}
+          <WholeNumberField name="rate" label="Calls per second at most" limits={ACCESS.ratePerSecond} value={access.ratePerSecond} hint="Empty: the platform's rate." />
+          <WholeNumberField
             name="answer"
-            type="number"
-            {...inputLimits(ACCESS.maxAnswerBytes)}
-            step={1}
-            inputMode="numeric"
-            defaultValue={access.maxAnswerBytes ?? ''}
-            aria-describedby={ids.answerHint}
+            label="Largest answer, in bytes"
+            limits={ACCESS.maxAnswerBytes}
+            value={access.maxAnswerBytes}
+            hint="A larger answer is refused (-32005), so one short call cannot make the node send megabytes. Empty: the platform's bound."
           />
-          <p id={ids.answerHint} className="hint">
-            A larger answer is refused (-32005), so one short call cannot make the node send megabytes. Empty: the platform's bound.
-          </p>
           <button type="submit" className="button-primary">
             Save the access rules
           </button>
         </form>
       )}
     </section>
+  );
+}
+
+/** A whole number the API takes within `limits`, or empty for the platform's; its hint says what empty means. */
+function WholeNumberField(props: { name: string; label: string; limits: Parameters<typeof inputLimits>[0]; value: number | null; hint: string }) {
+  const id = useId();
+  const hintId = useId();
+  return (
+    <>
+      <label htmlFor={id}>{props.label}</label>
+      <input id={id} name={props.name} type="number" {...inputLimits(props.limits)} step={1} inputMode="numeric" defaultValue={props.value ?? ''} aria-describedby={hintId} />
+      <p id={hintId} className="hint">
+        {props.hint}
+      </p>
+    </>
   );
 }
