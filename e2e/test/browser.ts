@@ -1,6 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, errors, type BrowserContext, type Page } from 'playwright-core';
 import type { TestPlatform } from '@cloud/all-in-one/testing';
@@ -139,6 +141,21 @@ export function storedSession(page: Page): Promise<string | null> {
 /** What a copy button put on the clipboard. */
 export function clipboard(page: Page): Promise<string> {
   return page.evaluate<string>('navigator.clipboard.readText()');
+}
+
+/**
+ * A folder where a person ran the node page's line that saves the dev proxy's certificate (copied
+ * with its button, as pasted): the page's `--cacert` lines name that file, so they run in it.
+ * Checks the saved file is the proxy's certificate.
+ */
+export async function savedCertificateFolder(page: Page, certificate: string | undefined): Promise<string> {
+  await page.getByRole('button', { name: 'Copy the line that saves the proxy’s certificate' }).click();
+  const line = await clipboard(page);
+  if (!/^curl -sSo cloud-proxy-ca\.pem http:\/\/127\.0\.0\.1:\d+\/proxy-ca\.pem$/.test(line)) throw new Error(`unexpected line to save the certificate: ${line}`);
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'console-paste-'));
+  await promisify(execFile)('bash', ['-c', line], { cwd: folder });
+  if (readFileSync(path.join(folder, 'cloud-proxy-ca.pem'), 'utf8') !== certificate) throw new Error('the saved file is not the proxy certificate');
+  return folder;
 }
 
 /**

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { startTestPlatform, type TestPlatform } from '@cloud/all-in-one/testing';
 import { PlatformClient } from '@cloud/sdk/browser';
 import type { Page } from 'playwright-core';
-import { checkPhoneScreen, checkScreen, openBrowser, type Browser } from './browser';
+import { checkPhoneScreen, checkScreen, openBrowser, savedCertificateFolder, type Browser } from './browser';
 
 // Node names in the web console (issue 28, item 8): a name given at creation, shown in the list,
 // changed on the node's page; and on a phone, ids and the per-method table keep whole words
@@ -110,7 +111,12 @@ describe('node names in the web console', () => {
     const curl = (await page().getByTestId('new-secret-lines').locator('[data-ready-line="curl"] pre').textContent())!.trim();
     const call = curl.replace('"method":"eth_blockNumber","params":[]', '"method":"eth_getBlockByNumber","params":["latest",false]');
     expect(call).not.toBe(curl);
-    expect(JSON.parse((await run('bash', ['-c', `${call} -sS --max-time 60`])).stdout)).toMatchObject({ result: { number: expect.stringMatching(/^0x/) } });
+    const folder = await savedCertificateFolder(page(), platform.proxy.certificate);
+    try {
+      expect(JSON.parse((await run('bash', ['-c', `${call} -sS --max-time 60`], { cwd: folder })).stdout)).toMatchObject({ result: { number: expect.stringMatching(/^0x/) } });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
 
     await page().getByRole('button', { name: 'Rename' }).click();
     const field = page().getByLabel('Node name');

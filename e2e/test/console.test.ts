@@ -1,12 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { startTestPlatform, type TestPlatform } from '@cloud/all-in-one/testing';
 import { PlatformClient, type Session } from '@cloud/sdk/browser';
 import { Secret, TOTP } from 'otpauth';
-import { checkPhoneScreen, checkScreen, clipboard, openBrowser, storedSession, type Browser } from './browser';
+import { checkPhoneScreen, checkScreen, clipboard, openBrowser, savedCertificateFolder, storedSession, type Browser } from './browser';
 
 // The web console in a real browser against a whole platform (embedded defaults, random ports,
 // its own data directory): the issue's walk from sign-up to an RPC answer and its usage, the
@@ -181,11 +179,11 @@ describe('the web console', () => {
   /** The text of the ready line `name` in the group of lines `group` (a data-testid). */
   const readyLine = async (group: string, name: string) => (await page().getByTestId(group).locator(`[data-ready-line="${name}"] pre`).textContent())!.trim();
   /**
-   * Runs a ready-to-paste curl line as a person would, and its answer: in a folder of their own,
-   * where they saved the proxy's certificate with the line the node page gives.
+   * Runs a ready-to-paste curl line as a person would, and its answer: in the folder where they
+   * saved the proxy's certificate with the line the node page gives (the first node test does).
    */
-  const pasteDir = mkdtempSync(path.join(os.tmpdir(), 'console-paste-'));
-  afterAll(() => rmSync(pasteDir, { recursive: true, force: true }));
+  let pasteDir: string | undefined;
+  afterAll(() => pasteDir && rmSync(pasteDir, { recursive: true, force: true }));
   const runCurl = async (line: string) => (await run('bash', ['-c', `${line} -sS --max-time 60`], { cwd: pasteDir })).stdout;
 
   it("shows the node's endpoints with copy buttons, its first credential once, and its curl line answers through the proxy", async () => {
@@ -225,12 +223,8 @@ describe('the web console', () => {
 
     // As pasted: the line that saves the proxy's certificate (the page names no file of the
     // operator's machine), then the printed address, no hosts line, no --connect-to.
-    await page().getByRole('button', { name: 'Copy the line that saves the proxy’s certificate' }).click();
-    const saveCertificate = await clipboard(page());
-    expect(saveCertificate).toMatch(/^curl -sSo cloud-proxy-ca\.pem http:\/\/127\.0\.0\.1:\d+\/proxy-ca\.pem$/);
+    pasteDir = await savedCertificateFolder(page(), platform.proxy.certificate);
     expect(curl).toContain('--cacert cloud-proxy-ca.pem ');
-    await run('bash', ['-c', saveCertificate], { cwd: pasteDir });
-    expect(readFileSync(path.join(pasteDir, 'cloud-proxy-ca.pem'), 'utf8')).toBe(platform.proxy.certificate);
     expect(JSON.parse(await runCurl(curl))).toEqual({ jsonrpc: '2.0', id: 1, result: expect.stringMatching(/^0x[0-9a-f]+$/) });
 
     await page().getByRole('heading', { name: 'Log' }).waitFor();
