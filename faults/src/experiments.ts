@@ -10,7 +10,7 @@ import type { LoadUser } from './setup';
 import { sleep, waitFor } from './shell';
 import { accountsDownStart } from './experiments/accounts-down-start';
 import { brokerDownStart } from './experiments/broker-down-start';
-import { postgresLong } from './experiments/postgres-long';
+import { databaseOutage } from './experiments/database-outage';
 import { nodeBusy } from './experiments/node-busy';
 import { nodesRestart } from './experiments/nodes-restart';
 
@@ -175,37 +175,6 @@ export function brokerOutage(ctx: Context): Promise<ExperimentResult> {
   });
 }
 
-/** 2. PostgreSQL fast shutdown for the outage: the data plane keeps serving, the APIs say 503 + Retry-After. */
-export function databaseOutage(ctx: Context): Promise<ExperimentResult> {
-  return underLoad(ctx, 'postgres', `2. PostgreSQL stopped (fast) ${ctx.settings.outageSeconds} s under load`, async () => {
-    const from = Date.now();
-    await ctx.db.stopFast();
-    await sleep(ctx.settings.outageSeconds * 1000);
-    await ctx.db.start();
-    const endedAt = Date.now();
-    return {
-      endedAt,
-      check(load, watch) {
-        const failures: string[] = [];
-        const rpcFailed = load.rpc.filter((r) => !r.ok).length;
-        if (rpcFailed > 0) failures.push(`${rpcFailed} proxied RPC calls failed`);
-        const unready = watch.unreadyDuring(from, endedAt);
-        const api500 = load.api.filter((r) => r.status === 500).length;
-        if (api500 > 0) failures.push(`${api500} API answers were 500 (a database outage is a 503)`);
-        const bare503 = load.api.filter((r) => r.status === 503 && !r.retryAfter).length;
-        if (bare503 > 0) failures.push(`${bare503} API 503 answers had no Retry-After`);
-        const unanswered = load.api.filter((r) => r.status === 0).length;
-        if (unanswered > 0) failures.push(`${unanswered} API calls got no answer`);
-        const during = load.api.filter((r) => r.at >= from && r.at <= endedAt);
-        return {
-          failures,
-          notes: [`outage ${seconds(endedAt - from)}; API answers during it: ${during.length} (${during.filter((r) => r.status === 503).length} were 503); /readyz not 200 during it: ${unready.join(', ') || 'none'}`],
-        };
-      },
-    };
-  });
-}
-
 /**
  * The proxy publishes the usage it counted every PROXY_USAGE_INTERVAL_MS (its default, 5 s): a
  * SIGKILL loses what it counted since, at most the calls of one interval (RELIABILITY.md).
@@ -362,7 +331,6 @@ export const EXPERIMENTS: Record<string, (ctx: Context) => Promise<ExperimentRes
   // Issue 29's experiments, one file each under experiments/, registered here.
   'accounts-down-start': accountsDownStart,
   'broker-down-start': brokerDownStart,
-  'postgres-long': postgresLong,
   'nodes-restart': nodesRestart,
   'node-busy': nodeBusy,
 };

@@ -4,7 +4,6 @@ const { withDatabaseSuites } = require('@cloud/jest-preset/database-suites');
 module.exports = withDatabaseSuites([
   'test/access-api.test.ts',
   'test/api.test.ts',
-  'test/database-outage.test.ts',
   'test/migrations.test.ts',
   'test/node-names.test.ts',
   'test/node-operations.test.ts',
