@@ -6,6 +6,11 @@ export interface AnswerLimit {
   setBy: 'platform' | 'accessRule';
 }
 
+/** The bound in words: "this node's limit of 4096 bytes" (its owner's) or "the platform's limit of …". */
+export function limitInWords(limit: AnswerLimit): string {
+  return `${limit.setBy === 'accessRule' ? "this node's" : "the platform's"} limit of ${limit.bytes} bytes`;
+}
+
 /**
  * The node's answer was over its bound and was not passed on: whole when its length was
  * announced (`size`), else cut once it passed the bound.
@@ -15,7 +20,6 @@ export class AnswerTooLargeError extends UpstreamError {
     readonly limit: AnswerLimit,
     readonly size?: number,
   ) {
-    const whose = limit.setBy === 'accessRule' ? "this node's" : "the platform's";
-    super(502, `the node's answer${size === undefined ? '' : ` (${size} bytes)`} is larger than ${whose} limit of ${limit.bytes} bytes; ask for less (a narrower range, fewer calls in a batch)`, 'AnswerTooLarge');
+    super(502, `the node's answer${size === undefined ? '' : ` (${size} bytes)`} is larger than ${limitInWords(limit)}; ask for less (a narrower range, fewer calls in a batch)`, 'AnswerTooLarge');
   }
 }

@@ -47,7 +47,10 @@ export type Dialect = '1.0' | '2.0';
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
 export const METHOD_NOT_ALLOWED = -32601;
-/** EIP-1474's "limit exceeded": a request the node may serve, but not within a limit of the platform's or the owner's. */
+/**
+ * EIP-1474's "limit exceeded": a call the node may serve, but not now or not so (over the node's
+ * rate over WebSocket, its answer over the bound, the node busy).
+ */
 export const LIMIT_EXCEEDED = -32005;
 
 /**
@@ -206,6 +209,15 @@ export function parseNodeBatchAnswer(text: string): ParsedJson {
 /** The whole answer to a batch with refusals, as text: the node's answers merged in, numbers as written on either side. */
 export function mergedBatchText(batch: { answers: readonly (RpcErrorAnswer | undefined)[]; forwarded: readonly Call[]; lossless?: true }, node: ParsedJson): string {
   return stringifyJson(mergeBatchAnswers(batch.answers, batch.forwarded, node.value), batch.lossless === true || node.lossless);
+}
+
+/**
+ * The proxy's own answer in place of the node's to the forwarded calls (the node busy, its answer
+ * over the bound): `each` for every forwarded call, a batch's refusals kept in place.
+ */
+export function answerForwardedCalls(checked: Forwarded, each: (call: Call) => RpcErrorAnswer): unknown {
+  if (!checked.batch) return each(checked.call);
+  return mergeBatchAnswers(checked.answers, checked.forwarded, checked.forwarded.map(each));
 }
 
 /**

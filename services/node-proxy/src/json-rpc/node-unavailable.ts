@@ -1,14 +1,10 @@
 import type { Family } from '../routing/interfaces';
-import { errorAnswer, mergeBatchAnswers, serialise, type Checked, type Dialect } from './json-rpc';
+import { answerForwardedCalls, errorAnswer, LIMIT_EXCEEDED, serialise, type Dialect, type Forwarded } from './json-rpc';
 
 /** How long a caller is asked to wait before calling a busy or warming-up node again. */
 export const NODE_RETRY_AFTER_SECONDS = 1;
 /** Bitcoin Core's RPC_IN_WARMUP: it is loading or verifying its blocks, and answers every call so (HTTP 500) until done. */
 export const IN_WARMUP = -28;
-/** The proxy's code for a node too busy to take a call (EIP-1474's "limit exceeded", as for its own rate over WebSocket). */
-export const NODE_BUSY = -32005;
-
-type Forwarded = Extract<Checked, { outcome: 'forward' }>;
 
 /** What the caller gets in place of the node's answer. */
 export interface Replacement {
@@ -43,9 +39,7 @@ export function unavailableAnswer(checked: Forwarded, dialect: Dialect, status: 
 
 function busyText(checked: Forwarded, dialect: Dialect): string {
   const message = `the node is busy and did not take the call; try again in ${NODE_RETRY_AFTER_SECONDS} s`;
-  const busy = (call: unknown) => errorAnswer(call, NODE_BUSY, message, { dialect });
-  if (!checked.batch) return serialise(checked, busy(checked.call));
-  return serialise(checked, mergeBatchAnswers(checked.answers, checked.forwarded, checked.forwarded.map(busy)));
+  return serialise(checked, answerForwardedCalls(checked, (call) => errorAnswer(call, LIMIT_EXCEEDED, message, { dialect })));
 }
 
 /** Bitcoin Core's words when its RPC work queue is full: HTTP 500 in Litecoin Core 0.21, 503 in later Bitcoin Core. */

@@ -3,7 +3,7 @@ import { policyFor } from '../access/access-rules';
 import { AnswerTooLargeError } from '../forwarding/answer-limit';
 import type { AnswerReview } from '../forwarding/answer-writer';
 import type { UpstreamRequest } from '../forwarding/upstreams';
-import { checkRequest, errorAnswer, LIMIT_EXCEEDED, mergedBatchText, parseNodeBatchAnswer, serialise, type Call, type Dialect, type Forwarded } from '../json-rpc/json-rpc';
+import { answerForwardedCalls, checkRequest, errorAnswer, LIMIT_EXCEEDED, mergedBatchText, parseNodeBatchAnswer, serialise, type Dialect, type Forwarded } from '../json-rpc/json-rpc';
 import type { ListenerName } from '../routing/interfaces';
 import type { Route } from '../routing/route-table';
 import type { ProxyContext } from './proxy-context';
@@ -96,8 +96,5 @@ async function forwardChecked(context: ProxyContext, route: Route, caller: Usage
 /** The error answering each call the node answered too much for; a batch's refusals stay in place. */
 function answerTooLarge(checked: Forwarded, error: AnswerTooLargeError, dialect: Dialect): unknown {
   const data = { refusedBy: error.limit.setBy, answerLimitBytes: error.limit.bytes, ...(error.size === undefined ? {} : { answerBytes: error.size }) };
-  const each = (call: Call) => errorAnswer(call, LIMIT_EXCEEDED, error.message, { dialect, data });
-  if (!checked.batch) return each(checked.call);
-  let next = 0;
-  return checked.answers.map((refusal) => refusal ?? each(checked.forwarded[next++]!));
+  return answerForwardedCalls(checked, (call) => errorAnswer(call, LIMIT_EXCEEDED, error.message, { dialect, data }));
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { STATUS_CODES } from 'node:http';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
-import { checkRequest, errorAnswer, idKey, mergedBatchText, serialise, type Call, type Checked } from '../json-rpc/json-rpc';
+import { checkRequest, errorAnswer, idKey, LIMIT_EXCEEDED, mergedBatchText, serialise, type Call, type Checked } from '../json-rpc/json-rpc';
 import { countRateLimitedCalls, countRefusedCalls } from '../usage/json-rpc-usage';
 import type { UsageKey } from '../usage/usage-meter';
 import { WebSocketCallUsage } from '../usage/websocket-usage';
@@ -15,11 +15,10 @@ import { allowsAddress, policyFor } from '../access/access-rules';
 import { recordRefusals } from './refusals';
 import { authorize, outcomeOf } from './request-handler';
 import { assertRunning, isAnswering } from './resolve-node';
+import { limitInWords } from '../forwarding/answer-limit';
 import { BridgeFlow } from './websocket-flow';
 import { AppError } from '@cloud/http';
 
-/** JSON-RPC's "limit exceeded" code, as Ethereum clients know it. */
-const RATE_LIMITED = -32005;
 const INTERNAL_ERROR = -32603;
 /** What a caller over a node's WebSocket cap is told to wait, in seconds: sockets are long-lived. */
 const WEBSOCKET_RETRY_SECONDS = 5;
@@ -239,8 +238,7 @@ export class WebSocketBridge {
     node.on('close', () => client.close(1001, 'the node closed the connection'));
     node.on('error', (error) => {
       if ((error as { code?: string }).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
-        const whose = answerLimit.setBy === 'accessRule' ? "this node's" : "the platform's";
-        return client.close(1009, `the node's answer is larger than ${whose} limit of ${answerLimit.bytes} bytes`);
+        return client.close(1009, `the node's answer is larger than ${limitInWords(answerLimit)}`);
       }
       this.context.logger.warn('node WebSocket failed', { nodeId, error });
       client.close(1011, 'the node cannot be reached');
@@ -271,8 +269,8 @@ function expectsAnswer(call: Call): boolean {
 /** The rate refusal; for a batch one per call, in order, so that every id gets its answer. */
 function rateLimited(request: ParsedJson | undefined, message: string): unknown {
   const calls = request?.value;
-  if (Array.isArray(calls) && calls.length > 0) return calls.map((call) => errorAnswer(call, RATE_LIMITED, message));
-  return errorAnswer(calls, RATE_LIMITED, message);
+  if (Array.isArray(calls) && calls.length > 0) return calls.map((call) => errorAnswer(call, LIMIT_EXCEEDED, message));
+  return errorAnswer(calls, LIMIT_EXCEEDED, message);
 }
 
 function rawText(data: RawData): string {
