@@ -104,11 +104,7 @@ export class NodeSupervisor {
 
   /** Stops the process for good: SIGTERM, then SIGKILL after `stopTimeoutMs`. */
   async stop(): Promise<void> {
-    this.stopping = true;
-    clearTimeout(this.timer);
-    this.miner?.stop();
-    // A start under way finishes first: nothing of it (its directory, its process) comes after.
-    await this.launching;
+    await this.endSupervision();
     if (this.run) await terminate(this.run, this.node.stopTimeoutMs);
     this.output.stop();
     this.log.close();
@@ -120,11 +116,8 @@ export class NodeSupervisor {
    * instance sharing the folder) adopts the process at once instead of waiting for this one.
    */
   async detach(): Promise<void> {
-    this.stopping = true;
     this.detached = true;
-    clearTimeout(this.timer);
-    this.miner?.stop();
-    await this.launching;
+    await this.endSupervision();
     const run = this.run;
     this.run = undefined;
     run?.unref();
@@ -138,6 +131,14 @@ export class NodeSupervisor {
     } catch (error) {
       this.logger.warn('could not write the node record', { error });
     }
+  }
+
+  /** No more checks, restarts or mining; a start under way finishes first, so nothing of it (its directory, its process) comes after. */
+  private async endSupervision(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.timer);
+    this.miner?.stop();
+    await this.launching;
   }
 
   private launch(): Promise<void> {
