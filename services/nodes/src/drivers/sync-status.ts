@@ -1,6 +1,6 @@
 import type { ImageDefinition } from '@cloud/chains';
 import type { SyncStatus } from '../domain/node';
-import { callJsonRpc, type RpcCall, type RpcTarget } from './json-rpc';
+import { callJsonRpc, NodeAnswerError, type RpcCall, type RpcTarget } from './json-rpc';
 
 type Family = ImageDefinition['family'];
 
@@ -44,14 +44,19 @@ interface BlockchainInfo {
  * in initial block download (its tip older than -maxtipage: at start, before any peer told it of a
  * header). Progress is its blocks over its headers, capped by its own verification estimate
  * (which weighs blocks by transactions); a node that has nothing but its genesis block is at 0.
+ * A node that keeps an index (-txindex) also syncs until the index has caught up with its blocks:
+ * the index is built after the blocks, and until then `getrawtransaction` misses what it should find.
  */
 async function readBitcoin(call: Call): Promise<Reported> {
   const info = (await call({ method: 'getblockchaininfo', params: [] })) as BlockchainInfo;
   const network = (await call({ method: 'getnetworkinfo', params: [] })) as { connections?: number };
+  const indexedHeight = lowestIndexHeight(await readIndexes(call));
   const behind = info.headers > info.blocks;
-  const syncing = behind || info.initialblockdownload;
+  const indexing = indexedHeight !== null;
+  const syncing = behind || indexing || info.initialblockdownload;
   let progress = info.verificationprogress;
   if (behind) progress = Math.min(progress, info.blocks / info.headers);
+  if (indexing && info.blocks > 0) progress = Math.min(progress, indexedHeight / info.blocks);
   if (syncing && info.blocks === 0) progress = 0;
   return {
     height: info.blocks,
@@ -60,6 +65,30 @@ async function readBitcoin(call: Call): Promise<Reported> {
     peers: typeof network.connections === 'number' ? network.connections : null,
     syncing,
   };
+}
+
+interface IndexInfo {
+  synced: boolean;
+  best_block_height: number;
+}
+
+/** Bitcoin Core's JSON-RPC "method not found": a node from before `getindexinfo` (0.21). */
+const METHOD_NOT_FOUND = -32601;
+
+/** The node's indexes (`getindexinfo`), none when it keeps none or predates the call. */
+async function readIndexes(call: Call): Promise<Record<string, IndexInfo>> {
+  try {
+    return (await call({ method: 'getindexinfo', params: [] })) as Record<string, IndexInfo>;
+  } catch (error) {
+    if (error instanceof NodeAnswerError && error.code === METHOD_NOT_FOUND) return {};
+    throw error;
+  }
+}
+
+/** The height the slowest unsynced index has reached, or null when every index has caught up. */
+function lowestIndexHeight(indexes: Record<string, IndexInfo>): number | null {
+  const behind = Object.values(indexes).filter((index) => !index.synced);
+  return behind.length === 0 ? null : Math.min(...behind.map((index) => index.best_block_height));
 }
 
 /** eth_syncing is false once synced, else how far: current and highest block (hex quantities). */
