@@ -2,9 +2,10 @@ import type { Express } from 'express';
 import { bearerGuard, staticKeys, TokenSigner, TokenVerifier, type Clock, type SigningKey } from '@cloud/auth';
 import { busMetrics, type Bus, type Outbox } from '@cloud/bus';
 import { CallRecorder } from '@cloud/call-events';
-import { pingDatabase, type Database } from '@cloud/db';
+import type { Database } from '@cloud/db';
 import { createHttpApp } from '@cloud/http';
 import type { Logger } from '@cloud/logging';
+import { apiReadiness } from '@cloud/service-shell';
 import type { AccountsConfig } from './config';
 import { ClientKeysRepository } from './data-access/client-keys.repository';
 import { PasswordResetsRepository } from './data-access/password-resets.repository';
@@ -156,11 +157,7 @@ export function createAccountsApp(deps: AccountsAppDependencies): AccountsApp {
     trustProxy: config.TRUST_PROXY,
     corsOrigins: config.CORS_ORIGINS,
     metrics: { service: ACCOUNTS_SERVICE_NAME, registries: [busMetrics] },
-    readiness: [
-      { name: 'database', check: () => pingDatabase(db) },
-      // The outbox keeps what is published meanwhile: serving goes on without the broker (decision 020).
-      { name: 'message bus', degradable: true, check: () => deps.bus.checkReady() },
-    ],
+    readiness: apiReadiness({ db, bus: deps.bus }),
     middleware: [recorder.middleware],
     routers: [
       usersRouter(usersService, passwordResets, requireAccount),

@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { systemClock, type Clock } from '@cloud/auth';
 import { openBus, Outbox, type Bus } from '@cloud/bus';
-import { migrateToLatest, openServiceDatabase, type Database } from '@cloud/db';
+import type { Database } from '@cloud/db';
 import { createLogger, type Logger } from '@cloud/logging';
+import { openDatabaseAtStart } from '@cloud/service-shell';
 import { ACCOUNTS_SERVICE_NAME, createAccountsApp, type AccountsApp } from './app';
 import type { AccountsConfig } from './config';
 import { outboxMailer, smtpMailer, type Mailer } from './data-access/mailer';
@@ -38,11 +39,7 @@ export async function createAccountsService(config: AccountsConfig, options: Acc
   if (keys.generated && config.DATABASE_URL) {
     logger.warn('using keys generated under DATA_DIR; with more than one replica set AUTH_SIGNING_KEY_FILE, CLIENT_SECRET_HASH_KEY_FILE and TWO_FACTOR_KEY_FILE to shared files');
   }
-  const db = await openServiceDatabase(config, ACCOUNTS_SCHEMA, logger);
-  if (config.RUN_MIGRATIONS) {
-    const applied = await migrateToLatest(db, ACCOUNTS_SCHEMA, accountsMigrations);
-    if (applied.length > 0) logger.info('migrations applied', { applied });
-  }
+  const db = await openDatabaseAtStart(config, { schema: ACCOUNTS_SCHEMA, migrations: accountsMigrations }, logger);
   const mailer: Mailer = config.SMTP_URL
     ? smtpMailer(config.SMTP_URL, config.MAIL_FROM)
     : outboxMailer(path.join(config.DATA_DIR, 'mail'), config.MAIL_FROM, logger);

@@ -3,10 +3,11 @@ import type { Express } from 'express';
 import { bearerGuard, TokenVerifier, type Clock, type PublicKeyResolver } from '@cloud/auth';
 import { busMetrics, type Bus, type Outbox } from '@cloud/bus';
 import { CallRecorder, outboxSink } from '@cloud/call-events';
-import { pingDatabase, type Database } from '@cloud/db';
+import type { Database } from '@cloud/db';
 import { createHttpApp } from '@cloud/http';
 import type { Logger } from '@cloud/logging';
 import type { RevocationSet } from '@cloud/revocations';
+import { apiReadiness } from '@cloud/service-shell';
 import type { NodesConfig } from './config';
 import { NodesRepository } from './data-access/nodes.repository';
 import { UsageRepository } from './data-access/usage.repository';
@@ -96,14 +97,7 @@ export function createNodesApp(deps: NodesAppDependencies): NodesApp {
     trustProxy: config.TRUST_PROXY,
     corsOrigins: config.CORS_ORIGINS,
     metrics: { service: NODES_SERVICE_NAME, registries: [busMetrics] },
-    readiness: [
-      { name: 'database', check: () => pingDatabase(db) },
-      // The outbox keeps what is published meanwhile: serving goes on without the broker (decision 020).
-      { name: 'message bus', degradable: true, check: () => deps.bus.checkReady() },
-      { name: 'token revocations', check: () => deps.revocations.checkReady() },
-      // Unready until the accounts service's keys are read once, as without the revocations: no token can be checked (decision 020).
-      { name: 'token signing keys', check: () => deps.keys.checkReady() },
-    ],
+    readiness: apiReadiness({ db, bus: deps.bus, tokens: { revocations: deps.revocations, keys: deps.keys } }),
     middleware: [recorder.middleware],
     routers: [
       nodesRouter(nodes, operations, requireClient),

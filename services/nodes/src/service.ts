@@ -2,9 +2,10 @@ import { proxyAddressesOf } from '@cloud/chains';
 import { randomUUID } from 'node:crypto';
 import { remoteJwks, systemClock, type Clock, type PublicKeyResolver } from '@cloud/auth';
 import { openBus, Outbox, type Bus } from '@cloud/bus';
-import { migrateToLatest, openServiceDatabase, type Database } from '@cloud/db';
+import type { Database } from '@cloud/db';
 import { createLogger, type Logger } from '@cloud/logging';
 import { RevocationSet } from '@cloud/revocations';
+import { openDatabaseAtStart } from '@cloud/service-shell';
 import { createNodesApp, NODES_SERVICE_NAME, type NodesApp } from './app';
 import type { NodesConfig } from './config';
 import type { NodeDriver } from './drivers/driver';
@@ -55,11 +56,7 @@ export async function createNodesService(config: NodesConfig, options: NodesServ
   const logger = options.logger ?? createLogger({ service: NODES_SERVICE_NAME, level: config.LOG_LEVEL });
   const clock = options.clock ?? systemClock;
   const instanceId = config.NODES_INSTANCE_ID ?? `nodes-${randomUUID()}`;
-  const db = options.db ?? (await openServiceDatabase(config, NODES_SCHEMA, logger));
-  if (config.RUN_MIGRATIONS) {
-    const applied = await migrateToLatest(db, NODES_SCHEMA, nodesMigrations);
-    if (applied.length > 0) logger.info('migrations applied', { applied });
-  }
+  const db = await openDatabaseAtStart(config, { schema: NODES_SCHEMA, migrations: nodesMigrations }, logger, options.db);
   const bus = await openBus(config, NODES_SERVICE_NAME, logger, options.bus);
   const outbox = new Outbox({ db, bus, logger });
   const driver = options.driver ?? openNodeDriver(config, logger);

@@ -1,10 +1,11 @@
 import { proxyAddressesOf } from '@cloud/chains';
 import { remoteJwks, systemClock, type Clock, type PublicKeyResolver } from '@cloud/auth';
 import { openBus, Outbox, type Bus } from '@cloud/bus';
-import { migrateToLatest, openServiceDatabase, type Database } from '@cloud/db';
+import type { Database } from '@cloud/db';
 import { createLogger, type Logger } from '@cloud/logging';
 import { loadNodeRpcKey } from '@cloud/node-rpc-auth';
 import { RevocationSet } from '@cloud/revocations';
+import { openDatabaseAtStart } from '@cloud/service-shell';
 import { createStakingApp, STAKING_SERVICE_NAME, type StakingApp } from './app';
 import type { StakingConfig } from './config';
 import { StakingKeyCipher } from './domain/staking-key-cipher';
@@ -41,11 +42,7 @@ export async function createStakingService(config: StakingConfig, options: Staki
   const logger = options.logger ?? createLogger({ service: STAKING_SERVICE_NAME, level: config.LOG_LEVEL });
   const cipher = new StakingKeyCipher(loadStakingEncryptionKey(config));
   const rpcKey = loadNodeRpcKey(config);
-  const db = options.db ?? (await openServiceDatabase(config, STAKING_SCHEMA, logger));
-  if (config.RUN_MIGRATIONS) {
-    const applied = await migrateToLatest(db, STAKING_SCHEMA, stakingMigrations);
-    if (applied.length > 0) logger.info('migrations applied', { applied });
-  }
+  const db = await openDatabaseAtStart(config, { schema: STAKING_SCHEMA, migrations: stakingMigrations }, logger, options.db);
   const bus = await openBus(config, STAKING_SERVICE_NAME, logger, options.bus);
   const outbox = new Outbox({ db, bus, logger });
   const revocations = new RevocationSet({ bus, logger, service: STAKING_SERVICE_NAME, accountsUrl: config.ACCOUNTS_URL });
