@@ -4,3 +4,5 @@ export { apiReadiness } from './readiness';
 export type { ApiReadinessDependencies, ReadinessProbe } from './readiness';
 export { migrateServiceDatabase, openDatabaseAtStart } from './service-database';
 export type { ServiceSchema, StartDatabaseSettings } from './service-database';
+export { PeriodicJob } from './periodic-job';
+export type { PeriodicJobOptions } from './periodic-job';
