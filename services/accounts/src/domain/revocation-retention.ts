@@ -8,10 +8,10 @@ import type { Revocations } from './revocations';
  * however long the platform runs. Every replica may run it: the deletes agree.
  */
 export class RevocationRetentionJob extends PeriodicJob {
-  constructor({ revocations, logger, intervalMs }: { revocations: Revocations; logger: Logger; intervalMs: number }) {
+  constructor(deps: { revocations: Revocations; logger: Logger; intervalMs: number }) {
+    const { revocations, logger } = deps;
     super({
-      intervalMs,
-      logger,
+      ...deps,
       failure: 'pruning token revocations failed',
       pass: async () => {
         const deleted = await revocations.prune();

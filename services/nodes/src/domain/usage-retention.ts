@@ -4,13 +4,12 @@ import type { UsageIngest } from './usage-ingest';
 
 /** Runs the usage retention (old buckets and message ids deleted) at start and every interval; every instance may, the deletes agree. */
 export class UsageRetentionJob extends PeriodicJob {
-  constructor({ ingest, logger, intervalMs }: { ingest: UsageIngest; logger: Logger; intervalMs: number }) {
+  constructor(deps: { ingest: UsageIngest; logger: Logger; intervalMs: number }) {
     super({
-      intervalMs,
-      logger,
+      ...deps,
       failure: 'usage retention failed',
       pass: async () => {
-        logger.debug('usage retention applied', await ingest.enforceRetention());
+        deps.logger.debug('usage retention applied', await deps.ingest.enforceRetention());
       },
     });
   }
