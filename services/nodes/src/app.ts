@@ -4,7 +4,7 @@ import { bearerGuard, TokenVerifier, type Clock, type PublicKeyResolver } from '
 import { busMetrics, type Bus, type Outbox } from '@cloud/bus';
 import { CallRecorder, outboxSink } from '@cloud/call-events';
 import { pingDatabase, type Database } from '@cloud/db';
-import { createHttpApp } from '@cloud/http';
+import { createHttpApp, mountRoutes } from '@cloud/http';
 import type { Logger } from '@cloud/logging';
 import type { RevocationSet } from '@cloud/revocations';
 import type { NodesConfig } from './config';
@@ -19,10 +19,8 @@ import { UsageIngest } from './domain/usage-ingest';
 import { UsageReports } from './domain/usage-report';
 import { UsageRetentionJob } from './domain/usage-retention';
 import type { NodeDriver } from './drivers/driver';
-import { accessRouter } from './entry-points/http/access.router';
-import { nodesRouter } from './entry-points/http/nodes.router';
 import { nodesOpenApiDocument } from './entry-points/http/openapi';
-import { usageRouter } from './entry-points/http/usage.router';
+import { nodesApiRoutes } from './entry-points/http/routes';
 
 export const NODES_SERVICE_NAME = 'cloud-nodes';
 
@@ -105,11 +103,7 @@ export function createNodesApp(deps: NodesAppDependencies): NodesApp {
       { name: 'token signing keys', check: () => deps.keys.checkReady() },
     ],
     middleware: [recorder.middleware],
-    routers: [
-      nodesRouter(nodes, operations, requireClient),
-      accessRouter({ nodes, access, credentials }, requireClient),
-      usageRouter(credentials, new UsageReports({ usage, clock }), requireClient),
-    ],
+    routers: [mountRoutes(nodesApiRoutes, { nodes, operations, access, credentials, usageReports: new UsageReports({ usage, clock }), requireClient })],
   });
   return { app, recorder, nodes, reconciler, repository, usageIngest, usageRetention };
 }
