@@ -23,28 +23,6 @@ export function jsonResponse(description: string, schema: z.ZodType) {
   return { description, content: { 'application/json': { schema } } };
 }
 
-/** A request body entry for `registerPath`. */
-export function jsonBody(schema: z.ZodType) {
-  return { content: { 'application/json': { schema } }, required: true };
-}
-
-/**
- * Registers the Bearer client-access-token scheme the cloud services (nodes, staking) take, and
- * returns the `security` of their paths and the 401 response that goes with it.
- */
-export function clientTokenSecurity(registry: OpenAPIRegistry) {
-  const clientToken = registry.registerComponent('securitySchemes', 'clientToken', {
-    type: 'http',
-    scheme: 'bearer',
-    bearerFormat: 'JWT',
-    description: 'Client Access Token from POST {accounts_url}/auth/token (1 hour)',
-  }).name;
-  return {
-    security: [{ [clientToken]: [] }],
-    unauthorized: errorResponse('missing, invalid, expired or revoked client access token (Unauthorized)'),
-  };
-}
-
 /** The Bearer client access token the cloud services (nodes, staking) take, checked by their `requireClient`. */
 export function clientTokenAuth<Deps extends { requireClient: RequestHandler }>(): RouteAuth<Deps> {
   return {
@@ -78,7 +56,7 @@ function toRouteConfig<Deps>({ method, path, tags, summary, description, auth, r
   const input = {
     ...(params && { params }),
     ...(query && { query }),
-    ...(body && { body: { ...jsonBody(body), required: bodyRequired } }),
+    ...(body && { body: { content: { 'application/json': { schema: body } }, required: bodyRequired } }),
   };
   return {
     method,
