@@ -14,14 +14,16 @@ export {
 } from './errors';
 export { errorHandler, toErrorResponse } from './error-handler';
 export type { ErrorBody } from './error-handler';
-export { INFRASTRUCTURE_PATHS, listApiRoutes, listMountedRoutes } from './mounted-routes';
+export { compareRoutesWithDocument, INFRASTRUCTURE_PATHS, listApiRoutes, listMountedRoutes } from './mounted-routes';
 export type { MountedRoute } from './mounted-routes';
+export { mountRoutes, routeDeclarer } from './api-routes';
+export type { ApiRoute, HttpMethod, HttpSecurityScheme, RouteAuth, RouteCall, RouteDeclaration, RouteInput } from './api-routes';
 export {
+  buildApiDocument,
   buildOpenApiDocument,
+  clientTokenAuth,
   errorBodySchema,
-  clientTokenSecurity,
   errorResponse,
-  jsonBody,
   jsonResponse,
   OpenAPIRegistry,
   toOpenApiPath,

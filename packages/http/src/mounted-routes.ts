@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import { toOpenApiPath, type OpenApiDocument } from './openapi';
 
 export interface MountedRoute {
   method: string;
@@ -41,4 +42,17 @@ const INTERNAL_PATH_PREFIX = '/internal/';
 /** The routes of the service's own API: what its OpenAPI document must describe. */
 export function listApiRoutes(app: Express): MountedRoute[] {
   return listMountedRoutes(app).filter((route) => !INFRASTRUCTURE_PATHS.has(route.path) && !route.path.startsWith(INTERNAL_PATH_PREFIX));
+}
+
+/**
+ * Where an app and its OpenAPI document disagree, as `method /path/{param}`: API routes it mounts
+ * that the document leaves out, and documented routes it does not mount.
+ */
+export function compareRoutesWithDocument(app: Express, document: Pick<OpenApiDocument, 'paths'>): { undocumented: string[]; unmounted: string[] } {
+  const documented = Object.entries(document.paths ?? {}).flatMap(([path, operations]) => Object.keys(operations ?? {}).map((method) => `${method} ${path}`));
+  const mounted = listApiRoutes(app).map((route) => `${route.method} ${toOpenApiPath(route.path)}`);
+  return {
+    undocumented: mounted.filter((route) => !documented.includes(route)).sort(),
+    unmounted: documented.filter((route) => !mounted.includes(route)).sort(),
+  };
 }

@@ -3,7 +3,7 @@ import { bearerGuard, staticKeys, TokenSigner, TokenVerifier, type Clock, type S
 import { busMetrics, type Bus, type Outbox } from '@cloud/bus';
 import { CallRecorder } from '@cloud/call-events';
 import type { Database } from '@cloud/db';
-import { createHttpApp } from '@cloud/http';
+import { createHttpApp, mountRoutes } from '@cloud/http';
 import type { Logger } from '@cloud/logging';
 import { apiReadiness } from '@cloud/service-shell';
 import type { AccountsConfig } from './config';
@@ -25,15 +25,11 @@ import { TwoFactorService } from './domain/two-factor';
 import { TwoFactorCodes } from './domain/two-factor-codes';
 import { TwoFactorCrypto } from './domain/two-factor-crypto';
 import { UsersService } from './domain/users';
-import { authRouter } from './entry-points/http/auth.router';
-import { clientKeysRouter } from './entry-points/http/client-keys.router';
-import { eventsRouter } from './entry-points/http/events.router';
 import { revocationsRouter } from './entry-points/http/revocations.router';
 import { accountsOpenApiDocument } from './entry-points/http/openapi';
+import { accountsRoutes } from './entry-points/http/routes';
 import { ACCOUNTS_SCHEMA } from './migrations';
 import { EmailLinks } from './domain/email-links';
-import { twoFactorRouter } from './entry-points/http/two-factor.router';
-import { usersRouter } from './entry-points/http/users.router';
 
 export const ACCOUNTS_SERVICE_NAME = 'cloud-accounts';
 
@@ -160,11 +156,15 @@ export function createAccountsApp(deps: AccountsAppDependencies): AccountsApp {
     readiness: apiReadiness({ db, bus: deps.bus }),
     middleware: [recorder.middleware],
     routers: [
-      usersRouter(usersService, passwordResets, requireAccount),
-      twoFactorRouter(twoFactorService, requireAccount),
-      authRouter(usersService, clientKeysService, deps.signingKey),
-      clientKeysRouter(clientKeysService, requireAccount),
-      eventsRouter(events, requireAccount),
+      mountRoutes(accountsRoutes, {
+        users: usersService,
+        passwordResets,
+        twoFactor: twoFactorService,
+        clientKeys: clientKeysService,
+        events,
+        signingKey: deps.signingKey,
+        requireAccount,
+      }),
       revocationsRouter(revocations),
     ],
   });

@@ -4,7 +4,7 @@ import { bearerGuard, TokenVerifier, type Clock, type PublicKeyResolver } from '
 import { busMetrics, type Bus, type Outbox } from '@cloud/bus';
 import { CallRecorder, outboxSink } from '@cloud/call-events';
 import type { Database } from '@cloud/db';
-import { createHttpApp } from '@cloud/http';
+import { createHttpApp, mountRoutes } from '@cloud/http';
 import type { Logger } from '@cloud/logging';
 import type { RevocationSet } from '@cloud/revocations';
 import { apiReadiness } from '@cloud/service-shell';
@@ -20,10 +20,8 @@ import { UsageIngest } from './domain/usage-ingest';
 import { UsageReports } from './domain/usage-report';
 import { UsageRetentionJob } from './domain/usage-retention';
 import type { NodeDriver } from './drivers/driver';
-import { accessRouter } from './entry-points/http/access.router';
-import { nodesRouter } from './entry-points/http/nodes.router';
 import { nodesOpenApiDocument } from './entry-points/http/openapi';
-import { usageRouter } from './entry-points/http/usage.router';
+import { nodesApiRoutes } from './entry-points/http/routes';
 
 export const NODES_SERVICE_NAME = 'cloud-nodes';
 
@@ -99,11 +97,7 @@ export function createNodesApp(deps: NodesAppDependencies): NodesApp {
     metrics: { service: NODES_SERVICE_NAME, registries: [busMetrics] },
     readiness: apiReadiness({ db, bus: deps.bus, tokens: { revocations: deps.revocations, keys: deps.keys } }),
     middleware: [recorder.middleware],
-    routers: [
-      nodesRouter(nodes, operations, requireClient),
-      accessRouter({ nodes, access, credentials }, requireClient),
-      usageRouter(credentials, new UsageReports({ usage, clock }), requireClient),
-    ],
+    routers: [mountRoutes(nodesApiRoutes, { nodes, operations, access, credentials, usageReports: new UsageReports({ usage, clock }), requireClient })],
   });
   return { app, recorder, nodes, reconciler, repository, usageIngest, usageRetention };
 }

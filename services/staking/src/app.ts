@@ -4,7 +4,7 @@ import { bearerGuard, TokenVerifier, type Clock, type PublicKeyResolver } from '
 import { busMetrics, type Bus, type Outbox } from '@cloud/bus';
 import { CallRecorder, outboxSink } from '@cloud/call-events';
 import type { Database } from '@cloud/db';
-import { createHttpApp } from '@cloud/http';
+import { createHttpApp, mountRoutes } from '@cloud/http';
 import type { Logger } from '@cloud/logging';
 import type { RevocationSet } from '@cloud/revocations';
 import { apiReadiness } from '@cloud/service-shell';
@@ -15,7 +15,7 @@ import { RegistrationReader } from './domain/registration-reader';
 import type { StakingKeyCipher } from './domain/staking-key-cipher';
 import { ValidatorsService } from './domain/validators';
 import { stakingOpenApiDocument } from './entry-points/http/openapi';
-import { stakingRouter } from './entry-points/http/staking.router';
+import { stakingRoutes } from './entry-points/http/staking.routes';
 
 export const STAKING_SERVICE_NAME = 'cloud-staking';
 
@@ -76,7 +76,7 @@ export function createStakingApp(deps: StakingAppDependencies): StakingApp {
     metrics: { service: STAKING_SERVICE_NAME, registries: [busMetrics] },
     readiness: apiReadiness({ db, bus: deps.bus, tokens: { revocations: deps.revocations, keys: deps.keys } }),
     middleware: [recorder.middleware],
-    routers: [stakingRouter(validators, requireClient)],
+    routers: [mountRoutes(stakingRoutes, { validators, requireClient })],
   });
   return { app, recorder, validators, repository };
 }

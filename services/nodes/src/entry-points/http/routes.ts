@@ -1,0 +1,6 @@
+import { accessRoutes } from './access.routes';
+import { nodesRoutes } from './nodes.routes';
+import { usageRoutes } from './usage.routes';
+
+/** Every route of the nodes API, in the order of its OpenAPI document. */
+export const nodesApiRoutes = [...nodesRoutes, ...accessRoutes, ...usageRoutes];
