@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { registerAccountCommands } from './commands/account';
 import { registerNodeCommands } from './commands/nodes';
 import { registerRpcCommand } from './commands/rpc';
@@ -83,11 +83,4 @@ function exitInsteadOfThrowing(command: Command): void {
 function version(): string {
   // src/ and dist/ both sit next to package.json.
   return (JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
-}
-
-/** A whole number ≥ 1 from an option's text (commander reports the refusal as a usage error). */
-export function positiveInteger(text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
-  return value;
 }

@@ -1,16 +1,14 @@
 import type { Command } from 'commander';
 import { TwoFactorRequiredError, type ClientKeySummary, type CloudEvent, type UserProfile } from '@cloud/sdk';
-import type { Context } from '../context';
+import type { Context, ContextOf } from '../context';
 import { UsageError } from '../exit-codes';
+import { positiveInteger } from '../option-parsers';
 import { note, printJson, printRecord, printTable } from '../output';
 import { isTerminal, readCode, readPassword } from '../password';
 import { TWO_FACTOR_PROMPT } from './two-factor';
 import { endedInWords } from '../ended-credentials';
-import { positiveInteger } from '../program';
 
 // Accounts: signup, verify, login, logout, profile, password (and password reset), keys, token, events.
-
-type ContextOf = (command: Command) => Context;
 
 export function registerAccountCommands(program: Command, contextOf: ContextOf): void {
   program
