@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { registerAccountCommands } from './commands/account';
+import { registerClientKeyCommands } from './commands/client-keys';
+import { registerEventsCommand } from './commands/events';
 import { registerNodeCommands } from './commands/nodes';
+import { registerProfileCommands } from './commands/profile';
 import { registerRpcCommand } from './commands/rpc';
+import { registerSessionCommands } from './commands/session';
+import { registerSignUpCommands } from './commands/sign-up';
 import { registerTwoFactorCommands } from './commands/two-factor';
 import { registerValidatorCommands } from './commands/validators';
 import { Context, type CliIo, type GlobalOptions } from './context';
@@ -43,7 +47,12 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   });
   let context: Context | undefined;
   const contextOf = (command: Command) => (context ??= new Context(io, command.optsWithGlobals<GlobalOptions>()));
-  registerAccountCommands(program, contextOf);
+  // In the order `cloud --help` lists them.
+  registerSignUpCommands(program, contextOf);
+  registerSessionCommands(program, contextOf);
+  registerProfileCommands(program, contextOf);
+  registerClientKeyCommands(program, contextOf);
+  registerEventsCommand(program, contextOf);
   registerTwoFactorCommands(program, contextOf);
   registerNodeCommands(program, contextOf);
   registerValidatorCommands(program, contextOf);
