@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CloudClient, DEFAULT_URLS, type Session } from '@cloud/sdk';
+import type { Command } from 'commander';
 import { ConfigStore, type StoredConfig } from './config-store';
 import { UsageError } from './exit-codes';
 import type { Output } from './output';
@@ -36,6 +37,9 @@ export interface Settings {
 
 /** A node credential kept on this machine: a Basic user and password, or a URL token and its credential id. */
 export type NodeCredentials = { user: string; password: string } | { id: string; token: string };
+
+/** How a command module gets the one Context of the run, from the command commander runs. */
+export type ContextOf = (command: Command) => Context;
 
 export class Context {
   readonly output: Output;

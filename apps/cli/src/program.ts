@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { registerAccountCommands } from './commands/account';
+import { Command, CommanderError } from 'commander';
+import { registerClientKeyCommands } from './commands/client-keys';
+import { registerEventsCommand } from './commands/events';
 import { registerNodeCommands } from './commands/nodes';
+import { registerProfileCommands } from './commands/profile';
 import { registerRpcCommand } from './commands/rpc';
+import { registerSessionCommands } from './commands/session';
+import { registerSignUpCommands } from './commands/sign-up';
 import { registerTwoFactorCommands } from './commands/two-factor';
 import { registerValidatorCommands } from './commands/validators';
 import { Context, type CliIo, type GlobalOptions } from './context';
@@ -43,7 +47,12 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   });
   let context: Context | undefined;
   const contextOf = (command: Command) => (context ??= new Context(io, command.optsWithGlobals<GlobalOptions>()));
-  registerAccountCommands(program, contextOf);
+  // In the order `cloud --help` lists them.
+  registerSignUpCommands(program, contextOf);
+  registerSessionCommands(program, contextOf);
+  registerProfileCommands(program, contextOf);
+  registerClientKeyCommands(program, contextOf);
+  registerEventsCommand(program, contextOf);
   registerTwoFactorCommands(program, contextOf);
   registerNodeCommands(program, contextOf);
   registerValidatorCommands(program, contextOf);
@@ -83,11 +92,4 @@ function exitInsteadOfThrowing(command: Command): void {
 function version(): string {
   // src/ and dist/ both sit next to package.json.
   return (JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
-}
-
-/** A whole number ≥ 1 from an option's text (commander reports the refusal as a usage error). */
-export function positiveInteger(text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
-  return value;
 }

@@ -1,4 +1,4 @@
-import { linkOf, verificationOf } from '../src/commands/account';
+import { linkOf, verificationOf } from '../src/commands/email-links';
 import { UsageError } from '../src/exit-codes';
 
 describe('the links of the e-mails, as cloud verify and cloud password reset --link take them', () => {

@@ -1,15 +1,13 @@
 import { Option, type Command } from 'commander';
 import type { CloudClient, NewNodeCredential, NodeAccess, NodeAccessRequest, NodeCredential } from '@cloud/sdk';
-import type { Context } from '../context';
+import type { Context, ContextOf } from '../context';
 import { UsageError } from '../exit-codes';
+import { positiveInteger } from '../option-parsers';
 import { note, printJson, printRecord, printTable } from '../output';
-import { positiveInteger } from '../program';
 import { linesFor, printReadyLines } from '../ready-lines';
 
 // nodes access: a node's access rules; nodes credentials create|list|rotate|remove: its named
 // credentials, Basic (user and password) or URL tokens.
-
-type ContextOf = (command: Command) => Context;
 
 interface AccessOptions {
   allowIp?: string[];

@@ -1,16 +1,14 @@
 import { Option, type Command } from 'commander';
 import type { CloudClient, Node } from '@cloud/sdk';
-import type { Context } from '../context';
+import type { Context, ContextOf } from '../context';
 import { UsageError } from '../exit-codes';
+import { positiveInteger } from '../option-parsers';
 import { note, printJson } from '../output';
-import { positiveInteger } from '../program';
 import { NODE_ARGUMENT, resolveNodeId } from './node-names';
-import { printNode } from './nodes';
+import { printNode } from './node-record';
 import { waitWithProgress } from './wait';
 
 // nodes stop|start|restart|resize: the node keeps its data, credentials and address.
-
-type ContextOf = (command: Command) => Context;
 
 interface WaitFlags {
   wait?: boolean;

@@ -1,21 +1,18 @@
 import { Argument, Option, type Command } from 'commander';
 import { syncWords, type ChainOption, type Node, type UserImage } from '@cloud/sdk';
-import type { Context, NodeCredentials } from '../context';
+import type { ContextOf } from '../context';
 import { UsageError } from '../exit-codes';
-import { note, printJson, printRecord, printTable } from '../output';
-import { positiveInteger } from '../program';
-import { syncLine } from '../progress';
-import { linesFor, printReadyLines, readyCredential } from '../ready-lines';
+import { positiveInteger } from '../option-parsers';
+import { note, printJson, printTable } from '../output';
 import { registerNodeAccessCommands } from './node-access';
 import { NODE_ARGUMENT, resolveNodeId } from './node-names';
+import { printNode } from './node-record';
 import { registerNodeOperationCommands } from './node-operations';
 import { registerUsageCommand } from './usage';
 import { waitWithProgress } from './wait';
 
 // Nodes: chains, and nodes create|list|info|remove|logs (stop|start|restart|resize in node-operations.ts,
 // access and credentials in node-access.ts, usage in usage.ts).
-
-type ContextOf = (command: Command) => Context;
 
 const USER_IMAGES: UserImage[] = ['btc', 'bch', 'ltc', 'btctestnet', 'bchtestnet', 'eth'];
 
@@ -146,51 +143,9 @@ export function registerNodeCommands(program: Command, contextOf: ContextOf): vo
   registerNodeAccessCommands(nodes, contextOf);
 }
 
-/**
- * A node as a record: where to call it as its record prints it (`endpoints`: TLS, and plain HTTP
- * for loopback clients where served), and with a credential known on this machine (`kept`) or a
- * jwt node, the lines ready to paste.
- */
-export function printNode(ctx: Context, node: Node, kept?: NodeCredentials): void {
-  const { endpoints } = node;
-  printRecord(ctx.output, [
-    ['Id', node.id],
-    ['Name', node.name ?? undefined],
-    ['Image', `${node.image} (${node.software})`],
-    ['Network', node.networkLabel],
-    ['State', node.stateReason ? `${node.state}: ${node.stateReason}` : node.state],
-    ['Sync', syncText(node)],
-    ['Peers', syncWords(node).hint],
-    ['Transaction index', node.txindex ? 'yes' : 'no'],
-    ['Address', node.address],
-    ['JSON-RPC', endpoints.jsonRpc],
-    ['REST', endpoints.rest],
-    ['WebSocket', endpoints.webSocket],
-    ['Plain HTTP (loopback)', endpoints.plain?.jsonRpc],
-    ['Plain REST (loopback)', endpoints.plain?.rest],
-    ['Plain WebSocket (loopback)', endpoints.plain?.webSocket],
-    [
-      'Authentication',
-      node.jwt ? 'Bearer: your client access token (cloud token)' : 'Basic (a node user and password), or a URL token in the path (cloud nodes credentials create <id> <name> --token)',
-    ],
-    ['Node user', node.nodeUser],
-    ['Node password', node.nodePass],
-    ['Large', node.large ? 'yes' : 'no'],
-    ['Created', node.createdAt],
-  ]);
-  const credential = readyCredential(node, kept);
-  if (credential) printReadyLines(ctx, linesFor(ctx, node, credential));
-}
-
 /** Where a chain option's nodes run, in the words every screen uses (`ltc dev chain (regtest)`), and whether pruned. */
 function runsOn(option: ChainOption): string {
   return option.pruned ? `${option.networkLabel}, pruned` : option.networkLabel;
-}
-
-/** The sync as the state allows: live progress while the node runs, else its last reading and when it was taken. */
-function syncText(node: Node): string {
-  const words = syncWords(node);
-  return words.kind === 'live' && node.sync ? `${node.sync.syncing ? 'syncing' : 'synced'} ${syncLine(node.sync)}` : words.text;
 }
 
 /** The state, with how far a syncing node is, and when it has no peers to sync from. */

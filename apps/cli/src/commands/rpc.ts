@@ -1,14 +1,12 @@
 import type { Command } from 'commander';
 import { isValidatorImage } from '@cloud/sdk';
-import type { Context } from '../context';
+import type { ContextOf } from '../context';
 import { UsageError } from '../exit-codes';
 import { printJson } from '../output';
 
 // `cloud rpc <nodeId> <method> [params…]`: a JSON-RPC call to one of your nodes through the
 // node-proxy, at the address its record prints (http or https as the platform serves it), with the
 // credential kept on this machine (Basic, or a URL token) or, for a jwt node, your client token.
-
-type ContextOf = (command: Command) => Context;
 
 export function registerRpcCommand(program: Command, contextOf: ContextOf): void {
   program

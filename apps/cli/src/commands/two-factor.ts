@@ -1,13 +1,11 @@
 import type { Command } from 'commander';
 import type { TwoFactorConfirmation } from '@cloud/sdk';
-import type { Context } from '../context';
+import type { Context, ContextOf } from '../context';
 import { note, printJson, printRecord } from '../output';
 import { isTerminal, readCode, readPassword } from '../password';
 import { endedInWords } from '../ended-credentials';
 
 // two-factor: status, enable (then confirm), disable.
-
-type ContextOf = (command: Command) => Context;
 
 /** How `login` and these commands ask for a code, and what they say when there is no terminal to ask on. */
 export const TWO_FACTOR_PROMPT = {

@@ -1,12 +1,10 @@
 import { Option, type Command } from 'commander';
 import type { NodeUsage } from '@cloud/sdk';
 import { barChart } from '../bar-chart';
-import type { Context } from '../context';
+import type { Context, ContextOf } from '../context';
 import { note, printJson, printRecord, printTable } from '../output';
 
 // cloud nodes usage <id>: a node's calls over time as a chart, and per method and per credential as tables.
-
-type ContextOf = (command: Command) => Context;
 type Totals = NodeUsage['totals'];
 
 const OUTCOMES = ['ok', 'node_error', 'refused', 'rate_limited', 'unauthorized'] as const;

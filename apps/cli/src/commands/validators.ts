@@ -1,13 +1,11 @@
 import { Option, type Command } from 'commander';
 import type { StakingLimits, Validator } from '@cloud/sdk';
-import type { Context } from '../context';
+import type { Context, ContextOf } from '../context';
+import { positiveInteger } from '../option-parsers';
 import { note, printJson, printRecord, printTable } from '../output';
-import { positiveInteger } from '../program';
 import { waitWithProgress } from './wait';
 
 // Avalanche validators: validators create|list|info|remove|limits.
-
-type ContextOf = (command: Command) => Context;
 
 export function registerValidatorCommands(program: Command, contextOf: ContextOf): void {
   const validators = program.command('validators').description('your Avalanche validator nodes (networks: mainnet, fuji)');

@@ -8,8 +8,8 @@ import { Alert, Status } from './Alert';
 import { ConfirmDialog } from './ConfirmDialog';
 import { CopyableCode } from './Copyable';
 import { PLAIN_HTTP } from './Endpoints';
+import { ACTIONS_HEADER, ListTable } from './ListTable';
 import { ReadyLines } from './ReadyLines';
-import { TableWrap } from './TableWrap';
 
 type Pending = { action: 'rotate' | 'delete'; credential: CredentialSummary };
 
@@ -93,46 +93,42 @@ export function Credentials(props: {
       <Alert error={error} />
       <Status message={status} />
       {secret && <NewSecret node={node} secret={secret} onHide={() => setSecret(undefined)} />}
-      {credentials && (
-        <TableWrap label="Credentials">
-          <table data-testid="credentials">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Kind</th>
-                <th scope="col">User name</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {credentials.map((credential) => (
-                <tr key={credential.id} data-credential={credential.name}>
-                  <td>{credential.name}</td>
-                  <td>{KIND_NAMES[credential.kind]}</td>
-                  <td className="mono">{credential.kind === 'basic' ? credential.nodeUser : <span className="muted">none: the token is in the address</span>}</td>
-                  <td>{new Date(credential.createdAt).toLocaleString()}</td>
-                  <td className="row-actions">
-                    <button type="button" className="button-small" onClick={() => setPending({ action: 'rotate', credential })} aria-label={`Rotate credential ${credential.name}`}>
-                      Rotate
-                    </button>
-                    <button
-                      type="button"
-                      className="button-small button-danger"
-                      onClick={() => setPending({ action: 'delete', credential })}
-                      aria-label={`Delete credential ${credential.name}`}
-                    >
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <ListTable
+        label="Credentials"
+        testId="credentials"
+        rows={credentials}
+        columns={[
+          { header: 'Name', cell: (credential) => credential.name },
+          { header: 'Kind', cell: (credential) => KIND_NAMES[credential.kind] },
+          {
+            header: 'User name',
+            className: 'mono',
+            cell: (credential) => (credential.kind === 'basic' ? credential.nodeUser : <span className="muted">none: the token is in the address</span>),
+          },
+          { header: 'Created', cell: (credential) => new Date(credential.createdAt).toLocaleString() },
+          {
+            header: ACTIONS_HEADER,
+            className: 'row-actions',
+            cell: (credential) => (
+              <>
+                <button type="button" className="button-small" onClick={() => setPending({ action: 'rotate', credential })} aria-label={`Rotate credential ${credential.name}`}>
+                  Rotate
+                </button>
+                <button
+                  type="button"
+                  className="button-small button-danger"
+                  onClick={() => setPending({ action: 'delete', credential })}
+                  aria-label={`Delete credential ${credential.name}`}
+                >
+                  Delete
+                </button>
+              </>
+            ),
+          },
+        ]}
+        rowKey={(credential) => credential.id}
+        rowData={(credential) => ({ 'data-credential': credential.name })}
+      />
       <h3 id="new-credential-title">Create a credential</h3>
       <form onSubmit={(event) => void create(event)} className="form" aria-labelledby="new-credential-title">
         <fieldset className="choice">

@@ -1,9 +1,9 @@
 import type { CloudEvent } from '@cloud/sdk/browser';
 import { useEffect, useId, useState } from 'react';
 import { Alert } from '../components/Alert';
+import { ListTable, type Column } from '../components/ListTable';
 import { useApi, useConsole } from '../context';
 import { usePageTitle } from '../title';
-import { TableWrap } from '../components/TableWrap';
 
 const PAGE_SIZE = 20;
 const SERVICES = [
@@ -11,6 +11,22 @@ const SERVICES = [
   { value: 'cloud-accounts', label: 'Accounts' },
   { value: 'cloud-nodes', label: 'Nodes' },
   { value: 'cloud-staking', label: 'Staking' },
+];
+
+const EVENT_COLUMNS: Column<CloudEvent>[] = [
+  { header: 'When', cell: (event) => new Date(event.createdAt).toLocaleString() },
+  { header: 'Service', cell: (event) => event.service },
+  {
+    header: 'Call',
+    cell: (event) => (
+      <>
+        <span className="mono">{[event.input.method, event.input.route].filter(Boolean).join(' ') || '—'}</span>
+        {event.serviceData.background && <span className="tag">console read</span>}
+      </>
+    ),
+  },
+  { header: 'Status', className: (event) => (event.output.httpStatusCode >= 400 ? 'bad' : undefined), cell: (event) => event.output.httpStatusCode },
+  { header: 'Bytes out', cell: (event) => event.output.bytesOut },
 ];
 
 /** The records of your calls, newest first, a page at a time (`before` the last one shown). */
@@ -71,37 +87,14 @@ export function EventsPage() {
         </span>
       </div>
       <Alert error={error} />
-      {events && events.length === 0 && <p>No events{page > 1 ? ' on this page' : ''}.</p>}
-      {events && events.length > 0 && (
-        <TableWrap label="Events">
-          <table>
-            <caption className="visually-hidden">Events, page {page}</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Service</th>
-                <th scope="col">Call</th>
-                <th scope="col">Status</th>
-                <th scope="col">Bytes out</th>
-              </tr>
-            </thead>
-            <tbody>
-              {events.map((event) => (
-                <tr key={event.id}>
-                  <td>{new Date(event.createdAt).toLocaleString()}</td>
-                  <td>{event.service}</td>
-                  <td>
-                    <span className="mono">{[event.input.method, event.input.route].filter(Boolean).join(' ') || '—'}</span>
-                    {event.serviceData.background && <span className="tag">console read</span>}
-                  </td>
-                  <td className={event.output.httpStatusCode >= 400 ? 'bad' : undefined}>{event.output.httpStatusCode}</td>
-                  <td>{event.output.bytesOut}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <ListTable
+        label="Events"
+        rows={events}
+        columns={EVENT_COLUMNS}
+        rowKey={(event) => event.id}
+        caption={`Events, page ${page}`}
+        empty={`No events${page > 1 ? ' on this page' : ''}.`}
+      />
       <nav aria-label="Event pages" className="pager">
         <button type="button" disabled={page === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
           Newer

@@ -2,10 +2,10 @@ import type { ClientKey, ClientKeySummary } from '@cloud/sdk/browser';
 import { useCallback, useEffect, useState } from 'react';
 import { Alert, Status } from '../components/Alert';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ACTIONS_HEADER, ListTable } from '../components/ListTable';
 import { ShownOnce } from '../components/ShownOnce';
 import { useApi, useConsole } from '../context';
 import { usePageTitle } from '../title';
-import { TableWrap } from '../components/TableWrap';
 
 export function KeysPage() {
   usePageTitle('Client keys');
@@ -70,38 +70,33 @@ export function KeysPage() {
       )}
       <section aria-labelledby="keys-title">
         <h2 id="keys-title">Your keys</h2>
-        {keys && keys.length === 0 && <p>No client keys.</p>}
-        {keys && keys.length > 0 && (
-          <TableWrap label="Client keys">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Client id</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.map((key) => (
-                  <tr key={key.id}>
-                    <td className="mono">
-                      {key.id}
-                      {key.id === sessionKey && <span className="tag">this browser session</span>}
-                    </td>
-                    <td>{new Date(key.createdAt).toLocaleString()}</td>
-                    <td>
-                      <button type="button" className="button-small button-danger" onClick={() => setDeleting(key.id)} aria-label={`Delete key ${key.id}`}>
-                        Delete
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
-        )}
+        <ListTable
+          label="Client keys"
+          rows={keys}
+          columns={[
+            {
+              header: 'Client id',
+              className: 'mono',
+              cell: (key) => (
+                <>
+                  {key.id}
+                  {key.id === sessionKey && <span className="tag">this browser session</span>}
+                </>
+              ),
+            },
+            { header: 'Created', cell: (key) => new Date(key.createdAt).toLocaleString() },
+            {
+              header: ACTIONS_HEADER,
+              cell: (key) => (
+                <button type="button" className="button-small button-danger" onClick={() => setDeleting(key.id)} aria-label={`Delete key ${key.id}`}>
+                  Delete
+                </button>
+              ),
+            },
+          ]}
+          rowKey={(key) => key.id}
+          empty="No client keys."
+        />
       </section>
       <ConfirmDialog
         open={deleting !== null}

@@ -1,25 +1,45 @@
-import { NotFoundError, type Node } from '@cloud/sdk/browser';
-import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useState, type ReactNode } from 'react';
+import { Link, useParams } from 'react-router';
 import { AccessRules } from '../components/AccessRules';
 import { Alert } from '../components/Alert';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { CopyButton } from '../components/CopyButton';
 import { Credentials } from '../components/Credentials';
 import { DevChain } from '../components/DevChain';
 import { Endpoints } from '../components/Endpoints';
-import { CopyButton } from '../components/CopyButton';
+import { Gone } from '../components/Gone';
 import { Logs } from '../components/Logs';
-import { NodeName } from '../components/NodeName';
-import { StateBadge, SyncProgress } from '../components/NodeState';
+import { NodeFacts } from '../components/NodeFacts';
 import { ReadyLines } from '../components/ReadyLines';
 import { Usage } from '../components/Usage';
 import { useApi, useConsole } from '../context';
 import type { CredentialSummary, NewCredential } from '../credentials';
-import { usePolling } from '../polling';
+import { usePolledDetail, useShownOnce } from '../detail-page';
+import { useBackToList } from '../list-page';
 import { placeholderLines } from '../ready';
 import { usePageTitle } from '../title';
 
 type Action = 'stop' | 'start' | 'delete';
+
+/** What each action's confirmation asks, and says will happen to the node `id`. */
+const CONFIRMATIONS: Record<Action, { title: string; confirmLabel: string; danger?: true; says: (id: string) => ReactNode }> = {
+  stop: {
+    title: 'Stop this node?',
+    confirmLabel: 'Stop the node',
+    says: () => <p>It stops answering calls. Its data, credentials and address are kept, and Start runs it again.</p>,
+  },
+  start: { title: 'Start this node?', confirmLabel: 'Start the node', says: () => <p>It starts again on its kept data.</p> },
+  delete: {
+    title: 'Delete this node?',
+    confirmLabel: 'Delete the node',
+    danger: true,
+    says: (id) => (
+      <p>
+        Node <code>{id}</code> stops, and its data is removed. This cannot be undone.
+      </p>
+    ),
+  },
+};
 
 export function NodePage() {
   const { id } = useParams();
@@ -27,55 +47,35 @@ export function NodePage() {
 }
 
 function NodeScreen({ id }: { id: string }) {
-  const [node, setNode] = useState<Node | null>(null);
+  const { client, config } = useConsole();
+  const { thing: node, setThing: setNode, gone, error } = usePolledDetail(() => client.nodes.get(id), 3000);
   usePageTitle(node?.name ? `Node ${node.name}` : `Node ${id}`);
-  const { client, config, shownOnce } = useConsole();
-  const navigate = useNavigate();
-  const { error, setError, run } = useApi();
+  const backToList = useBackToList();
   const actionApi = useApi();
-  const [gone, setGone] = useState(false);
   const [confirming, setConfirming] = useState<Action | null>(null);
   // The secret shown once on this page: the first credential of a node just created (its password,
   // from the create answer), or one created or rotated here. Out of memory when the page is left.
-  const [secret, setSecret] = useState<NewCredential | undefined>(() => {
-    const created = shownOnce.get(id);
-    return created && { id: '', name: 'default', kind: 'basic', nodeUser: created.user, nodePass: created.password, createdAt: '' };
-  });
-  useEffect(() => () => void shownOnce.delete(id), [id, shownOnce]);
+  const created = useShownOnce(id);
+  const [secret, setSecret] = useState<NewCredential | undefined>(
+    () => created && { id: '', name: 'default', kind: 'basic', nodeUser: created.user, nodePass: created.password, createdAt: '' },
+  );
   const [credentials, setCredentials] = useState<CredentialSummary[]>([]);
   const nodeUser = credentials.flatMap((credential) => (credential.kind === 'basic' ? [credential.nodeUser] : []))[0];
-
-  usePolling(
-    async () => {
-      try {
-        setNode(await client.nodes.get(id));
-        setError(null);
-      } catch (caught) {
-        if (caught instanceof NotFoundError) setGone(true);
-        else await run(() => Promise.reject(caught));
-      }
-    },
-    3000,
-    client,
-    !gone,
-  );
 
   const act = async (action: Action) => {
     setConfirming(null);
     const calls = { stop: () => client.nodes.stop(id), start: () => client.nodes.start(id), delete: () => client.nodes.remove(id) };
     const result = await actionApi.run(calls[action]);
     if (!result.ok) return;
-    if (action === 'delete') void navigate('/nodes', { state: { message: `Node ${id} is being deleted.` } });
+    if (action === 'delete') backToList('/nodes', `Node ${id} is being deleted.`);
     else setNode(result.value);
   };
 
   if (gone) {
     return (
-      <>
-        <h1>Node {id}</h1>
-        <p role="alert">There is no such node of yours: it was deleted, or the link is wrong.</p>
-        <Link to="/nodes">All nodes</Link>
-      </>
+      <Gone title={`Node ${id}`} list={{ to: '/nodes', label: 'All nodes' }}>
+        There is no such node of yours: it was deleted, or the link is wrong.
+      </Gone>
     );
   }
 
@@ -96,41 +96,7 @@ function NodeScreen({ id }: { id: string }) {
         <>
           <section aria-labelledby="summary-title" className="panel">
             <h2 id="summary-title">Status</h2>
-            <dl className="facts">
-              <dt>Name</dt>
-              <dd>
-                <NodeName node={node} onRenamed={setNode} />
-              </dd>
-              <dt>State</dt>
-              <dd data-testid="node-state">
-                <StateBadge state={node.state} />
-                {node.stateReason && <span className="reason"> {node.stateReason}</span>}
-              </dd>
-              <dt>Sync</dt>
-              <dd>
-                <SyncProgress node={node} label="Sync with its network" />
-              </dd>
-              <dt>Chain</dt>
-              <dd>
-                {node.networkLabel}, {node.software}
-              </dd>
-              <dt>Options</dt>
-              <dd>{[node.large ? 'large' : 'standard', node.jwt ? 'jwt' : 'Basic credentials', node.txindex ? 'transaction index' : null].filter(Boolean).join(', ')}</dd>
-              <dt>Created</dt>
-              <dd>{new Date(node.createdAt).toLocaleString()}</dd>
-              {nodeUser && (
-                <>
-                  <dt>Node user</dt>
-                  <dd>
-                    <code data-testid="node-user-name">{nodeUser}</code>{' '}
-                    <span className="muted">
-                      (not a secret). Its password was shown once, when the node was created; the platform keeps only its hash. Create or rotate a
-                      credential under Credentials to get a new one.
-                    </span>
-                  </dd>
-                </>
-              )}
-            </dl>
+            <NodeFacts node={node} nodeUser={nodeUser} onRenamed={setNode} />
             <div className="actions">
               <button type="button" onClick={() => setConfirming('stop')} disabled={!canStop}>
                 Stop
@@ -163,36 +129,19 @@ function NodeScreen({ id }: { id: string }) {
           <AccessRules nodeId={id} />
         </>
       )}
-      <ConfirmDialog
-        open={confirming === 'stop'}
-        title="Stop this node?"
-        confirmLabel="Stop the node"
-        onCancel={() => setConfirming(null)}
-        onConfirm={() => void act('stop')}
-      >
-        <p>It stops answering calls. Its data, credentials and address are kept, and Start runs it again.</p>
-      </ConfirmDialog>
-      <ConfirmDialog
-        open={confirming === 'start'}
-        title="Start this node?"
-        confirmLabel="Start the node"
-        onCancel={() => setConfirming(null)}
-        onConfirm={() => void act('start')}
-      >
-        <p>It starts again on its kept data.</p>
-      </ConfirmDialog>
-      <ConfirmDialog
-        open={confirming === 'delete'}
-        title="Delete this node?"
-        confirmLabel="Delete the node"
-        danger
-        onCancel={() => setConfirming(null)}
-        onConfirm={() => void act('delete')}
-      >
-        <p>
-          Node <code>{id}</code> stops, and its data is removed. This cannot be undone.
-        </p>
-      </ConfirmDialog>
+      {(Object.keys(CONFIRMATIONS) as Action[]).map((action) => (
+        <ConfirmDialog
+          key={action}
+          open={confirming === action}
+          title={CONFIRMATIONS[action].title}
+          confirmLabel={CONFIRMATIONS[action].confirmLabel}
+          danger={CONFIRMATIONS[action].danger}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => void act(action)}
+        >
+          {CONFIRMATIONS[action].says(id)}
+        </ConfirmDialog>
+      ))}
     </>
   );
 }

@@ -1,16 +1,17 @@
-import { NotFoundError, type Validator } from '@cloud/sdk/browser';
-import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
 import { Alert } from '../components/Alert';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { CopyableCode } from '../components/Copyable';
 import { Endpoints } from '../components/Endpoints';
+import { Gone } from '../components/Gone';
 import { StateBadge } from '../components/NodeState';
 import { ReadyLines } from '../components/ReadyLines';
 import { ShownOnce } from '../components/ShownOnce';
 import { RegistrationFacts, RegistrationStatus } from '../components/Registration';
 import { useApi, useConsole } from '../context';
-import { usePolling } from '../polling';
+import { usePolledDetail, useShownOnce } from '../detail-page';
+import { useBackToList } from '../list-page';
 import { linesFor, placeholderLines } from '../ready';
 import { usePageTitle } from '../title';
 
@@ -21,45 +22,26 @@ export function ValidatorPage() {
 
 function ValidatorScreen({ network, nodeId }: { network: string; nodeId: string }) {
   usePageTitle(`Validator ${nodeId}`);
-  const { client, config, shownOnce } = useConsole();
-  const navigate = useNavigate();
-  const { error, setError, run } = useApi();
+  const { client, config } = useConsole();
+  const backToList = useBackToList();
+  const { thing: validator, gone, error } = usePolledDetail(() => client.staking.get(network, nodeId), 5000);
   const removeApi = useApi();
-  const [validator, setValidator] = useState<Validator | null>(null);
-  const [gone, setGone] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const [secret, setSecret] = useState(() => shownOnce.get(nodeId));
-  useEffect(() => () => void shownOnce.delete(nodeId), [nodeId, shownOnce]);
-
-  usePolling(
-    async () => {
-      try {
-        setValidator(await client.staking.get(network, nodeId));
-        setError(null);
-      } catch (caught) {
-        if (caught instanceof NotFoundError) setGone(true);
-        else await run(() => Promise.reject(caught));
-      }
-    },
-    5000,
-    client,
-    !gone,
-  );
+  const created = useShownOnce(nodeId);
+  const [secret, setSecret] = useState(created);
 
   const remove = async () => {
     setConfirming(false);
     // Refused (Conflict) while its stake is locked on the P-chain: the API's words say so.
     const result = await removeApi.run(() => client.staking.remove(network, nodeId));
-    if (result.ok) void navigate('/validators', { state: { message: `Validator ${nodeId} is being deleted.` } });
+    if (result.ok) backToList('/validators', `Validator ${nodeId} is being deleted.`);
   };
 
   if (gone) {
     return (
-      <>
-        <h1>Validator {nodeId}</h1>
-        <p role="alert">There is no such validator of yours on {network}: it was deleted, or the link is wrong.</p>
-        <Link to="/validators">All validators</Link>
-      </>
+      <Gone title={`Validator ${nodeId}`} list={{ to: '/validators', label: 'All validators' }}>
+        There is no such validator of yours on {network}: it was deleted, or the link is wrong.
+      </Gone>
     );
   }
 
