@@ -18,7 +18,7 @@ import { Reconciler } from './domain/reconciler';
 import { UsageIngest } from './domain/usage-ingest';
 import { UsageReports } from './domain/usage-report';
 import { UsageRetentionJob } from './domain/usage-retention';
-import type { NodeDriver } from './drivers/driver';
+import type { NodeDriver } from './domain/node-driver';
 import { accessRouter } from './entry-points/http/access.router';
 import { nodesRouter } from './entry-points/http/nodes.router';
 import { nodesOpenApiDocument } from './entry-points/http/openapi';
