@@ -8,7 +8,7 @@ import type { NodesRepository } from '../data-access/nodes.repository';
 import { lifecycleMessage } from './lifecycle-messages';
 import type { BasicNodeCredential, CredentialKind, NodeCredential, NodeRecord, TokenNodeCredential } from './node';
 import { toNodeView } from './node-view';
-import { notFound } from './nodes';
+import { notFound } from './node-not-found';
 
 /** The name of the credential a node is created with. */
 export const DEFAULT_CREDENTIAL_NAME = 'default';

@@ -3,12 +3,12 @@ import { authOf } from '@cloud/auth';
 import { parseInput } from '@cloud/http';
 import type { NodeAccessRules } from '../../domain/node-access';
 import type { NodeCredentials } from '../../domain/node-credentials';
-import type { NodesService } from '../../domain/nodes';
+import type { NodeRegistry } from '../../domain/node-registry';
 import { accessBody, createCredentialBody, credentialParams } from './access-schemas';
 import { noBody, nodeParams } from './schemas';
 
 /** A node's access rules and its named credentials (Basic and URL tokens), for its owner. */
-export function accessRouter(parts: { nodes: NodesService; access: NodeAccessRules; credentials: NodeCredentials }, requireClient: RequestHandler): Router {
+export function accessRouter(parts: { nodes: NodeRegistry; access: NodeAccessRules; credentials: NodeCredentials }, requireClient: RequestHandler): Router {
   const router = Router();
 
   router.get('/users/me/nodes/:id/access', requireClient, async (req, res) => {

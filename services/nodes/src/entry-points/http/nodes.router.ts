@@ -2,12 +2,12 @@ import { Router, type RequestHandler } from 'express';
 import { authOf, optionalGuard } from '@cloud/auth';
 import { parseInput } from '@cloud/http';
 import type { NodeOperation, NodeOperations } from '../../domain/node-operations';
-import type { NodesService } from '../../domain/nodes';
+import type { NodeRegistry } from '../../domain/node-registry';
 import { createNodeBody, logsQuery, noBody, nodeParams, updateNodeBody } from './schemas';
 
 const OPERATIONS: readonly NodeOperation[] = ['stop', 'start', 'restart'];
 
-export function nodesRouter(nodes: NodesService, operations: NodeOperations, requireClient: RequestHandler): Router {
+export function nodesRouter(nodes: NodeRegistry, operations: NodeOperations, requireClient: RequestHandler): Router {
   const router = Router();
 
   // A public catalogue, as in the original service and its CLI; a token sent along is still checked.
