@@ -5,15 +5,15 @@ import tseslint from 'typescript-eslint';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 
 // The layers of a service (accounts, nodes, staking): the wiring (app, service, main, migrate,
-// index, testing) → entry-points → domain → data-access, and drivers → domain (they implement its
-// port, domain/node-driver.ts). data-access may use the domain's record types. Each zone names
-// what its files may not import.
+// index, testing) → entry-points → domain → data-access (the records and all that talks to the
+// database), and drivers → domain (they implement its port, domain/node-driver.ts) and the
+// records. Each zone names what its files may not import.
 const service = (folder) => `./services/*/src/${folder}/**`;
 const wiring = './services/*/src/{app,index,main,migrate,service,testing}.ts';
 const layerZones = [
   { target: service('domain'), from: [service('entry-points'), service('drivers'), wiring], message: 'entry points, drivers and the wiring import the domain, never the reverse.' },
-  { target: service('data-access'), from: [service('entry-points'), service('drivers'), wiring], message: 'data-access talks to the database for the domain: it imports no entry point, driver or wiring.' },
-  { target: service('drivers'), from: [service('entry-points'), service('data-access'), wiring], message: 'a driver implements the domain\'s port (domain/node-driver.ts): it imports the domain, never entry points, data-access or the wiring.' },
+  { target: service('data-access'), from: [service('entry-points'), service('domain'), service('drivers'), wiring], message: 'data-access is the bottom layer (the records and all that talks to the database): it imports no other layer.' },
+  { target: service('drivers'), from: [service('entry-points'), './services/*/src/data-access/*.repository.ts', wiring], message: 'a driver implements the domain\'s port (domain/node-driver.ts) and may use the records, never a repository, an entry point or the wiring.' },
   { target: service('entry-points'), from: [service('drivers'), wiring], message: 'entry points call the domain; the wiring imports them, not the reverse.' },
   { target: './packages/*/src/**', from: ['./services/**', './apps/**'], message: 'shared packages are imported by services and apps, never the reverse.' },
   { target: './services/*/src/**', from: ['./apps/**'], message: 'apps import services, never the reverse.' },

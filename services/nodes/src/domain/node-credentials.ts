@@ -6,7 +6,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from '@cloud/http';
 import { newNodeCredentials } from '@cloud/node-rpc-auth';
 import type { NodesRepository } from '../data-access/nodes.repository';
 import { lifecycleMessage } from './lifecycle-messages';
-import type { BasicNodeCredential, CredentialKind, NodeCredential, NodeRecord, TokenNodeCredential } from './node';
+import type { BasicNodeCredential, CredentialKind, NodeCredential, NodeRecord, TokenNodeCredential } from '../data-access/node-record';
 import { toNodeView } from './node-view';
 import { notFound } from './node-not-found';
 

@@ -1,7 +1,7 @@
 import { ConflictError } from '@cloud/http';
 import { IMAGES } from '@cloud/chains';
 import { lifecycleMessage } from './lifecycle-messages';
-import { STARTED_STATES, type NodeRecord, type NodeState } from './node';
+import { STARTED_STATES, type NodeRecord, type NodeState } from '../data-access/node-record';
 import { notFound } from './node-not-found';
 import type { NodeUseCaseDependencies } from './node-registry';
 import { toNodeView, type NodeView } from './node-view';

@@ -10,7 +10,7 @@ import { redactLines } from './log-redaction';
 import { IMAGES, networkLabel, type UserImageId } from '@cloud/chains';
 import { lifecycleMessage, nodeRoute } from './lifecycle-messages';
 import { DEFAULT_CREDENTIAL_NAME, newCredential } from './node-credentials';
-import type { NodeRecord } from './node';
+import type { NodeRecord } from '../data-access/node-record';
 import { notFound } from './node-not-found';
 import { toNodeView, type NodeView } from './node-view';
 

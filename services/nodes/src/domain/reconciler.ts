@@ -6,7 +6,7 @@ import type { LeasedNode, NodesRepository, Transition } from '../data-access/nod
 import { IMAGES } from '@cloud/chains';
 import { ImageUnavailableError, type NodeDriver, type StakingTls } from './node-driver';
 import { answeringMessage, failedMessage, lifecycleMessage } from './lifecycle-messages';
-import type { NodeRecord, NodeState, SyncStatus } from './node';
+import type { NodeRecord, NodeState, SyncStatus } from '../data-access/node-record';
 import { nodeAddress } from './node-view';
 
 export interface ReconcilerOptions {

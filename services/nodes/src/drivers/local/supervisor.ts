@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@cloud/logging';
-import type { SyncStatus } from '../../domain/node';
+import type { SyncStatus } from '../../data-access/node-record';
 import type { NodeSpec, NodeStatus } from '../../domain/node-driver';
 import { redactLine } from '../../domain/log-redaction';
 import { callJsonRpc, isAliveButUnavailable, isWarmingUp } from '../json-rpc';
