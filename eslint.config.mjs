@@ -2,6 +2,22 @@
 // type-aware promise rules that catch unhandled rejections in Express handlers and bus consumers.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+
+// The layers of a service (accounts, nodes, staking): the wiring (app, service, main, migrate,
+// index, testing) → entry-points → domain → data-access (the records and all that talks to the
+// database), and drivers → domain (they implement its port, domain/node-driver.ts) and the
+// records. Each zone names what its files may not import.
+const service = (folder) => `./services/*/src/${folder}/**`;
+const wiring = './services/*/src/{app,index,main,migrate,service,testing}.ts';
+const layerZones = [
+  { target: service('domain'), from: [service('entry-points'), service('drivers'), wiring], message: 'entry points, drivers and the wiring import the domain, never the reverse.' },
+  { target: service('data-access'), from: [service('entry-points'), service('domain'), service('drivers'), wiring], message: 'data-access is the bottom layer (the records and all that talks to the database): it imports no other layer.' },
+  { target: service('drivers'), from: [service('entry-points'), './services/*/src/data-access/*.repository.ts', wiring], message: 'a driver implements the domain\'s port (domain/node-driver.ts) and may use the records, never a repository, an entry point or the wiring.' },
+  { target: service('entry-points'), from: [service('drivers'), wiring], message: 'entry points call the domain; the wiring imports them, not the reverse.' },
+  { target: './packages/*/src/**', from: ['./services/**', './apps/**'], message: 'shared packages are imported by services and apps, never the reverse.' },
+  { target: './services/*/src/**', from: ['./apps/**'], message: 'apps import services, never the reverse.' },
+];
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/.data/**', '**/coverage/**'] },
@@ -22,6 +38,21 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       eqeqeq: ['error', 'always'],
       'no-console': 'error',
+    },
+  },
+  {
+    // Imports that point up a layer, and import cycles (type-only imports aside, which vanish at
+    // run time), in the code that ships; no-cycle walks each file's imports, so tests stay out.
+    files: ['services/*/src/**/*.ts', 'packages/*/src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      // Workspace packages resolve to their sources (the @cloud/source condition), as in tsconfig.json.
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'], conditionNames: ['@cloud/source', 'import', 'require', 'default'] })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: layerZones }],
     },
   },
   {

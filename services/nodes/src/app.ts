@@ -14,12 +14,12 @@ import { UsageRepository } from './data-access/usage.repository';
 import { NodeAccessRules } from './domain/node-access';
 import { NodeCredentials } from './domain/node-credentials';
 import { NodeOperations } from './domain/node-operations';
-import { NodesService } from './domain/nodes';
+import { NodeRegistry } from './domain/node-registry';
 import { Reconciler } from './domain/reconciler';
 import { UsageIngest } from './domain/usage-ingest';
 import { UsageReports } from './domain/usage-report';
 import { UsageRetentionJob } from './domain/usage-retention';
-import type { NodeDriver } from './drivers/driver';
+import type { NodeDriver } from './domain/node-driver';
 import { nodesOpenApiDocument } from './entry-points/http/openapi';
 import { nodesApiRoutes } from './entry-points/http/routes';
 
@@ -44,7 +44,7 @@ export interface NodesAppDependencies {
 export interface NodesApp {
   app: Express;
   recorder: CallRecorder;
-  nodes: NodesService;
+  nodes: NodeRegistry;
   reconciler: Reconciler;
   repository: NodesRepository;
   usageIngest: UsageIngest;
@@ -78,7 +78,7 @@ export function createNodesApp(deps: NodesAppDependencies): NodesApp {
     maxNodesPerUser: config.MAX_NODES_PER_USER,
     onChange: () => reconciler.wake(),
   };
-  const nodes = new NodesService(serviceDeps);
+  const nodes = new NodeRegistry(serviceDeps);
   const operations = new NodeOperations(serviceDeps);
   const access = new NodeAccessRules({ ...serviceDeps, maxRatePerSecond: config.NODE_MAX_RATE_PER_SECOND, maxAnswerBytes: config.NODE_MAX_ANSWER_BYTES });
   const credentials = new NodeCredentials({ ...serviceDeps, maxCredentialsPerNode: config.MAX_CREDENTIALS_PER_NODE });

@@ -4,7 +4,7 @@ export { loadNodesConfig, nodesEnvironment } from './config';
 export type { NodesConfig } from './config';
 export { createNodesService } from './service';
 export type { NodesService, NodesServiceOptions } from './service';
-export type { ChainOption, InternalEndpoint, NodeDriver, NodeSpec, NodeStatus } from './drivers/driver';
+export type { ChainOption, InternalEndpoint, NodeDriver, NodeSpec, NodeStatus } from './domain/node-driver';
 export { nodesMigrations, NODES_SCHEMA } from './migrations';
 export { nodesOpenApiDocument } from './entry-points/http/openapi';
 export { createLocalDriver } from './drivers/local';

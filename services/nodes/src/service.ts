@@ -8,7 +8,7 @@ import { RevocationSet } from '@cloud/revocations';
 import { openDatabaseAtStart } from '@cloud/service-shell';
 import { createNodesApp, NODES_SERVICE_NAME, type NodesApp } from './app';
 import type { NodesConfig } from './config';
-import type { NodeDriver } from './drivers/driver';
+import type { NodeDriver } from './domain/node-driver';
 import { openNodeDriver } from './drivers/open-driver';
 import { serveProxyRequests } from './entry-points/messages/proxy-requests.server';
 import { wakeReconcilerOnRequests } from './entry-points/messages/reconcile-wakeups';

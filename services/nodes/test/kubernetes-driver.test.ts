@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { parseAllDocuments } from 'yaml';
 import { createLogger } from '@cloud/logging';
-import { ImageUnavailableError, type NodeStatus } from '../src/drivers/driver';
+import { ImageUnavailableError, type NodeStatus } from '../src/domain/node-driver';
 import { createKubernetesDriver, defaultCatalogue, KubernetesApiError, type KubernetesDriver, type KubernetesDriverOptions } from '../src/drivers/kubernetes';
 import { nodeRpcAuth } from '../src/drivers/kubernetes/credentials';
 import { findOnPath } from '../src/drivers/local/software';

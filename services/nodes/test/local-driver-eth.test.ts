@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { NodeSpec } from '../src/drivers/driver';
+import type { NodeSpec } from '../src/domain/node-driver';
 import { createLocalDriver, type LocalDriver } from '../src/drivers/local';
 import { blockHeight, crashAndAwaitRestart, jsonRpc, recordedPid, runningEndpoint, testDriverOptions, waitFor } from './rpc-client';
 

@@ -4,7 +4,7 @@ import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { NodeSpec } from '../src/drivers/driver';
+import type { NodeSpec } from '../src/domain/node-driver';
 import { createLocalDriver, type LocalDriver, type LocalDriverOptions } from '../src/drivers/local';
 import { blockHeight, recordedPid, runningEndpoint, testDriverOptions, TEST_RPC_KEY, waitFor } from './rpc-client';
 

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { nodeRpcPassword } from '@cloud/node-rpc-auth';
-import type { NodeSpec } from '../src/drivers/driver';
+import type { NodeSpec } from '../src/domain/node-driver';
 import { createLocalDriver, type LocalDriver } from '../src/drivers/local';
 import { findOnPath } from '../src/drivers/local/software';
 import { blockHeight, crashAndAwaitRestart, jsonRpc, recordedPid, runningEndpoint, testDriverOptions, TEST_RPC_KEY, waitFor } from './rpc-client';

@@ -1,4 +1,4 @@
-import { redactLine, redactLines } from '../src/drivers/log-redaction';
+import { redactLine, redactLines } from '../src/domain/log-redaction';
 
 // Lines as the software printed them (anvil 1.7.1, Litecoin Core 0.21.2.1, the dev chain), and
 // what a reader of the node's log gets instead.

@@ -1,5 +1,5 @@
 import type { ChainOption, NodeDriver, NodeSpec, NodeStatus } from '../src';
-import type { SyncStatus } from '../src/domain/node';
+import type { SyncStatus } from '../src/data-access/node-record';
 
 /**
  * A driver that runs nothing: a node it ensures runs at `url`, which a test changes to move the

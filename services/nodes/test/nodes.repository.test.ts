@@ -1,7 +1,7 @@
 import { migrateToLatest } from '@cloud/db';
 import { createTestDatabase, type TestDatabase } from '@cloud/db/testing';
 import { NodesRepository } from '../src/data-access/nodes.repository';
-import type { NodeRecord } from '../src/domain/node';
+import type { NodeRecord } from '../src/data-access/node-record';
 import { nodesMigrations, NODES_SCHEMA } from '../src/migrations';
 
 // Leases decide which nodes-service instance drives a node; these are the rules they keep.

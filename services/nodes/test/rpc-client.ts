@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '@cloud/logging';
 import { nodeRpcAuthorization } from '@cloud/node-rpc-auth';
-import type { InternalEndpoint, NodeDriver } from '../src/drivers/driver';
+import type { InternalEndpoint, NodeDriver } from '../src/domain/node-driver';
 import type { LocalDriverOptions } from '../src/drivers/local';
 
 export interface RpcAnswer {

@@ -1,6 +1,7 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { TooManyRequestsError } from '@cloud/http';
-import { AttemptLimit, createLimiter, storeKey, type LimitStore } from './attempt-limit';
+import { createLimiter, storeKey, type LimitStore } from '../data-access/attempt-counts';
+import { AttemptLimit } from './attempt-limit';
 
 export interface LoginThrottleOptions extends LimitStore {
   /** Failures of one account from one address: the limit that stops a guesser. */

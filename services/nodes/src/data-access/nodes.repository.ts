@@ -1,7 +1,7 @@
 import type { Database, Executor } from '@cloud/db';
 import { VALIDATOR_IMAGE_IDS, type ImageId } from '@cloud/chains';
 import type { NodeAccess } from '@cloud/bus';
-import { ANSWERING_STATES, DRIVEN_STATES, LIVE_STATES, type BasicNodeCredential, type NodeCredential, type NodeRecord, type NodeState, type SyncStatus } from '../domain/node';
+import { ANSWERING_STATES, DRIVEN_STATES, LIVE_STATES, type BasicNodeCredential, type NodeCredential, type NodeRecord, type NodeState, type SyncStatus } from './node-record';
 
 interface NodeRow {
   id: string;

@@ -1,6 +1,6 @@
 import { message, type BusMessage, type NodeRoute } from '@cloud/bus';
 import { IMAGES } from '@cloud/chains';
-import type { NodeRecord } from './node';
+import type { NodeRecord } from '../data-access/node-record';
 
 type LifecycleKind = 'node.created' | 'node.credentials-changed' | 'node.access-changed' | 'node.stopping' | 'node.stopped' | 'node.starting' | 'node.deleting' | 'node.deleted';
 

@@ -4,7 +4,7 @@ import type { Database } from '@cloud/db';
 import { ConflictError, InvalidInputError } from '@cloud/http';
 import type { NodesRepository } from '../data-access/nodes.repository';
 import { lifecycleMessage } from './lifecycle-messages';
-import { notFound } from './nodes';
+import { notFound } from './node-not-found';
 import { toNodeView, type NodeView } from './node-view';
 
 export interface NodeAccessDependencies {

@@ -6,9 +6,9 @@ import { ConflictError, ForbiddenError, NotFoundError } from '@cloud/http';
 import { newNodeCredentials } from '@cloud/node-rpc-auth';
 import type { NodesRepository } from '../data-access/nodes.repository';
 import { lifecycleMessage } from './lifecycle-messages';
-import type { BasicNodeCredential, CredentialKind, NodeCredential, NodeRecord, TokenNodeCredential } from './node';
+import type { BasicNodeCredential, CredentialKind, NodeCredential, NodeRecord, TokenNodeCredential } from '../data-access/node-record';
 import { toNodeView } from './node-view';
-import { notFound } from './nodes';
+import { notFound } from './node-not-found';
 
 /** The name of the credential a node is created with. */
 export const DEFAULT_CREDENTIAL_NAME = 'default';

@@ -1,8 +1,9 @@
 import { ConflictError } from '@cloud/http';
 import { IMAGES } from '@cloud/chains';
 import { lifecycleMessage } from './lifecycle-messages';
-import { STARTED_STATES, type NodeRecord, type NodeState } from './node';
-import { notFound, type NodesServiceDependencies } from './nodes';
+import { STARTED_STATES, type NodeRecord, type NodeState } from '../data-access/node-record';
+import { notFound } from './node-not-found';
+import type { NodeUseCaseDependencies } from './node-registry';
 import { toNodeView, type NodeView } from './node-view';
 
 export type NodeOperation = 'stop' | 'start' | 'restart';
@@ -32,7 +33,7 @@ const PLANS: Record<NodeOperation, OperationPlan> = {
  * node is the staking service's to manage (409 as for delete).
  */
 export class NodeOperations {
-  constructor(private readonly deps: NodesServiceDependencies) {}
+  constructor(private readonly deps: NodeUseCaseDependencies) {}
 
   run(userId: string, id: string, operation: NodeOperation): Promise<NodeView> {
     const plan = PLANS[operation];

@@ -1,6 +1,6 @@
 import type { NodeAccess } from '@cloud/bus';
 import { IMAGES, networkLabel, nodeEndpoints, type NodeEndpoints, type ProxyAddresses } from '@cloud/chains';
-import type { NodeRecord, SyncStatus } from './node';
+import type { NodeRecord, SyncStatus } from '../data-access/node-record';
 
 /** A node as the API shows it; `nodeUser`/`nodePass` only in the answer that made them. */
 export interface NodeView {

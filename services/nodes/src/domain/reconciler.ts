@@ -4,9 +4,9 @@ import type { Database, Executor } from '@cloud/db';
 import type { Logger } from '@cloud/logging';
 import type { LeasedNode, NodesRepository, Transition } from '../data-access/nodes.repository';
 import { IMAGES } from '@cloud/chains';
-import { ImageUnavailableError, type NodeDriver, type StakingTls } from '../drivers/driver';
+import { ImageUnavailableError, type NodeDriver, type StakingTls } from './node-driver';
 import { answeringMessage, failedMessage, lifecycleMessage } from './lifecycle-messages';
-import type { NodeRecord, NodeState, SyncStatus } from './node';
+import type { NodeRecord, NodeState, SyncStatus } from '../data-access/node-record';
 import { nodeAddress } from './node-view';
 
 export interface ReconcilerOptions {

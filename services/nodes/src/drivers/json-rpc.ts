@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { InternalEndpoint } from './driver';
+import type { InternalEndpoint } from '../domain/node-driver';
 
 /** A node's RPC as the driver calls it (probes, mining): its URL, with the `Authorization` the proxy sends too. */
 export interface RpcTarget extends InternalEndpoint {

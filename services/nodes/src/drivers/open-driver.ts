@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Logger } from '@cloud/logging';
 import { loadNodeRpcKey } from '@cloud/node-rpc-auth';
 import { PEER_IMAGES, peersVariable, type NodesConfig } from '../config';
-import type { NodeDriver } from './driver';
+import type { NodeDriver } from '../domain/node-driver';
 import { createKubernetesDriver, parseLabelSelector } from './kubernetes';
 import { createLocalDriver } from './local';
 

@@ -1,5 +1,5 @@
 import type { ImageDefinition } from '@cloud/chains';
-import type { SyncStatus } from '../domain/node';
+import type { SyncStatus } from '../data-access/node-record';
 import { callJsonRpc, NodeAnswerError, type RpcCall, type RpcTarget } from './json-rpc';
 
 type Family = ImageDefinition['family'];

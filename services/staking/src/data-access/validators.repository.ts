@@ -1,7 +1,7 @@
 import type { NodeRoute } from '@cloud/bus';
 import type { ValidatorImageId } from '@cloud/chains';
 import type { Database, Executor } from '@cloud/db';
-import type { NodeState, ObservedRegistration, ValidatorRecord } from '../domain/validator';
+import type { NodeState, ObservedRegistration, ValidatorRecord } from './validator-record';
 
 interface ValidatorRow {
   id: string;

@@ -3,7 +3,7 @@ import type { Logger } from '@cloud/logging';
 import { ChainReadError, type PChainClient } from '../data-access/p-chain.client';
 import type { ValidatorsRepository } from '../data-access/validators.repository';
 import { observationOf, registrationOf, sameRegistration, startingRegistration, type ChainAnswer, type Registration } from './registration';
-import type { ValidatorRecord } from './validator';
+import type { ValidatorRecord } from '../data-access/validator-record';
 
 export interface RegistrationReaderDependencies {
   client: PChainClient;

@@ -1,5 +1,5 @@
 import type { ChainValidator } from '../data-access/p-chain.client';
-import type { ObservedRegistration } from './validator';
+import type { ObservedRegistration } from '../data-access/validator-record';
 
 /**
  * Where the validator stands on the P-chain: `unregistered` (never seen there), `pending`

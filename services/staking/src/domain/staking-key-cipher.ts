@@ -1,13 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-
-/** A validator's staking key as it is stored: AES-256-GCM ciphertext, and what decrypts it. */
-export interface EncryptedKey {
-  /** Names the key-encryption key it was sealed with, so that key can be rotated. */
-  keyId: string;
-  iv: Buffer;
-  ciphertext: Buffer;
-  authTag: Buffer;
-}
+import type { EncryptedKey } from '../data-access/validator-record';
 
 const ALGORITHM = 'aes-256-gcm';
 const IV_BYTES = 12;

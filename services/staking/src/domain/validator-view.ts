@@ -1,6 +1,6 @@
 import { IMAGES, networkLabel, nodeEndpoints, type NodeEndpoints, type ProxyAddresses } from '@cloud/chains';
 import type { Registration } from './registration';
-import type { NodeState, ValidatorRecord } from './validator';
+import type { NodeState, ValidatorRecord } from '../data-access/validator-record';
 
 /** The node-proxy's management port (runtime contract): `/status`, `/logs` of every node. */
 export const MANAGEMENT_PORT = 8080;

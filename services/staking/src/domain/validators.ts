@@ -12,7 +12,7 @@ import type { Registration } from './registration';
 import type { RegistrationReader } from './registration-reader';
 import { newStakingTls, type StakingTls } from './staking-certificate';
 import type { StakingKeyCipher } from './staking-key-cipher';
-import type { ValidatorRecord } from './validator';
+import type { ValidatorRecord } from '../data-access/validator-record';
 import { toValidatorView, type ValidatorView } from './validator-view';
 
 export interface ValidatorsServiceDependencies {

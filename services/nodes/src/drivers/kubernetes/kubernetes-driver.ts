@@ -2,8 +2,8 @@ import type { V1ObjectMeta, V1PersistentVolumeClaim, V1Pod, V1StatefulSet } from
 import type { Logger } from '@cloud/logging';
 import { IMAGE_IDS, IMAGES, isImageId } from '@cloud/chains';
 import { nodeRpcAuthorization } from '@cloud/node-rpc-auth';
-import type { SyncStatus } from '../../domain/node';
-import { ImageUnavailableError, type ChainOption, type NodeDriver, type NodeSpec, type NodeStatus } from '../driver';
+import type { SyncStatus } from '../../data-access/node-record';
+import { ImageUnavailableError, type ChainOption, type NodeDriver, type NodeSpec, type NodeStatus } from '../../domain/node-driver';
 import { catalogueImage, catalogueSoftware, defaultCatalogue } from './catalogue';
 import { engineJwtSecret, nodeRpcAuth } from './credentials';
 import { isConflict, isNotFound, KubernetesApiError, loadKubernetesClient, openKubeApi, type KubeApi, type ObjectCalls } from './kube-api';

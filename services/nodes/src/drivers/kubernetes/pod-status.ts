@@ -1,5 +1,5 @@
 import type { V1ContainerStatus, V1Pod } from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
-import type { NodeStatus } from '../driver';
+import type { NodeStatus } from '../../domain/node-driver';
 import { RPC_PORT_NAME } from './names';
 
 export interface PodStatusPolicy {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@cloud/logging';
 import type { ImageDefinition } from '@cloud/chains';
-import type { SyncStatus } from '../../domain/node';
+import type { SyncStatus } from '../../data-access/node-record';
 import type { RpcTarget } from '../json-rpc';
 import { syncReader } from '../sync-status';
 

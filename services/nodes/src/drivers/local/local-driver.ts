@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '@cloud/logging';
 import { IMAGE_IDS, IMAGES } from '@cloud/chains';
-import { ImageUnavailableError, type ChainOption, type NodeDriver, type NodeSpec, type NodeStatus } from '../driver';
+import { ImageUnavailableError, type ChainOption, type NodeDriver, type NodeSpec, type NodeStatus } from '../../domain/node-driver';
 import { launchPlan } from './launch-plans';
 import { isNodeId, nodePaths, readNodeRecord, writeStakingTls, type NodePaths } from './node-files';
 import { tailLog } from './node-log';

@@ -3,7 +3,7 @@ import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path';
 import { z } from 'zod';
 import { IMAGE_IDS } from '@cloud/chains';
-import type { StakingTls } from '../driver';
+import type { StakingTls } from '../../domain/node-driver';
 
 /** Where one node's files are. */
 export interface NodePaths {

@@ -3,12 +3,12 @@ import { clientTokenAuth, errorResponse, routeDeclarer } from '@cloud/http';
 import type { NodeAccessRules } from '../../domain/node-access';
 import type { NodeCredentials } from '../../domain/node-credentials';
 import type { NodeOperations } from '../../domain/node-operations';
-import type { NodesService } from '../../domain/nodes';
+import type { NodeRegistry } from '../../domain/node-registry';
 import type { UsageReports } from '../../domain/usage-report';
 
 /** What the nodes API's handlers work with, wired by createNodesApp. */
 export interface NodesRouteDeps {
-  nodes: NodesService;
+  nodes: NodeRegistry;
   operations: NodeOperations;
   access: NodeAccessRules;
   credentials: NodeCredentials;

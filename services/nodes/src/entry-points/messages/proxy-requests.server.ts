@@ -1,5 +1,5 @@
 import type { Bus } from '@cloud/bus';
-import type { NodesService } from '../../domain/nodes';
+import type { NodeRegistry } from '../../domain/node-registry';
 
 // As many lines as a request may ask for: more than the local driver keeps in practice.
 const WHOLE_LOG_LINES = 100_000;
@@ -7,7 +7,7 @@ const WHOLE_LOG_LINES = 100_000;
 const MAX_LOG_REPLY_BYTES = 8 * 1024 * 1024;
 
 /** Answers the node-proxy: the routing table (`nodes.routes`) and node logs (`nodes.logs`). */
-export async function serveProxyRequests(bus: Bus, nodes: NodesService): Promise<void> {
+export async function serveProxyRequests(bus: Bus, nodes: NodeRegistry): Promise<void> {
   await bus.serve('nodes.routes', ({ after, limit }) => nodes.routes(after, limit));
   await bus.serve('nodes.logs', async ({ nodeId, lines }) => ({ lines: newestWithin(await nodes.logsOfAnyNode(nodeId, lines ?? WHOLE_LOG_LINES), MAX_LOG_REPLY_BYTES) }));
 }

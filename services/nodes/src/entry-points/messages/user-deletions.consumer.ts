@@ -1,8 +1,8 @@
 import type { Bus, Unsubscribe } from '@cloud/bus';
-import type { NodesService } from '../../domain/nodes';
+import type { NodeRegistry } from '../../domain/node-registry';
 
 /** Deletes the nodes of every deleted user (`revocation.user-deleted`, from the accounts service). */
-export function consumeUserDeletions(bus: Bus, nodes: NodesService): Promise<Unsubscribe> {
+export function consumeUserDeletions(bus: Bus, nodes: NodeRegistry): Promise<Unsubscribe> {
   return bus.subscribe({
     queue: 'nodes.user-deletions',
     handle: async (messages) => {

@@ -1,8 +1,8 @@
 import type { Bus, Unsubscribe } from '@cloud/bus';
-import type { NodesService } from '../../domain/nodes';
+import type { NodeRegistry } from '../../domain/node-registry';
 
 /** Creates and deletes the nodes of the staking service's validators (`validator.*`). */
-export function consumeValidatorRequests(bus: Bus, nodes: NodesService): Promise<Unsubscribe> {
+export function consumeValidatorRequests(bus: Bus, nodes: NodeRegistry): Promise<Unsubscribe> {
   return bus.subscribe({
     queue: 'nodes.validators',
     handle: async (messages) => {

@@ -3,17 +3,19 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '@cloud/auth';
 import type { Outbox, Payload, RpcReply } from '@cloud/bus';
 import type { Database } from '@cloud/db';
-import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from '@cloud/http';
+import { ConflictError, ForbiddenError, InvalidInputError } from '@cloud/http';
 import type { NodesRepository } from '../data-access/nodes.repository';
-import type { ChainOption, NodeDriver } from '../drivers/driver';
-import { redactLines } from '../drivers/log-redaction';
+import type { ChainOption, NodeDriver } from './node-driver';
+import { redactLines } from './log-redaction';
 import { IMAGES, networkLabel, type UserImageId } from '@cloud/chains';
 import { lifecycleMessage, nodeRoute } from './lifecycle-messages';
 import { DEFAULT_CREDENTIAL_NAME, newCredential } from './node-credentials';
-import type { NodeRecord } from './node';
+import type { NodeRecord } from '../data-access/node-record';
+import { notFound } from './node-not-found';
 import { toNodeView, type NodeView } from './node-view';
 
-export interface NodesServiceDependencies {
+/** What the node use cases share: the registry, its operations, access rules and credentials. */
+export interface NodeUseCaseDependencies {
   db: Database;
   nodes: NodesRepository;
   outbox: Outbox;
@@ -38,9 +40,13 @@ export interface CreateNodeRequest {
   txindex: boolean;
 }
 
-/** The node use cases of the API and of the node-proxy. Each change and its bus message commit together. */
-export class NodesService {
-  constructor(private readonly deps: NodesServiceDependencies) {}
+/**
+ * A user's nodes as the API and the node-proxy see them: the chains on offer, creating, listing,
+ * renaming and deleting nodes, their logs, the proxy's routes and the staking service's validator
+ * nodes. Each change and its bus message commit together.
+ */
+export class NodeRegistry {
+  constructor(private readonly deps: NodeUseCaseDependencies) {}
 
   /** What users can ask for: validator images are the staking service's to ask for. */
   async chains(): Promise<ChainOptionView[]> {
@@ -242,6 +248,3 @@ function assertTxindexPossible(option: ChainOption): void {
     throw new InvalidInputError(`body.txindex: ${option.image} nodes here are pruned (they keep only recent blocks), and a pruned node cannot have a transaction index`);
   }
 }
-
-// Another user's node is as absent as a node that never was: its existence is not disclosed.
-export const notFound = (id: string) => new NotFoundError(`no node ${id}`);

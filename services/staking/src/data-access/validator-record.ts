@@ -1,6 +1,14 @@
 import type { NodeRoute } from '@cloud/bus';
 import type { ValidatorImageId } from '@cloud/chains';
-import type { EncryptedKey } from './staking-key-cipher';
+
+/** A validator's staking key as it is stored: AES-256-GCM ciphertext, and what decrypts it. */
+export interface EncryptedKey {
+  /** Names the key-encryption key it was sealed with, so that key can be rotated. */
+  keyId: string;
+  iv: Buffer;
+  ciphertext: Buffer;
+  authTag: Buffer;
+}
 
 /** The node's lifecycle state, as the nodes service last announced it (`node.*` messages). */
 export type NodeState = NodeRoute['state'];

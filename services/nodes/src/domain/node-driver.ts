@@ -1,5 +1,5 @@
 import type { ImageId } from '@cloud/chains';
-import type { SyncStatus } from '../domain/node';
+import type { SyncStatus } from '../data-access/node-record';
 
 /**
  * A provisioning driver runs nodes somewhere: `local` as child processes on this machine,
