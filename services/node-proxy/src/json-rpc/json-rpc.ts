@@ -107,7 +107,9 @@ function isCall(value: unknown): value is Call {
  * method to the filter and another to the node.
  */
 function hasMethodLookalike(call: Call): boolean {
-  return Object.keys(call).some((key) => key !== 'method' && key.length === 6 && key.toLowerCase() === 'method');
+  // A loop over the keys rather than Object.keys: every call of a batch passes here.
+  for (const key in call) if (key.length === 6 && key !== 'method' && key.toLowerCase() === 'method') return true;
+  return false;
 }
 
 /**
@@ -178,10 +180,19 @@ function checkParsed(parsed: unknown, filter: CallPolicy, maxBatch: number, whol
       ...found,
     };
   }
-  const judged = parsed.map((call: unknown) => judge(call, filter, found));
-  const answers = judged.map((each) => (typeof each === 'string' ? undefined : each));
-  const forwarded = parsed.filter((_call: unknown, index) => answers[index] === undefined) as Call[];
-  const methods = judged.filter((each) => typeof each === 'string');
+  const answers: (RpcErrorAnswer | undefined)[] = [];
+  const forwarded: Call[] = [];
+  const methods: string[] = [];
+  for (const call of parsed as unknown[]) {
+    const judged = judge(call, filter, found);
+    if (typeof judged === 'string') {
+      forwarded.push(call as Call);
+      methods.push(judged);
+      answers.push(undefined);
+    } else {
+      answers.push(judged);
+    }
+  }
   const refusedCount = parsed.length - forwarded.length;
   if (forwarded.length === 0) return { outcome: 'refused', status: 200, answer: answers, refusedCount, ...found };
   return { outcome: 'forward', body: stringifyJson(forwarded, lossless), batch: true, forwarded, methods, answers, refusedCount, ...found };
