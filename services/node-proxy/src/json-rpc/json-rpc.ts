@@ -115,9 +115,10 @@ function hasMethodLookalike(call: Call): boolean {
 /**
  * Why this call is not forwarded, or, when it may go to the node (its method is allowed), the
  * method's name as the lists write it. A method neither allowed nor refused on purpose is refused
- * as not offered, and added to `unknown`.
+ * as not offered, and added to `unknown`. With `lastAllowed`, a call repeating the method allowed
+ * last (as sent, exactly) is not looked up again.
  */
-function judge(call: unknown, policy: CallPolicy, found: Found): RpcErrorAnswer | string {
+function judge(call: unknown, policy: CallPolicy, found: Found, lastAllowed?: LastAllowed): RpcErrorAnswer | string {
   const { dialect } = policy;
   if (!isCall(call) || typeof call.method !== 'string') {
     found.refusedMethods.push(OTHER_METHOD);
@@ -128,9 +129,16 @@ function judge(call: unknown, policy: CallPolicy, found: Found): RpcErrorAnswer 
     return errorAnswer(call, INVALID_REQUEST, 'invalid request: a call has one "method" key, in lower case', { dialect });
   }
   const named = call as Call & { method: string };
+  if (lastAllowed && named.method === lastAllowed.method) return lastAllowed.name;
   const name = normaliseMethod(named.method);
   const verdict = policy.verdictOf(name);
-  if (verdict === 'allowed') return name;
+  if (verdict === 'allowed') {
+    if (lastAllowed) {
+      lastAllowed.method = named.method;
+      lastAllowed.name = name;
+    }
+    return name;
+  }
   found.refusedMethods.push(policy.usageName(name) ?? OTHER_METHOD);
   if (verdict === 'refused') return refusal(named, dialect, 'platform', true);
   if (verdict === 'refusedByOwner') return refusal(named, dialect, 'accessRule', true);
@@ -142,6 +150,12 @@ function judge(call: unknown, policy: CallPolicy, found: Found): RpcErrorAnswer 
 interface Found {
   unknown: string[];
   refusedMethods: string[];
+}
+
+/** A batch's last allowed method, as sent and as the lists write it: its calls mostly repeat one, judged once. */
+interface LastAllowed {
+  method: string | undefined;
+  name: string;
 }
 
 /**
@@ -183,8 +197,9 @@ function checkParsed(parsed: unknown, filter: CallPolicy, maxBatch: number, whol
   const answers: (RpcErrorAnswer | undefined)[] = [];
   const forwarded: Call[] = [];
   const methods: string[] = [];
+  const lastAllowed: LastAllowed = { method: undefined, name: '' };
   for (const call of parsed as unknown[]) {
-    const judged = judge(call, filter, found);
+    const judged = judge(call, filter, found, lastAllowed);
     if (typeof judged === 'string') {
       forwarded.push(call as Call);
       methods.push(judged);
