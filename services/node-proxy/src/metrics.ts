@@ -103,17 +103,17 @@ export class ProxyMetrics {
 
   /**
    * Books one request that ended as `outcome` (none: a WebSocket message, which is no request):
-   * the calls in it the method policy refused, and those refused as unknown, and the node's time
-   * when it was forwarded. Labelled children are looked up once and kept: resolving labels on
-   * every call costs more than the count.
+   * the calls in it the method policy refused (`refused`), those of them refused as unknown
+   * (`unknown`), and the node's time when it was forwarded. Labelled children are looked up once
+   * and kept: resolving labels on every call costs more than the count.
    */
-  book(listener: ListenerName, outcome: Outcome | undefined, calls: { refused: number; unknown: number; upstreamSeconds?: number | undefined }): void {
+  book(listener: ListenerName, outcome: Outcome | undefined, refused: number, unknown: number, upstreamSeconds: number | undefined): void {
     if (outcome !== undefined) this.count(listener, outcome);
-    if (calls.refused === 0 && calls.unknown === 0 && calls.upstreamSeconds === undefined) return;
+    if (refused === 0 && upstreamSeconds === undefined) return;
     const children = this.childrenOf(listener);
-    if (calls.refused > 0) children.refused.inc(calls.refused);
-    if (calls.unknown > 0) children.unknown.inc(calls.unknown);
-    if (calls.upstreamSeconds !== undefined) children.upstream.observe(calls.upstreamSeconds);
+    if (refused > 0) children.refused.inc(refused);
+    if (unknown > 0) children.unknown.inc(unknown);
+    if (upstreamSeconds !== undefined) children.upstream.observe(upstreamSeconds);
   }
 
   private count(listener: ListenerName, outcome: Outcome): void {

@@ -59,6 +59,6 @@ export class CallRecord {
 export function bookCall({ metrics, usage, logger }: Pick<ProxyContext, 'metrics' | 'usage' | 'logger'>, record: CallRecord): void {
   if (record.caller) usage.book(record.caller, record.served, record.calls);
   const { listener, unknown } = record;
-  metrics.book(listener, record.outcome, { refused: record.refused, unknown: unknown.length, upstreamSeconds: record.upstreamSeconds });
+  metrics.book(listener, record.outcome, record.refused, unknown.length, record.upstreamSeconds);
   if (unknown.length > 0) logger.debug('refused methods in neither list', { listener, methods: unknown.map((name) => name.slice(0, LOGGED_NAME_LENGTH)) });
 }

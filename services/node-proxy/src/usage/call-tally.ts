@@ -28,12 +28,33 @@ export function addCounts(byKey: Map<string, OutcomeCounts>, key: string, outcom
 
 /**
  * One request's calls by method bucket and outcome, counted while it is served and booked to usage
- * once, at its end (`UsageMeter.book`), in the order they were first counted.
+ * once, at its end (`UsageMeter.book`), in the order they were first counted. Most requests count
+ * one bucket: it is kept apart, and a Map made only for a second.
  */
 export class CallTally {
-  readonly byMethod = new Map<string, OutcomeCounts>();
+  private method: string | undefined;
+  private counts: OutcomeCounts = [0, 0, 0, 0, 0];
+  private others: Map<string, OutcomeCounts> | undefined;
 
   count(method: string, outcome: UsageOutcome, calls = 1): void {
-    if (calls > 0) addCalls(this.byMethod, method, outcome, calls);
+    if (calls <= 0) return;
+    if (this.method === undefined || this.method === method) {
+      this.method = method;
+      this.counts[OUTCOME_INDEX[outcome]]! += calls;
+    } else {
+      addCalls((this.others ??= new Map()), method, outcome, calls);
+    }
+  }
+
+  /** Whether nothing was counted. */
+  get empty(): boolean {
+    return this.method === undefined;
+  }
+
+  /** Each method bucket counted, with its calls by outcome, the first counted first. */
+  forEach(each: (method: string, outcomes: OutcomeCounts) => void): void {
+    if (this.method === undefined) return;
+    each(this.method, this.counts);
+    this.others?.forEach((outcomes, method) => each(method, outcomes));
   }
 }

@@ -79,7 +79,7 @@ export class UsageMeter {
    * calls as `calls` tallied them. Nothing is booked for a request that was neither.
    */
   book(key: UsageKey, served: { blocked: number; bytesIn: number; bytesOut: number } | undefined, calls: CallTally): void {
-    if (!served && calls.byMethod.size === 0) return;
+    if (!served && calls.empty) return;
     const counts = this.countsOf(key);
     if (served) {
       counts.requests += 1;
@@ -87,13 +87,12 @@ export class UsageMeter {
       counts.bytesIn += served.bytesIn;
       counts.bytesOut += served.bytesOut;
     }
-    const credentialId = key.credentialId;
-    const total = credentialId === undefined || calls.byMethod.size === 0 ? undefined : [0, 0, 0, 0, 0];
-    for (const [method, outcomes] of calls.byMethod) {
+    const { credentialId } = key;
+    const byCredential = credentialId !== undefined && !calls.empty && this.countsCredential(counts, credentialId);
+    calls.forEach((method, outcomes) => {
       addCounts(counts.calls, method, outcomes);
-      if (total) for (let index = 0; index < total.length; index++) total[index]! += outcomes[index]!;
-    }
-    if (total && this.countsCredential(counts, credentialId!)) addCounts(counts.credentials, credentialId!, total);
+      if (byCredential) addCounts(counts.credentials, credentialId, outcomes);
+    });
   }
 
   private countCredential(counts: Counts, { credentialId }: UsageKey, outcome: UsageOutcome, calls: number): void {
