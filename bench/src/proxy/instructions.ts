@@ -7,7 +7,8 @@
  *
  * The synthetic upstream runs as usual; each proxy variant runs in its own node-proxy child
  * (`node-proxy.ts`) under `valgrind --tool=callgrind`: today's proxy, today's with the access rules
- * every call passes (`BENCH_ACCESS_RULES=1`), and the baseline's from BASELINE_ROOT if set. For each
+ * every call passes (`BENCH_ACCESS_RULES=1`), the baseline's from BASELINE_ROOT if set, and the
+ * bare undici `stream()` pass-through (`undici-stream`: what the proxy adds is the difference). For each
  * scenario (requests.ts) this process sends WARMUP_CALLS requests one after another over one
  * keep-alive connection so the JIT settles, zeroes the counters (`callgrind_control -z`), sends
  * CALLS requests, dumps (`callgrind_control -d`), and does that again: two windows, so a JIT that had
@@ -23,7 +24,7 @@
  *
  * Environment: WARMUP_CALLS (1500), CALLS (300 per window), ROUNDS (2: each variant started afresh
  * that often, the order rotating), TARGETS (comma-separated subset of node-proxy-baseline,
- * node-proxy, node-proxy-access), SCENARIOS (small, batch), OUT_DIR (where the callgrind files are
+ * node-proxy, node-proxy-access, undici-stream), SCENARIOS (small, batch), OUT_DIR (where the callgrind files are
  * kept for `callgrind_annotate`; a new temporary folder unless told), JSON_OUT. Markdown goes to
  * stdout, progress to stderr.
  */
@@ -34,10 +35,10 @@ import path from 'node:path';
 import { Client } from 'undici';
 import { startChild, type RunningChild } from './child';
 import { SCENARIOS, type Scenario } from './requests';
-import { nodeProxyHeaders } from './targets';
+import { JSON_HEADERS, nodeProxyHeaders } from './targets';
 import { integerSetting, listSetting } from './settings';
 
-const VARIANTS = ['node-proxy-baseline', 'node-proxy', 'node-proxy-access'] as const;
+const VARIANTS = ['node-proxy-baseline', 'node-proxy', 'node-proxy-access', 'undici-stream'] as const;
 type Variant = (typeof VARIANTS)[number];
 
 const WARMUP_CALLS = integerSetting('WARMUP_CALLS', 1500);
@@ -63,9 +64,10 @@ const LABELS: Record<Variant, string> = {
   'node-proxy-baseline': `baseline (${BASELINE_ROOT ? commitOf(BASELINE_ROOT) : 'none'})`,
   'node-proxy': `today (${commitOf(path.join(__dirname, '..', '..', '..'))}), no access rules`,
   'node-proxy-access': 'today, access rules every call passes (`BENCH_ACCESS_RULES=1`)',
+  'undici-stream': 'bare undici `stream()` pass-through (checks nothing)',
 };
 
-/** Starts the bench's node-proxy child for `variant` under callgrind, counting nothing until told. */
+/** Starts the bench's child for `variant` (a node-proxy, or the bare pass-through) under callgrind, counting nothing until told. */
 function startUnderCallgrind(variant: Variant, upstreamPort: number, round: number): Promise<RunningChild> {
   const prefix = path.join(OUT_DIR, `${variant}.round${round}`);
   const valgrind = [
@@ -83,8 +85,10 @@ function startUnderCallgrind(variant: Variant, upstreamPort: number, round: numb
   const env = { ...process.env };
   if (variant === 'node-proxy-access') env.BENCH_ACCESS_RULES = '1';
   else delete env.BENCH_ACCESS_RULES;
+  const options = { execPath: 'valgrind', env, startSeconds: 600 };
+  if (variant === 'undici-stream') return startChild('pass-through', [variant, String(upstreamPort)], valgrind, options);
   const args = [String(upstreamPort), ...(variant === 'node-proxy-baseline' ? [BASELINE_ROOT!] : [])];
-  return startChild('node-proxy', args, valgrind, { execPath: 'valgrind', env, startSeconds: 600 });
+  return startChild('node-proxy', args, valgrind, options);
 }
 
 function callgrindControl(option: '-z' | '-d', pid: number): void {
@@ -157,7 +161,7 @@ async function measureVariant(variant: Variant, upstreamPort: number, round: num
   const proxy = await startUnderCallgrind(variant, upstreamPort, round);
   progress(`round ${round} ${variant}: started under callgrind in ${((Date.now() - started) / 1000).toFixed(0)} s (pid ${proxy.pid})`);
   const client = new Client(`http://127.0.0.1:${proxy.port}`, { keepAliveTimeout: 600_000, keepAliveMaxTimeout: 600_000, headersTimeout: 120_000, bodyTimeout: 120_000 });
-  const headers = nodeProxyHeaders(proxy.port);
+  const headers = variant === 'undici-stream' ? JSON_HEADERS : nodeProxyHeaders(proxy.port);
   const results: Measurement[] = [];
   let dumps = 0;
   try {
@@ -221,17 +225,20 @@ async function main(): Promise<void> {
     print();
     print(`### ${scenario.title}`);
     print();
-    print(`| proxy | ${Array.from({ length: ROUNDS }, (_, index) => `round ${index + 1}`).join(' | ')} | vs baseline | all threads |`);
-    print(`|---|${'--:|'.repeat(ROUNDS)}--:|--:|`);
+    print(`| proxy | ${Array.from({ length: ROUNDS }, (_, index) => `round ${index + 1}`).join(' | ')} | vs baseline | over the pass-through | all threads |`);
+    print(`|---|${'--:|'.repeat(ROUNDS)}--:|--:|--:|`);
     const figure = (variant: Variant) => measured.filter((entry) => entry.variant === variant && entry.scenario === scenario.name);
     const mean = (entries: Measurement[]) => entries.reduce((sum, entry) => sum + entry.windows.at(-1)!.main, 0) / entries.length;
     const baseline = figure('node-proxy-baseline');
+    const passThrough = figure('undici-stream');
     for (const variant of variants) {
       const entries = figure(variant);
       const cells = entries.map((entry) => `${thousands(entry.windows.at(-1)!.main)} (${thousands(entry.windows[0]!.main)})`);
       const all = entries.map((entry) => thousands(entry.windows.at(-1)!.all)).join(', ');
-      const ratio = baseline.length > 0 && variant !== 'node-proxy-baseline' ? `${((mean(entries) / mean(baseline) - 1) * 100).toFixed(1)} %` : '';
-      print(`| ${LABELS[variant]} | ${cells.join(' | ')} | ${ratio ? (ratio.startsWith('-') ? ratio : `+${ratio}`) : ''} | ${all} |`);
+      const proxy = variant !== 'undici-stream';
+      const ratio = baseline.length > 0 && proxy && variant !== 'node-proxy-baseline' ? `${((mean(entries) / mean(baseline) - 1) * 100).toFixed(1)} %` : '';
+      const over = passThrough.length > 0 && proxy ? `+${thousands(mean(entries) - mean(passThrough))}` : '';
+      print(`| ${LABELS[variant]} | ${cells.join(' | ')} | ${ratio ? (ratio.startsWith('-') ? ratio : `+${ratio}`) : ''} | ${over} | ${all} |`);
     }
   }
   if (JSON_OUT) writeFileSync(JSON_OUT, `${JSON.stringify({ began, warmupCalls: WARMUP_CALLS, calls: CALLS, outDir: OUT_DIR, measured }, null, 2)}\n`);

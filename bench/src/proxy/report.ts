@@ -190,3 +190,33 @@ export function ratiosMarkdown(reports: ScenarioReport[], workers: number): stri
   lines.push('');
   return lines.join('\n');
 }
+
+/** Issue 30's bounds on the proxy's own CPU: µs per call over the bare undici `stream()` pass-through, and a batch's CPU against a small call's. */
+export const PASS_THROUGH_TARGETS = { small: 25, batch: 50, batchOverSmall: 2 };
+
+/**
+ * The CPU our node-proxy adds to a call over the bare undici `stream()` pass-through (the same
+ * node:http server and undici client, checking nothing), per scenario, and the batch's CPU per
+ * call against the small call's; from figures of the same run. Empty when either target or the
+ * small and batch scenarios were not measured.
+ */
+export function passThroughMarkdown(reports: ScenarioReport[]): string {
+  const cpuOf = (title: string, name: TargetName) => reports.find((report) => report.title === title)?.rows.find((row) => row.name === name)?.saturated.targetCpuMicrosPerRequest;
+  const proxy = { small: cpuOf('small', 'node-proxy'), batch: cpuOf('batch', 'node-proxy') };
+  const bare = { small: cpuOf('small', 'undici-stream'), batch: cpuOf('batch', 'undici-stream') };
+  if (proxy.small === undefined || proxy.batch === undefined || bare.small === undefined || bare.batch === undefined) return '';
+  const added = (scenario: 'small' | 'batch') => {
+    const value = proxy[scenario]! - bare[scenario]!;
+    return `+${integer(value)} µs (${value <= PASS_THROUGH_TARGETS[scenario] ? 'pass' : '**over**'})`;
+  };
+  const batchOverSmall = proxy.batch / proxy.small;
+  return [
+    '### The proxy against the bare undici `stream()` pass-through (CPU per call, same run)',
+    '',
+    `| proxy µs/call, small | pass-through, small | added, small (≤ +${PASS_THROUGH_TARGETS.small}) | proxy µs/call, batch | pass-through, batch | added, batch (≤ +${PASS_THROUGH_TARGETS.batch}) | proxy batch / small (≤ ${PASS_THROUGH_TARGETS.batchOverSmall}×) |`,
+    '|--:|--:|--:|--:|--:|--:|--:|',
+    `| ${integer(proxy.small)} | ${integer(bare.small)} | ${added('small')} | ${integer(proxy.batch)} | ${integer(bare.batch)} | ${added('batch')} | ` +
+      `${batchOverSmall.toFixed(2)}× (${batchOverSmall <= PASS_THROUGH_TARGETS.batchOverSmall ? 'pass' : '**over**'}) |`,
+    '',
+  ].join('\n');
+}

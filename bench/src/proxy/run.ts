@@ -17,7 +17,9 @@
  * DURATION seconds with LATENCY_CONNECTIONS (one) connection: the latency a proxy adds when
  * nothing queues. (Not a fixed-rate run: autocannon's rate limit sends each second's requests in
  * one burst, so such a run measures queueing in the burst.) The order of the targets rotates each
- * round and the tables give the medians over ROUNDS. Markdown goes to stdout, progress to stderr;
+ * round and the tables give the medians over ROUNDS; with node-proxy and undici-stream both measured,
+ * a last table gives the CPU the proxy adds to a call over that bare pass-through (issue 30's
+ * bounds). Markdown goes to stdout, progress to stderr;
  * JSON_OUT=<file> also writes every run's figures as JSON.
  *
  * Environment: UPSTREAMS (synthetic,anvil,litecoind; one whose software is missing is skipped with
@@ -41,7 +43,7 @@ import path from 'node:path';
 import { anvilFromPackage, findOnPath } from '@cloud/nodes';
 import { startChild } from './child';
 import { runLoad, type LoadResult, type LoadSettings } from './load';
-import { medianResult, ratiosMarkdown, scenarioMarkdown, type ReportSettings, type Row } from './report';
+import { medianResult, passThroughMarkdown, ratiosMarkdown, scenarioMarkdown, type ReportSettings, type Row } from './report';
 import { realScenarios, SCENARIOS, UPSTREAM_KINDS, type Scenario, type UpstreamKind } from './requests';
 import { startTarget, TARGET_NAMES, type Target, type TargetName, type UpstreamInfo } from './targets';
 import { integerSetting, listSetting } from './settings';
@@ -257,7 +259,10 @@ async function measureUpstream(upstream: RunningUpstream, targetNames: readonly 
       print();
     }
     for (const { scenario, rows } of rowsByScenario) print(scenarioMarkdown({ title: scenario.title, rows }, reportSettings));
-    print(ratiosMarkdown(rowsByScenario.map(({ scenario, rows }) => ({ title: scenario.name, rows })), WORKERS));
+    const byName = rowsByScenario.map(({ scenario, rows }) => ({ title: scenario.name, rows }));
+    print(ratiosMarkdown(byName, WORKERS));
+    const passThrough = passThroughMarkdown(byName);
+    if (passThrough) print(passThrough);
     return {
       skipped,
       scenarios: Object.fromEntries(upstream.scenarios.map((scenario) => [scenario.name, Object.fromEntries(targets.map((target) => [target.name, measured.get(key(scenario, target))]))])),

@@ -38,7 +38,7 @@ export interface Target {
 
 export type Started = { target: Target } | { skipped: string };
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
+export const JSON_HEADERS = { 'content-type': 'application/json' };
 
 /** What the targets are put in front of. */
 export interface UpstreamInfo {

@@ -99,10 +99,24 @@ export class ProxyMetrics {
   }
 
   private readonly counters = new Map<string, Counter.Internal>();
-  private readonly timers = new Map<ListenerName, Histogram.Internal<'listener'>>();
+  private readonly byListener = new Map<ListenerName, ListenerMetrics>();
 
-  // Labelled children are looked up once and kept: resolving labels on every call costs more than the count.
-  count(listener: ListenerName, outcome: Outcome): void {
+  /**
+   * Books one request that ended as `outcome` (none: a WebSocket message, which is no request):
+   * the calls in it the method policy refused (`refused`), those of them refused as unknown
+   * (`unknown`), and the node's time when it was forwarded. Labelled children are looked up once
+   * and kept: resolving labels on every call costs more than the count.
+   */
+  book(listener: ListenerName, outcome: Outcome | undefined, refused: number, unknown: number, upstreamSeconds: number | undefined): void {
+    if (outcome !== undefined) this.count(listener, outcome);
+    if (refused === 0 && upstreamSeconds === undefined) return;
+    const children = this.childrenOf(listener);
+    if (refused > 0) children.refused.inc(refused);
+    if (unknown > 0) children.unknown.inc(unknown);
+    if (upstreamSeconds !== undefined) children.upstream.observe(upstreamSeconds);
+  }
+
+  private count(listener: ListenerName, outcome: Outcome): void {
     const key = `${listener}:${outcome}`;
     let counter = this.counters.get(key);
     if (!counter) {
@@ -112,13 +126,19 @@ export class ProxyMetrics {
     counter.inc();
   }
 
-  /** Starts timing a forwarded call; the returned function records it. */
-  timeUpstream(listener: ListenerName): () => void {
-    let timer = this.timers.get(listener);
-    if (!timer) {
-      timer = this.upstreamSeconds.labels({ listener });
-      this.timers.set(listener, timer);
+  private childrenOf(listener: ListenerName): ListenerMetrics {
+    let children = this.byListener.get(listener);
+    if (!children) {
+      children = { refused: this.refusedCalls.labels({ listener }), unknown: this.unknownMethodCalls.labels({ listener }), upstream: this.upstreamSeconds.labels({ listener }) };
+      this.byListener.set(listener, children);
     }
-    return timer.startTimer();
+    return children;
   }
+}
+
+/** A listener's labelled children of the per-listener metrics. */
+interface ListenerMetrics {
+  refused: Counter.Internal;
+  unknown: Counter.Internal;
+  upstream: Histogram.Internal<'listener'>;
 }

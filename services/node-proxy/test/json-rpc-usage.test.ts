@@ -4,6 +4,7 @@ import { compileAccess, policyFor } from '../src/access/access-rules';
 import { DEFAULT_FILTER_DIR } from '../src/config';
 import { checkRequest, type Checked } from '../src/json-rpc/json-rpc';
 import { loadMethodPolicies, type CallPolicy } from '../src/json-rpc/method-policy';
+import { CallTally } from '../src/usage/call-tally';
 import { countRateLimitedCalls, countRefusedCalls } from '../src/usage/json-rpc-usage';
 import { UsageMeter } from '../src/usage/usage-meter';
 import { waitUntil } from './harness';
@@ -29,10 +30,12 @@ describe('usage of refused JSON-RPC calls', () => {
   });
   afterEach(() => bus.close());
 
-  /** What the meter publishes for the calls `count` makes, as method → outcome → calls. */
-  const published = async (count: (meter: UsageMeter) => void) => {
+  /** What the meter publishes for the calls `count` tallies (booked as one request would be), as method → outcome → calls. */
+  const published = async (count: (calls: CallTally) => void) => {
     const meter = new UsageMeter({ bus, logger, proxyId: 'proxy-1', intervalMs: 60_000, clock: () => now });
-    count(meter);
+    const calls = new CallTally();
+    count(calls);
+    meter.book(caller, undefined, calls);
     now += 5_000;
     await meter.flush();
     await waitUntil('the usage message', () => received.length === 1, 2_000);
@@ -45,12 +48,12 @@ describe('usage of refused JSON-RPC calls', () => {
   const check = (body: unknown, policy: CallPolicy = policies.ethereum, maxBatch = 100): Checked => checkRequest(JSON.stringify(body), policy, maxBatch);
 
   it('counts a refused call under its method name when the lists know it, a refused prefix under the prefix', async () => {
-    const byMethod = await published((meter) => {
-      countRefusedCalls(meter, caller, check(rpc('eth_sendRawTransaction', 1)));
-      countRefusedCalls(meter, caller, check(rpc('EVM_MINE', 1)));
-      countRefusedCalls(meter, caller, check(rpc('evm_mine', 2)));
-      countRefusedCalls(meter, caller, check(rpc('personal_unlockAccount', 3)));
-      countRefusedCalls(meter, caller, check(rpc('stop', 1), policies.bitcoin));
+    const byMethod = await published((calls) => {
+      countRefusedCalls(calls, check(rpc('eth_sendRawTransaction', 1)));
+      countRefusedCalls(calls, check(rpc('EVM_MINE', 1)));
+      countRefusedCalls(calls, check(rpc('evm_mine', 2)));
+      countRefusedCalls(calls, check(rpc('personal_unlockAccount', 3)));
+      countRefusedCalls(calls, check(rpc('stop', 1), policies.bitcoin));
     });
     expect(byMethod).toEqual({
       // eth_sendRawTransaction is allowed: not refused, not counted here.
@@ -62,12 +65,12 @@ describe('usage of refused JSON-RPC calls', () => {
 
   it('counts names no list has under other, however many the caller makes up, and a request refused whole there too', async () => {
     const madeUp = Array.from({ length: 500 }, (_, index) => rpc(`made_up_${index}`, index));
-    const byMethod = await published((meter) => {
-      for (let at = 0; at < madeUp.length; at += 100) countRefusedCalls(meter, caller, check(madeUp.slice(at, at + 100)));
-      countRefusedCalls(meter, caller, check({ id: 1, method: 5 }));
+    const byMethod = await published((calls) => {
+      for (let at = 0; at < madeUp.length; at += 100) countRefusedCalls(calls, check(madeUp.slice(at, at + 100)));
+      countRefusedCalls(calls, check({ id: 1, method: 5 }));
       // Not JSON, and a batch over the limit: no call is judged on its own.
-      countRefusedCalls(meter, caller, checkRequest('{"method":"stop"', policies.bitcoin, 100));
-      countRefusedCalls(meter, caller, check([rpc('stop', 1), rpc('stop', 2), rpc('stop', 3)], policies.bitcoin, 2));
+      countRefusedCalls(calls, checkRequest('{"method":"stop"', policies.bitcoin, 100));
+      countRefusedCalls(calls, check([rpc('stop', 1), rpc('stop', 2), rpc('stop', 3)], policies.bitcoin, 2));
     });
     expect(byMethod).toEqual({ other: { refused: 500 + 1 + 1 + 3 } });
   });
@@ -75,9 +78,9 @@ describe('usage of refused JSON-RPC calls', () => {
   it('counts a batch part by part: forwarded calls as answered elsewhere, refused ones by name', async () => {
     const batch = check([rpc('eth_chainId', 1), rpc('eth_sign', 2), rpc('foo_bar', 3), rpc('debug_traceTransaction', 4)]);
     expect(batch).toMatchObject({ outcome: 'forward', refusedCount: 3 });
-    const byMethod = await published((meter) => {
-      countRefusedCalls(meter, caller, batch);
-      if (batch.outcome === 'forward') countRateLimitedCalls(meter, caller, batch);
+    const byMethod = await published((calls) => {
+      countRefusedCalls(calls, batch);
+      if (batch.outcome === 'forward') countRateLimitedCalls(calls, batch);
     });
     expect(byMethod).toEqual({
       eth_chainid: { rate_limited: 1 },
@@ -90,10 +93,10 @@ describe('usage of refused JSON-RPC calls', () => {
   it("counts a call the node's owner refused under its name, on top of the platform's", async () => {
     const rules = compileAccess({ ipAllowlist: [], originAllowlist: [], refusedMethods: ['eth_getlogs'], ratePerSecond: null, maxAnswerBytes: null })!;
     const owner = policyFor(policies.ethereum.forNode(false), rules);
-    const byMethod = await published((meter) => {
-      countRefusedCalls(meter, caller, check(rpc('eth_getLogs', 1), owner));
-      countRefusedCalls(meter, caller, check(rpc('admin_peers', 2), owner));
-      countRefusedCalls(meter, caller, check(rpc('nobody_knows', 3), owner));
+    const byMethod = await published((calls) => {
+      countRefusedCalls(calls, check(rpc('eth_getLogs', 1), owner));
+      countRefusedCalls(calls, check(rpc('admin_peers', 2), owner));
+      countRefusedCalls(calls, check(rpc('nobody_knows', 3), owner));
     });
     expect(byMethod).toEqual({ eth_getlogs: { refused: 1 }, 'admin_*': { refused: 1 }, other: { refused: 1 } });
   });

@@ -116,6 +116,16 @@ describe('checking a JSON-RPC request', () => {
     ]);
   });
 
+  it('judges each call of a batch repeating a method, whatever came before it: in another case, with a look-alike key, refused by the owner', () => {
+    const call = (id: number, method: string, extra: object = {}) => ({ jsonrpc: '2.0', id, method, params: [], ...extra });
+    const batch = [call(1, 'eth_blockNumber'), call(2, 'eth_blockNumber'), call(3, 'ETH_BLOCKNUMBER'), call(4, 'eth_blockNumber', { METHOD: 'evm_mine' }), call(5, 'evm_mine'), call(6, 'eth_blockNumber')];
+    const checked = checkRequest(JSON.stringify(batch), ethereum, 100);
+    if (checked.outcome !== 'forward' || !checked.batch) throw new Error(`expected a forwarded batch, got ${JSON.stringify(checked)}`);
+    expect(checked.methods).toEqual(['eth_blocknumber', 'eth_blocknumber', 'eth_blocknumber', 'eth_blocknumber']);
+    expect(checked.forwarded.map((each) => each.id)).toEqual([1, 2, 3, 6]);
+    expect(checked.answers.map((answer) => answer?.error.code)).toEqual([undefined, undefined, undefined, -32600, -32601, undefined]);
+  });
+
   it('merges no answer at all from the node when every forwarded call was a notification', () => {
     const checked = checkRequest('[{"jsonrpc":"2.0","method":"eth_chainId"},{"jsonrpc":"2.0","id":7,"method":"eth_accounts"}]', ethereum, 100);
     if (checked.outcome !== 'forward' || !checked.batch) throw new Error(`expected a forwarded batch, got ${JSON.stringify(checked)}`);

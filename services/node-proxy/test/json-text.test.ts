@@ -15,12 +15,12 @@ describe('reading JSON bodies', () => {
   });
 
   it('keeps numbers JSON.parse would change as written, and leaves the others plain numbers', () => {
-    for (const text of ['12345678901234567890', '1e400', '-0', '1.50', '9007199254740993', '0.00000001', '1E5']) {
+    for (const text of ['12345678901234567890', '1e400', '-0', '1.50', '9007199254740993', '0.00000001', '1E5', '-12345678901234567']) {
       const parsed = parseJson(`{"id":${text},"params":[${text}, "1e400"]}`);
       expect([text, parsed.lossless, stringifyJson(parsed.value, parsed.lossless)]).toEqual([text, true, `{"id":${text},"params":[${text},"1e400"]}`]);
     }
-    const plain = parseJson('{"id":1,"params":[0.5,-3,1e-7,"12345678901234567890"]}');
-    expect(plain).toEqual({ value: { id: 1, params: [0.5, -3, 1e-7, '12345678901234567890'] }, lossless: false });
+    const plain = parseJson('{"id":1,"params":[0.5,-3,1e-7,"12345678901234567890",0,-120,999999999999999]}');
+    expect(plain).toEqual({ value: { id: 1, params: [0.5, -3, 1e-7, '12345678901234567890', 0, -120, 999999999999999] }, lossless: false });
   });
 
   it('resolves duplicate keys on the lossless path as JSON.parse does: the last one', () => {

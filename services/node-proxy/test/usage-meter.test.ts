@@ -1,5 +1,6 @@
 import { CREDENTIALS_COUNTED_PER_NODE, InProcessBus, type AnyBusMessage, type Bus } from '@cloud/bus';
 import { createLogger } from '@cloud/logging';
+import { CallTally } from '../src/usage/call-tally';
 import { UsageMeter } from '../src/usage/usage-meter';
 import { waitUntil } from './harness';
 
@@ -79,6 +80,47 @@ describe('the usage meter', () => {
     // Every call of node-b is counted for the node; its credentials only up to the bound.
     expect(nodes[1]!.calls).toEqual([{ method: 'eth_chainid', outcome: 'ok', calls: CREDENTIALS_COUNTED_PER_NODE + 5 }]);
     expect(nodes[1]!.credentials).toHaveLength(CREDENTIALS_COUNTED_PER_NODE);
+  });
+
+  it('books a request at once: served with its bytes, its tallied calls for the node and the credential, nothing for neither', async () => {
+    const { meter } = meterOn(live);
+    const ci = { ...a, credentialId: 'cred-ci' };
+    const batch = new CallTally();
+    batch.count('eth_blocknumber', 'ok', 48);
+    batch.count('eth_call', 'node_error');
+    batch.count('other', 'refused');
+    meter.book(ci, { blocked: 1, bytesIn: 3000, bytesOut: 2500 }, batch);
+    const overRate = new CallTally();
+    overRate.count('unread', 'rate_limited');
+    meter.book(ci, undefined, overRate);
+    meter.book(b, undefined, new CallTally()); // refused before anything was counted: not booked
+    meter.book(a, { blocked: 0, bytesIn: 10, bytesOut: 20 }, new CallTally());
+    now += 60_000;
+    await meter.flush();
+    await waitUntil('a message', () => received.length >= 1, 2000);
+    const nodes = received[0]!.kind === 'node.usage' ? received[0]!.payload.nodes : [];
+    expect(nodes).toEqual([
+      {
+        nodeId: 'node-a',
+        userId: 'user-1',
+        requests: 2,
+        blocked: 1,
+        bytesIn: 3010,
+        bytesOut: 2520,
+        calls: [
+          { method: 'eth_blocknumber', outcome: 'ok', calls: 48 },
+          { method: 'eth_call', outcome: 'node_error', calls: 1 },
+          { method: 'other', outcome: 'refused', calls: 1 },
+          { method: 'unread', outcome: 'rate_limited', calls: 1 },
+        ],
+        credentials: [
+          { credentialId: 'cred-ci', outcome: 'ok', calls: 48 },
+          { credentialId: 'cred-ci', outcome: 'node_error', calls: 1 },
+          { credentialId: 'cred-ci', outcome: 'refused', calls: 1 },
+          { credentialId: 'cred-ci', outcome: 'rate_limited', calls: 1 },
+        ],
+      },
+    ]);
   });
 
   it('keeps a message the bus did not take, with its id, and sends it again before the next', async () => {

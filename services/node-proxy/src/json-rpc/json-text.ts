@@ -46,8 +46,14 @@ function scan(text: string, maxDepth: number): { tooDeep: boolean; lossless: boo
       depth--;
     } else if (c === MINUS || (c >= ZERO && c <= NINE)) {
       let end = i + 1;
-      while (end < text.length && isNumberPart(text.charCodeAt(end))) end++;
-      if (!lossless) {
+      let digitsOnly = true;
+      for (; end < text.length; end++) {
+        const d = text.charCodeAt(end);
+        if (d >= ZERO && d <= NINE) continue;
+        if (!isNumberPart(d)) break;
+        digitsOnly = false;
+      }
+      if (!lossless && !isPlainInteger(text, i, end, digitsOnly)) {
         const token = text.slice(i, end);
         lossless = String(Number(token)) !== token;
       }
@@ -67,6 +73,17 @@ function endOfString(text: string, start: number): number {
     end = text.indexOf('"', end + 1);
   }
   return -1;
+}
+
+/**
+ * Whether the number token at `start`..`end`, of digits only after an optional minus, survives
+ * JSON.parse as written without converting it: at most 15 digits (so below 2^53) and no leading
+ * zero (`-0` and `01` do not). Most ids are such; the others take the conversion.
+ */
+function isPlainInteger(text: string, start: number, end: number, digitsOnly: boolean): boolean {
+  const first = text.charCodeAt(start) === MINUS ? start + 1 : start;
+  const digits = end - first;
+  return digitsOnly && digits > 0 && digits <= 15 && (text.charCodeAt(first) !== ZERO || (digits === 1 && first === start));
 }
 
 function isNumberPart(c: number): boolean {

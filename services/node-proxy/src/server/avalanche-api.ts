@@ -1,10 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '@cloud/http';
-import type { ListenerName } from '../routing/interfaces';
 import type { Route } from '../routing/route-table';
+import type { CallRecord } from './call-record';
 import { forwardJsonRpc } from './json-rpc-call';
 import type { ProxyContext } from './proxy-context';
-import type { UsageKey } from '../usage/usage-meter';
 import { forwardRest } from './rest-call';
 
 type HttpMethod = 'GET' | 'POST';
@@ -60,7 +59,7 @@ export function avalancheCallKind(path: string, method: string | undefined): 'js
  * A call to an avalanche node: a JSON-RPC POST checked like any other (parse, batch rules, limits,
  * `filters/avalanche.json`) and forwarded to the same path, or a health GET passed through.
  */
-export function serveAvalancheApi(context: ProxyContext, listener: ListenerName, route: Route, caller: UsageKey, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (avalancheCallKind(path, req.method) === 'get') return forwardRest(context, listener, route, caller, req, res);
-  return forwardJsonRpc(context, listener, route, caller, req, res, path);
+export function serveAvalancheApi(context: ProxyContext, route: Route, record: CallRecord, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (avalancheCallKind(path, req.method) === 'get') return forwardRest(context, route, record, req, res);
+  return forwardJsonRpc(context, route, record, req, res, path);
 }

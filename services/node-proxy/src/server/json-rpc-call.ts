@@ -3,18 +3,16 @@ import { policyFor } from '../access/access-rules';
 import { AnswerTooLargeError } from '../forwarding/answer-limit';
 import type { AnswerReview } from '../forwarding/answer-writer';
 import type { UpstreamRequest } from '../forwarding/upstreams';
-import { answerForwardedCalls, checkRequest, errorAnswer, LIMIT_EXCEEDED, mergedBatchText, parseNodeBatchAnswer, serialise, type Dialect, type Forwarded } from '../json-rpc/json-rpc';
-import type { ListenerName } from '../routing/interfaces';
+import { answerForwardedCalls, checkRequest, errorAnswer, LIMIT_EXCEEDED, mergedBatchText, parseNodeBatchAnswer, serialise, type Checked, type Dialect, type Forwarded } from '../json-rpc/json-rpc';
 import type { Route } from '../routing/route-table';
+import type { CallRecord } from './call-record';
 import type { ProxyContext } from './proxy-context';
 import { readBody } from './read-body';
 import { takeRate } from './rate-limiter';
-import { recordRefusals, refusedOutcome } from './refusals';
 import { sendJsonText } from './responses';
-import { countAnsweredCalls, countAnswerRefusedCalls, countRateLimitedCalls, countRefusedCalls } from '../usage/json-rpc-usage';
+import { countAnsweredCalls, countAnswerRefusedCalls, countRateLimitedCalls } from '../usage/json-rpc-usage';
 import { NodeErrorScan } from '../usage/node-error-scan';
 import { mayBeUnavailable, unavailableAnswer } from '../json-rpc/node-unavailable';
-import type { UsageKey } from '../usage/usage-meter';
 
 /**
  * A JSON-RPC request (POST to `path`, `/` but for avalanchego's per-API paths): checked call by
@@ -22,9 +20,10 @@ import type { UsageKey } from '../usage/usage-meter';
  * refused the node's answer streams back untouched; a batch with refused calls gets the node's
  * answers and the refusals merged in the request's order. A batch costs one rate token per call:
  * the request took one already, the rest are taken together here, or the whole batch gets 429.
+ * What it came to goes into `record`.
  */
-export async function forwardJsonRpc(context: ProxyContext, listener: ListenerName, route: Route, caller: UsageKey, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-  const { config, filters, metrics, usage } = context;
+export async function forwardJsonRpc(context: ProxyContext, route: Route, record: CallRecord, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  const { config, filters } = context;
   const body = await readBody(req, config.PROXY_BODY_LIMIT_BYTES);
   const bytesIn = Buffer.byteLength(body);
   const policy = policyFor(filters[route.interfaces.family].forNode(route.dev), route.rules);
@@ -33,17 +32,16 @@ export async function forwardJsonRpc(context: ProxyContext, listener: ListenerNa
     try {
       takeRate(context, route, checked.answers.length, 1);
     } catch (error) {
-      countRateLimitedCalls(usage, caller, checked);
+      countRateLimitedCalls(record.calls, checked);
       throw error;
     }
   }
-  recordRefusals(context, listener, checked);
-  countRefusedCalls(usage, caller, checked);
+  record.refusals(checked);
 
   if (checked.outcome === 'refused') {
     const bytesOut = sendJsonText(res, checked.status, serialise(checked, checked.answer));
-    metrics.count(listener, refusedOutcome(checked));
-    usage.record(caller, { requests: 1, blocked: checked.refusedCount, bytesIn, bytesOut });
+    record.outcome = refusedOutcome(checked);
+    record.served = { blocked: checked.refusedCount, bytesIn, bytesOut };
     return;
   }
 
@@ -51,28 +49,36 @@ export async function forwardJsonRpc(context: ProxyContext, listener: ListenerNa
   const { family } = route.interfaces;
   // The node busy or warming up: 503 + Retry-After with a JSON-RPC error, not its page or a bare 500.
   const review = { holds: (status: number) => mayBeUnavailable(family, status), replace: (status: number, text: Buffer) => unavailableAnswer(checked, policy.dialect, status, text) };
-  const stopTimer = metrics.timeUpstream(listener);
+  record.forwarding();
   let bytesOut: number;
   try {
-    bytesOut = await forwardChecked(context, route, caller, checked, forward, res, review);
+    bytesOut = await forwardChecked(context, route, record, checked, forward, res, review);
   } catch (error) {
     if (!(error instanceof AnswerTooLargeError) || res.headersSent) throw error;
     // Told in JSON-RPC, in the node's dialect, to every call the node answered: as a refusal is.
     bytesOut = sendJsonText(res, 200, serialise(checked, answerTooLarge(checked, error, policy.dialect)));
-    countAnswerRefusedCalls(usage, caller, checked);
+    countAnswerRefusedCalls(record.calls, checked);
   } finally {
-    stopTimer();
+    record.answered();
   }
-  metrics.count(listener, 'forwarded');
-  usage.record(caller, { requests: 1, blocked: checked.refusedCount, bytesIn, bytesOut });
+  record.outcome = 'forwarded';
+  record.served = { blocked: checked.refusedCount, bytesIn, bytesOut };
+}
+
+/** What a request the proxy answered itself ended as: over a limit, unreadable, or refused calls. */
+function refusedOutcome(checked: Checked & { outcome: 'refused' }): 'too_large' | 'bad_request' | 'refused_method' | 'unknown_method' {
+  if (checked.status === 413) return 'too_large';
+  if (checked.status === 400) return 'bad_request';
+  return checked.unknown.length === checked.refusedCount ? 'unknown_method' : 'refused_method';
 }
 
 /**
  * Sends what passed the policy to the node and its answer to the caller, or `review`'s
- * replacement of it (the node busy or warming up); the bytes sent.
+ * replacement of it (the node busy or warming up); the bytes sent. The calls the node answered
+ * are counted in `record`, as answered or failed.
  */
-async function forwardChecked(context: ProxyContext, route: Route, caller: UsageKey, checked: Forwarded, forward: UpstreamRequest, res: ServerResponse, review: AnswerReview): Promise<number> {
-  const { upstreams, usage } = context;
+async function forwardChecked(context: ProxyContext, route: Route, record: CallRecord, checked: Forwarded, forward: UpstreamRequest, res: ServerResponse, review: AnswerReview): Promise<number> {
+  const { upstreams } = context;
   let bytesOut: number;
   if (checked.batch && checked.refusedCount > 0) {
     const answer = await upstreams.requestText(route, forward);
@@ -83,12 +89,12 @@ async function forwardChecked(context: ProxyContext, route: Route, caller: Usage
     const scan = new NodeErrorScan();
     scan.feed(Buffer.from(unavailable?.text ?? text));
     // Unavailable: no forwarded call was answered (a non-array answer counts every one as failed).
-    countAnsweredCalls(usage, caller, checked, scan.errors, () => (unavailable ? null : nodeAnswers.value));
+    countAnsweredCalls(record.calls, checked, scan.errors, () => (unavailable ? null : nodeAnswers.value));
   } else {
     // A batch's chunks are kept to tell which calls the node's errors answer.
     const scan = new NodeErrorScan(checked.batch);
     bytesOut = await upstreams.streamTo(route, forward, res, scan, review);
-    countAnsweredCalls(usage, caller, checked, scan.errors, () => scan.text());
+    countAnsweredCalls(record.calls, checked, scan.errors, () => scan.text());
   }
   return bytesOut;
 }

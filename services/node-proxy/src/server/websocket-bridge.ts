@@ -12,9 +12,9 @@ import type { Route } from '../routing/route-table';
 import type { ProxyContext } from './proxy-context';
 import { nodeLimits, rateMessage } from './rate-limiter';
 import { allowsAddress, policyFor } from '../access/access-rules';
-import { recordRefusals } from './refusals';
-import { authorize, outcomeOf } from './request-handler';
-import { assertRunning, isAnswering } from './resolve-node';
+import { bookCall, CallRecord } from './call-record';
+import { admitAddress, authorize, outcomeOf } from './request-handler';
+import { assertRunning, isAnswering, resolveNode } from './resolve-node';
 import { limitInWords } from '../forwarding/answer-limit';
 import { BridgeFlow } from './websocket-flow';
 import { AppError } from '@cloud/http';
@@ -74,7 +74,11 @@ export class WebSocketBridge {
     // connection while it is checked or refused would otherwise crash the process.
     const onError = () => socket.destroy();
     socket.on('error', onError);
-    this.accept(req, socket, head, onError).catch((error: unknown) => refuseUpgrade(this.context, this.listener, socket, error));
+    const record = new CallRecord(this.listener);
+    this.accept(req, socket, head, onError, record).catch((error: unknown) => {
+      refuseUpgrade(this.context, record, socket, error);
+      bookCall(this.context, record);
+    });
   };
 
   close(): void {
@@ -83,8 +87,11 @@ export class WebSocketBridge {
     this.server.close();
   }
 
-  private async accept(req: IncomingMessage, socket: Duplex, head: Buffer, onError: () => void): Promise<void> {
-    const { route, address, caller } = await authorize(this.context, this.listener, req);
+  /** Lets the upgrade in, or throws what refuses it (with its usage in `record`, booked once it is refused). */
+  private async accept(req: IncomingMessage, socket: Duplex, head: Buffer, onError: () => void, record: CallRecord): Promise<void> {
+    const route = resolveNode(this.context, this.listener, req);
+    const address = admitAddress(this.context, route, req, record);
+    const caller = await authorize(this.context, route, address, req, record);
     assertRunning(route);
     if (!route.interfaces.webSocket) throw new AppError(404, 'NotFound', `node ${route.nodeId} has no WebSocket interface`);
     if ((req.url ?? '/').split('?')[0] !== '/') throw new AppError(404, 'NotFound', 'the WebSocket is served at /');
@@ -176,38 +183,42 @@ export class WebSocketBridge {
       // Each message is a call: its caller's credentials must hold now, as for an HTTP call.
       const route = await this.currentRoute(nodeId, session);
       if (!route || client.readyState !== WebSocket.OPEN) return;
-      usage.record(caller, { requests: 1, bytesIn: Buffer.byteLength(text) });
-      const checked = checkRequest(text, policyFor(filters[route.interfaces.family].forNode(route.dev), route.rules), config.PROXY_MAX_BATCH, config.PROXY_MAX_JSON_DEPTH);
-      // A batch costs one token per call, all at once or none, as over HTTP.
-      const calls = checked.outcome === 'forward' && checked.batch ? checked.answers.length : 1;
-      const limits = nodeLimits(this.context, route);
-      if (!limiter.take(nodeId, calls, limits).allowed) {
-        if (checked.outcome === 'forward') countRateLimitedCalls(usage, caller, checked);
-        else countRefusedCalls(usage, caller, checked, 'rate_limited');
-        const request = safeParse(text, config.PROXY_MAX_JSON_DEPTH);
-        flow.toClient(serialise(checked, rateLimited(request, rateMessage(limits, calls))));
-        return;
-      }
-      recordRefusals(this.context, this.listener, checked);
-      if (checked.refusedCount > 0) {
-        usage.record(caller, { blocked: checked.refusedCount });
-        countRefusedCalls(usage, caller, checked);
-      }
-      if (checked.outcome === 'refused') {
-        flow.toClient(serialise(checked, checked.answer));
-        return;
-      }
-      answers.forwarded(checked);
-      if (checked.batch && checked.refusedCount > 0) {
-        const answered = checked.forwarded.filter(expectsAnswer);
-        if (answered.length > 0) {
-          pending.push({ batch: checked, ids: idsOf(answered) });
-        } else {
-          // Only notifications go on, and the node answers none: the refusals are the whole answer.
-          flow.toClient(serialise(checked, checked.answers.filter((answer) => answer !== undefined)));
+      const record = new CallRecord(this.listener);
+      record.caller = caller;
+      const served = { blocked: 0, bytesIn: Buffer.byteLength(text), bytesOut: 0 };
+      record.served = served;
+      try {
+        const checked = checkRequest(text, policyFor(filters[route.interfaces.family].forNode(route.dev), route.rules), config.PROXY_MAX_BATCH, config.PROXY_MAX_JSON_DEPTH);
+        // A batch costs one token per call, all at once or none, as over HTTP.
+        const calls = checked.outcome === 'forward' && checked.batch ? checked.answers.length : 1;
+        const limits = nodeLimits(this.context, route);
+        if (!limiter.take(nodeId, calls, limits).allowed) {
+          if (checked.outcome === 'forward') countRateLimitedCalls(record.calls, checked);
+          else countRefusedCalls(record.calls, checked, 'rate_limited');
+          const request = safeParse(text, config.PROXY_MAX_JSON_DEPTH);
+          flow.toClient(serialise(checked, rateLimited(request, rateMessage(limits, calls))));
+          return;
         }
+        record.refusals(checked);
+        served.blocked = checked.refusedCount;
+        if (checked.outcome === 'refused') {
+          flow.toClient(serialise(checked, checked.answer));
+          return;
+        }
+        answers.forwarded(checked);
+        if (checked.batch && checked.refusedCount > 0) {
+          const answered = checked.forwarded.filter(expectsAnswer);
+          if (answered.length > 0) {
+            pending.push({ batch: checked, ids: idsOf(answered) });
+          } else {
+            // Only notifications go on, and the node answers none: the refusals are the whole answer.
+            flow.toClient(serialise(checked, checked.answers.filter((answer) => answer !== undefined)));
+          }
+        }
+        toNode(checked.body);
+      } finally {
+        bookCall(this.context, record);
       }
-      toNode(checked.body);
     };
     // One message after the other, so the node gets them in the order they came.
     let queue = Promise.resolve();
@@ -292,11 +303,11 @@ function idsOf(calls: readonly unknown[]): string {
 }
 
 /** Answers a refused upgrade with a plain HTTP response carrying the usual `{code, message}`. */
-function refuseUpgrade(context: ProxyContext, listener: ListenerName, socket: Duplex, error: unknown): void {
+function refuseUpgrade(context: ProxyContext, record: CallRecord, socket: Duplex, error: unknown): void {
   const known = error instanceof AppError;
   if (!known) context.logger.error('WebSocket upgrade failed', { error });
   const status = known ? error.status : 500;
-  context.metrics.count(listener, outcomeOf(status, known ? error.code : 'InternalError'));
+  record.outcome = outcomeOf(status, known ? error.code : 'InternalError');
   const body = JSON.stringify(known ? { code: error.code, message: error.message } : { code: 'InternalError', message: 'the proxy failed to handle the call' });
   const headers = known ? Object.entries(error.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('') : '';
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${headers}connection: close\r\n\r\n${body}`);

@@ -1,5 +1,5 @@
 import { idKey, OTHER_METHOD, parseNodeBatchAnswer, type Call, type Checked, type Forwarded } from '../json-rpc/json-rpc';
-import type { UsageKey, UsageMeter } from './usage-meter';
+import type { CallTally } from './call-tally';
 
 /**
  * Counts the calls of a request the proxy refused (in part or whole), as `outcome` (`refused`, or
@@ -8,20 +8,20 @@ import type { UsageKey, UsageMeter } from './usage-meter';
  * refused whole (not JSON, over the batch limit) under `other` too. The set stays bounded by the
  * lists, whatever names callers send.
  */
-export function countRefusedCalls(usage: UsageMeter, caller: UsageKey, checked: Checked, outcome: 'refused' | 'rate_limited' = 'refused'): void {
-  for (const method of checked.refusedMethods) usage.count(caller, method, outcome);
-  usage.count(caller, OTHER_METHOD, outcome, checked.refusedCount - checked.refusedMethods.length);
+export function countRefusedCalls(calls: CallTally, checked: Checked, outcome: 'refused' | 'rate_limited' = 'refused'): void {
+  for (const method of checked.refusedMethods) calls.count(method, outcome);
+  calls.count(OTHER_METHOD, outcome, checked.refusedCount - checked.refusedMethods.length);
 }
 
 /** Counts the calls of a request over the node's rate: each forwarded name, and the refused ones as countRefusedCalls names them. */
-export function countRateLimitedCalls(usage: UsageMeter, caller: UsageKey, checked: Forwarded): void {
-  countForwarded(usage, caller, checked, () => 'rate_limited');
-  countRefusedCalls(usage, caller, checked, 'rate_limited');
+export function countRateLimitedCalls(calls: CallTally, checked: Forwarded): void {
+  countForwarded(calls, checked, () => 'rate_limited');
+  countRefusedCalls(calls, checked, 'rate_limited');
 }
 
 /** Counts the forwarded calls of a request whose answer was over the node's bound as refused (the proxy did not pass it on). */
-export function countAnswerRefusedCalls(usage: UsageMeter, caller: UsageKey, checked: Forwarded): void {
-  countForwarded(usage, caller, checked, () => 'refused');
+export function countAnswerRefusedCalls(calls: CallTally, checked: Forwarded): void {
+  countForwarded(calls, checked, () => 'refused');
 }
 
 /**
@@ -29,11 +29,11 @@ export function countAnswerRefusedCalls(usage: UsageMeter, caller: UsageKey, che
  * error answers the node gave; for a batch with errors, `answer` (the node's answer, text or parsed)
  * tells which calls they answer, matched by id as the batch merge does.
  */
-export function countAnsweredCalls(usage: UsageMeter, caller: UsageKey, checked: Forwarded, errors: number, answer: () => unknown): void {
-  if (errors === 0) return countForwarded(usage, caller, checked, () => 'ok');
-  if (!checked.batch) return usage.count(caller, checked.method, 'node_error');
+export function countAnsweredCalls(calls: CallTally, checked: Forwarded, errors: number, answer: () => unknown): void {
+  if (errors === 0) return countForwarded(calls, checked, () => 'ok');
+  if (!checked.batch) return calls.count(checked.method, 'node_error');
   const failed = failedIds(answer());
-  countForwarded(usage, caller, checked, (call) => {
+  countForwarded(calls, checked, (call) => {
     if (!('id' in call) || failed === 'all') return failed === 'all' ? 'node_error' : 'ok';
     const key = idKey(call.id);
     const left = failed.get(key) ?? 0;
@@ -43,9 +43,27 @@ export function countAnsweredCalls(usage: UsageMeter, caller: UsageKey, checked:
   });
 }
 
-function countForwarded(usage: UsageMeter, caller: UsageKey, checked: Forwarded, outcome: (call: Call) => 'ok' | 'node_error' | 'rate_limited' | 'refused'): void {
-  if (!checked.batch) return usage.count(caller, checked.method, outcome({}));
-  checked.forwarded.forEach((call, index) => usage.count(caller, checked.methods[index]!, outcome(call)));
+type ForwardedOutcome = 'ok' | 'node_error' | 'rate_limited' | 'refused';
+
+/** Counts each forwarded call as `outcome` says; a run of calls of one method and outcome (a batch's usual shape) is counted at once. */
+function countForwarded(calls: CallTally, checked: Forwarded, outcome: (call: Call) => ForwardedOutcome): void {
+  if (!checked.batch) return calls.count(checked.method, outcome({}));
+  const { forwarded, methods } = checked;
+  let method = methods[0]!;
+  let runOutcome = outcome(forwarded[0]!);
+  let run = 1;
+  for (let index = 1; index < forwarded.length; index++) {
+    const next = outcome(forwarded[index]!);
+    if (methods[index] === method && next === runOutcome) {
+      run++;
+      continue;
+    }
+    calls.count(method, runOutcome, run);
+    method = methods[index]!;
+    runOutcome = next;
+    run = 1;
+  }
+  calls.count(method, runOutcome, run);
 }
 
 /** The ids the node answered with an error, with how many times; `all` when it answered the whole batch with one error. */

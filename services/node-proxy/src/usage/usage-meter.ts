@@ -1,13 +1,12 @@
 import { CREDENTIALS_COUNTED_PER_NODE, message, METHOD_USAGE_PER_NODE, USAGE_OUTCOMES, type Bus, type BusMessage, type Payload, type UsageOutcome } from '@cloud/bus';
 import type { Logger } from '@cloud/logging';
+import { addCalls, addCounts, type CallTally, type OutcomeCounts } from './call-tally';
 
 /** Method buckets that are not JSON-RPC names (`other`, for refused or unreadable calls, is in json-rpc). */
 export const REST_BUCKET = 'rest';
 export const MANAGEMENT_BUCKET = 'management';
 /** Requests answered before their body was read (unauthorized, over the rate): their method is not known. */
 export const UNREAD_BUCKET = 'unread';
-
-const OUTCOME_INDEX: Record<UsageOutcome, number> = { ok: 0, node_error: 1, refused: 2, rate_limited: 3, unauthorized: 4 };
 
 /**
  * Whose usage a call is: the node, its owner, and the named Basic credential the caller presented
@@ -27,9 +26,9 @@ interface Counts {
   bytesIn: number;
   bytesOut: number;
   /** Calls per method bucket, by outcome (indexed as USAGE_OUTCOMES). */
-  calls: Map<string, number[]>;
+  calls: Map<string, OutcomeCounts>;
   /** Calls per credential, by outcome (indexed as USAGE_OUTCOMES). */
-  credentials: Map<string, number[]>;
+  credentials: Map<string, OutcomeCounts>;
 }
 
 type NodeUsage = Payload<'node.usage'>['nodes'][number];
@@ -71,13 +70,41 @@ export class UsageMeter {
   count(key: UsageKey, method: string, outcome: UsageOutcome, calls = 1): void {
     if (calls <= 0) return;
     const counts = this.countsOf(key);
-    add(counts.calls, method, outcome, calls);
-    // A node has at most 100 credentials at a time; one replaced over and over within an interval
-    // is not counted past the bound, so the message stays within its schema.
-    const credential = key.credentialId;
-    if (credential !== undefined && (counts.credentials.size < CREDENTIALS_COUNTED_PER_NODE || counts.credentials.has(credential))) {
-      add(counts.credentials, credential, outcome, calls);
+    addCalls(counts.calls, method, outcome, calls);
+    this.countCredential(counts, key, outcome, calls);
+  }
+
+  /**
+   * Books one request at once: `served` when it was served (a request, with its bytes), and its
+   * calls as `calls` tallied them. Nothing is booked for a request that was neither.
+   */
+  book(key: UsageKey, served: { blocked: number; bytesIn: number; bytesOut: number } | undefined, calls: CallTally): void {
+    if (!served && calls.empty) return;
+    const counts = this.countsOf(key);
+    if (served) {
+      counts.requests += 1;
+      counts.blocked += served.blocked;
+      counts.bytesIn += served.bytesIn;
+      counts.bytesOut += served.bytesOut;
     }
+    const { credentialId } = key;
+    const byCredential = credentialId !== undefined && !calls.empty && this.countsCredential(counts, credentialId);
+    calls.forEach((method, outcomes) => {
+      addCounts(counts.calls, method, outcomes);
+      if (byCredential) addCounts(counts.credentials, credentialId, outcomes);
+    });
+  }
+
+  private countCredential(counts: Counts, { credentialId }: UsageKey, outcome: UsageOutcome, calls: number): void {
+    if (credentialId !== undefined && this.countsCredential(counts, credentialId)) addCalls(counts.credentials, credentialId, outcome, calls);
+  }
+
+  /**
+   * A node has at most 100 credentials at a time; one replaced over and over within an interval
+   * is not counted past the bound, so the message stays within its schema.
+   */
+  private countsCredential(counts: Counts, credentialId: string): boolean {
+    return counts.credentials.size < CREDENTIALS_COUNTED_PER_NODE || counts.credentials.has(credentialId);
   }
 
   start(): void {
@@ -151,15 +178,6 @@ export class UsageMeter {
   private now(): number {
     return (this.options.clock ?? Date.now)();
   }
-}
-
-function add(byKey: Map<string, number[]>, key: string, outcome: UsageOutcome, calls: number): void {
-  let outcomes = byKey.get(key);
-  if (!outcomes) {
-    outcomes = [0, 0, 0, 0, 0];
-    byKey.set(key, outcomes);
-  }
-  outcomes[OUTCOME_INDEX[outcome]]! += calls;
 }
 
 function nodeUsageOf(nodeId: string, { calls, credentials, ...counts }: Counts): NodeUsage {
