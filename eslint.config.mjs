@@ -11,9 +11,21 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 const service = (folder) => `./services/*/src/${folder}/**`;
 const wiring = './services/*/src/{app,index,main,migrate,service,testing}.ts';
 const layerZones = [
-  { target: service('domain'), from: [service('entry-points'), service('drivers'), wiring], message: 'entry points, drivers and the wiring import the domain, never the reverse.' },
-  { target: service('data-access'), from: [service('entry-points'), service('domain'), service('drivers'), wiring], message: 'data-access is the bottom layer (the records and all that talks to the database): it imports no other layer.' },
-  { target: service('drivers'), from: [service('entry-points'), './services/*/src/data-access/*.repository.ts', wiring], message: 'a driver implements the domain\'s port (domain/node-driver.ts) and may use the records, never a repository, an entry point or the wiring.' },
+  {
+    target: service('domain'),
+    from: [service('entry-points'), service('drivers'), wiring],
+    message: 'entry points, drivers and the wiring import the domain, never the reverse.',
+  },
+  {
+    target: service('data-access'),
+    from: [service('entry-points'), service('domain'), service('drivers'), wiring],
+    message: 'data-access is the bottom layer (the records and all that talks to the database): it imports no other layer.',
+  },
+  {
+    target: service('drivers'),
+    from: [service('entry-points'), './services/*/src/data-access/*.repository.ts', wiring],
+    message: "a driver implements the domain's port (domain/node-driver.ts) and may use the records, never a repository, an entry point or the wiring.",
+  },
   { target: service('entry-points'), from: [service('drivers'), wiring], message: 'entry points call the domain; the wiring imports them, not the reverse.' },
   { target: './packages/*/src/**', from: ['./services/**', './apps/**'], message: 'shared packages are imported by services and apps, never the reverse.' },
   { target: './services/*/src/**', from: ['./apps/**'], message: 'apps import services, never the reverse.' },
@@ -48,7 +60,9 @@ export default tseslint.config(
     settings: {
       'import-x/extensions': ['.ts', '.js'],
       // Workspace packages resolve to their sources (the @cloud/source condition), as in tsconfig.json.
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'], conditionNames: ['@cloud/source', 'import', 'require', 'default'] })],
+      'import-x/resolver-next': [
+        createNodeResolver({ extensions: ['.ts', '.js', '.json'], conditionNames: ['@cloud/source', 'import', 'require', 'default'] }),
+      ],
     },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
@@ -57,7 +71,10 @@ export default tseslint.config(
   },
   {
     files: ['**/*.js', '**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' },
+    },
     // CommonJS files (bins, jest configs and reporters) load what they need with require().
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

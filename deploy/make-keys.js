@@ -15,8 +15,7 @@ const { mkdirSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 
 const KEYS = {
-  'auth-signing-key.pem': () =>
-    generateKeyPairSync('ec', { namedCurve: 'P-256', privateKeyEncoding: { type: 'pkcs8', format: 'pem' } }).privateKey,
+  'auth-signing-key.pem': () => generateKeyPairSync('ec', { namedCurve: 'P-256', privateKeyEncoding: { type: 'pkcs8', format: 'pem' } }).privateKey,
   'client-secret-hash.key': () => randomBytes(48).toString('base64'),
   'two-factor.key': () => randomBytes(48).toString('base64'),
   'node-rpc.key': () => randomBytes(32).toString('base64'),

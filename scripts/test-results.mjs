@@ -23,9 +23,7 @@ function readJsonFiles(dir) {
 
 /** Turbo runs started at or after `sinceMs` (or only the newest run), oldest first. */
 export function turboRuns({ sinceMs } = {}) {
-  const runs = readJsonFiles(path.join(repositoryRoot, '.turbo', 'runs')).sort(
-    (a, b) => a.execution.startTime - b.execution.startTime,
-  );
+  const runs = readJsonFiles(path.join(repositoryRoot, '.turbo', 'runs')).sort((a, b) => a.execution.startTime - b.execution.startTime);
   if (sinceMs === undefined) return runs.slice(-1);
   return runs.filter((run) => run.execution.startTime >= sinceMs);
 }

@@ -21,9 +21,7 @@ for (const run of turboRuns({ sinceMs })) {
 }
 
 for (const { pass, workspaces } of jestPasses()) {
-  const files = workspaces
-    .flatMap((ws) => ws.files.map((file) => ({ ...file, name: `${ws.workspace}/${file.file}` })))
-    .sort((a, b) => b.seconds - a.seconds);
+  const files = workspaces.flatMap((ws) => ws.files.map((file) => ({ ...file, name: `${ws.workspace}/${file.file}` }))).sort((a, b) => b.seconds - a.seconds);
   const total = files.reduce((sum, file) => sum + file.seconds, 0);
   console.log(`\njest (${pass}): ${files.length} suite files, ${seconds(total).trim()} summed; slowest ${Math.min(top, files.length)}:`);
   for (const file of files.slice(0, top)) console.log(`${seconds(file.seconds)}  ${file.name}  (${file.tests} tests)`);

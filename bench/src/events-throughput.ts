@@ -68,15 +68,19 @@ function callEvents(count: number): BusMessage<'call.recorded'>[] {
   const startTime = new Date(now.getTime() - 12).toISOString();
   const endTime = now.toISOString();
   return Array.from({ length: count }, (_, index) =>
-    message('call.recorded', {
-      id: `event-${randomUUID()}`,
-      user: userIds[index % USERS]!,
-      service: 'node-proxy',
-      input: { method: 'POST', route: '/nodes/:nodeId/rpc', resourceId: 'node-bench' },
-      output: { startTime, endTime, httpStatusCode: 200, bytesOut: 512 },
-      serviceData: { requestId: `req-${index}` },
-      createdAt: endTime,
-    }, now),
+    message(
+      'call.recorded',
+      {
+        id: `event-${randomUUID()}`,
+        user: userIds[index % USERS]!,
+        service: 'node-proxy',
+        input: { method: 'POST', route: '/nodes/:nodeId/rpc', resourceId: 'node-bench' },
+        output: { startTime, endTime, httpStatusCode: 200, bytesOut: 512 },
+        serviceData: { requestId: `req-${index}` },
+        createdAt: endTime,
+      },
+      now,
+    ),
   );
 }
 

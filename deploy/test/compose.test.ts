@@ -16,9 +16,7 @@ const KEY_FILES = ['AUTH_SIGNING_KEY_FILE', 'CLIENT_SECRET_HASH_KEY_FILE', 'TWO_
 
 describe('docker-compose.yml', () => {
   it('runs PostgreSQL, RabbitMQ, an SMTP catcher, the key maker, the four services, the console and the gateway', () => {
-    expect(Object.keys(compose.services)).toEqual(
-      expect.arrayContaining(['postgres', 'rabbitmq', 'mailpit', 'keys', 'gateway', ...IMAGE_NAMES]),
-    );
+    expect(Object.keys(compose.services)).toEqual(expect.arrayContaining(['postgres', 'rabbitmq', 'mailpit', 'keys', 'gateway', ...IMAGE_NAMES]));
   });
 
   it('builds each service and the console from its own Dockerfile with the repository as the context', () => {
@@ -94,7 +92,7 @@ describe('docker-compose.yml', () => {
     for (const name of ['nodes', 'staking', 'node-proxy']) expect(envOf(name).ACCOUNTS_URL).toBe('http://accounts:3001');
   });
 
-  it('publishes the proxy chain ports and the gateway; operators\' ports on 127.0.0.1 only', () => {
+  it("publishes the proxy chain ports and the gateway; operators' ports on 127.0.0.1 only", () => {
     const published = (service('nodes').ports ?? []).map((mapping) => mapping.split(':'));
     for (const port of PROXY_PUBLIC_PORTS) expect(published).toContainEqual([String(port), String(port)]);
     expect(published).toContainEqual(['127.0.0.1', '9464', '9464']);
@@ -115,7 +113,7 @@ describe('docker-compose.yml', () => {
     expect(envOf('accounts').CONSOLE_URL).toBe('http://localhost:8000');
   });
 
-  it('runs the console alone, telling the page the gateway\'s published address for the APIs', () => {
+  it("runs the console alone, telling the page the gateway's published address for the APIs", () => {
     const env = envOf('console');
     expect(env).toMatchObject({ NODE_ENV: 'production', CONSOLE_HOST: '0.0.0.0', CONSOLE_API_URL: 'http://localhost:8000' });
     // Its server reads no database, bus or key, publishes nothing (the gateway reaches it) and waits for nothing.
@@ -130,10 +128,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('is valid for docker compose itself (`docker compose` or docker-compose; .ci/run installs the latter)', () => {
-    const candidates: string[][] = [
-      ['docker', 'compose'],
-      ['docker-compose'],
-    ];
+    const candidates: string[][] = [['docker', 'compose'], ['docker-compose']];
     const client = candidates.find(([bin, ...args]) => spawnSync(bin as string, [...args, 'version'], { stdio: 'ignore' }).status === 0);
     if (!client) throw new Error('no compose client: install the docker compose plugin, or docker-compose (apt-get install docker-compose)');
     const [bin, ...args] = client as [string, ...string[]];

@@ -60,7 +60,10 @@ describe.each(IMAGE_NAMES.map((image) => [IMAGES[image].dir, image] as const))('
   });
 
   it('listens on every interface in the container', () => {
-    const env = runtime.filter((i) => i.keyword === 'ENV').map((i) => i.args).join(' ');
+    const env = runtime
+      .filter((i) => i.keyword === 'ENV')
+      .map((i) => i.args)
+      .join(' ');
     expect(env).toContain(`${IMAGES[service].hostVariable}=0.0.0.0`);
     expect(env).toContain('NODE_ENV=production');
   });
@@ -83,7 +86,7 @@ describe('.dockerignore', () => {
     }
   });
 
-  it('lets in what the console\'s page is built from (web/, vite.config, the bundle-size script)', () => {
+  it("lets in what the console's page is built from (web/, vite.config, the bundle-size script)", () => {
     const patterns = readFileSync(path.join(REPO_ROOT, '.dockerignore'), 'utf8')
       .split('\n')
       .map((line) => line.trim())
@@ -91,11 +94,20 @@ describe('.dockerignore', () => {
     // Every pattern of ours is a path, `**/name` or `prefix/*/name`: none may match these.
     const toRegExp = (pattern: string) => {
       const escaped = pattern.replace(/[.+?^$(){}|[\]\\]/g, '\\$&');
-      const body = escaped.replace(/\*\*\//g, '\uE000').replace(/\*/g, '[^/]*').replace(/\uE000/g, '(?:.*/)?');
+      const body = escaped
+        .replace(/\*\*\//g, '\uE000')
+        .replace(/\*/g, '[^/]*')
+        .replace(/\uE000/g, '(?:.*/)?');
       return new RegExp(`^${body}(?:/|$)`);
     };
     const ignored = (file: string) => patterns.some((pattern) => toRegExp(pattern).test(file));
-    for (const file of ['apps/console/web/index.html', 'apps/console/web/src/main.tsx', 'apps/console/vite.config.mts', 'apps/console/scripts/bundle-size.mjs', 'tsconfig.base.json']) {
+    for (const file of [
+      'apps/console/web/index.html',
+      'apps/console/web/src/main.tsx',
+      'apps/console/vite.config.mts',
+      'apps/console/scripts/bundle-size.mjs',
+      'tsconfig.base.json',
+    ]) {
       expect([file, ignored(file)]).toEqual([file, false]);
     }
     expect(ignored('apps/console/dist/web/index.html')).toBe(true);

@@ -13,13 +13,36 @@ const routes = declaredRoutes();
 const requests = routes.flatMap((route) => samplePaths(route.template).map((requestPath) => ({ ...route, requestPath })));
 
 // Where compose runs each API (staking shares the nodes container's network) and the console.
-const COMPOSE_ADDRESS: Record<ApiService | 'console', string> = { accounts: 'accounts:3001', nodes: 'nodes:3002', staking: 'nodes:3003', console: 'console:3000' };
+const COMPOSE_ADDRESS: Record<ApiService | 'console', string> = {
+  accounts: 'accounts:3001',
+  nodes: 'nodes:3002',
+  staking: 'nodes:3003',
+  console: 'console:3000',
+};
 
 // Paths of the console's page (its client routes, what vite build writes, /config.json): every path
 // no API claims goes to the console, at `/` of the gateway and of the Ingress.
-const CONSOLE_PATHS = ['/', '/nodes', '/nodes/node-1', '/verify', '/reset-password', '/keys', '/validators/v-1', '/config.json', '/assets/index-1a2b.js', '/favicon.svg', '/nothing-here'];
+const CONSOLE_PATHS = [
+  '/',
+  '/nodes',
+  '/nodes/node-1',
+  '/verify',
+  '/reset-password',
+  '/keys',
+  '/validators/v-1',
+  '/config.json',
+  '/assets/index-1a2b.js',
+  '/favicon.svg',
+  '/nothing-here',
+];
 // The near misses: API paths next to the console's, which stay the API's.
-const API_NEIGHBOURS: [string, ApiService][] = [['/users/me/nodes', 'nodes'], ['/users/me/nodes/node-1', 'nodes'], ['/users/me', 'accounts'], ['/chains', 'nodes'], ['/staking/validators', 'staking']];
+const API_NEIGHBOURS: [string, ApiService][] = [
+  ['/users/me/nodes', 'nodes'],
+  ['/users/me/nodes/node-1', 'nodes'],
+  ['/users/me', 'accounts'],
+  ['/chains', 'nodes'],
+  ['/staking/validators', 'staking'],
+];
 
 describe('the routes the OpenAPI documents declare', () => {
   it('are read from all three services', () => {
@@ -102,7 +125,9 @@ describe('the gateway, run by nginx', () => {
     for (const [service, address] of Object.entries(COMPOSE_ADDRESS)) {
       const server = http.createServer((req, res) => {
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ service, method: req.method, url: req.url, requestId: req.headers['x-request-id'], forwardedFor: req.headers['x-forwarded-for'] }));
+        res.end(
+          JSON.stringify({ service, method: req.method, url: req.url, requestId: req.headers['x-request-id'], forwardedFor: req.headers['x-forwarded-for'] }),
+        );
       });
       standIns.push(server);
       conf = conf.replace(new RegExp(`(upstream ${service} \\{\\s*server )${address}`), `$1127.0.0.1:${await listen(server)}`);
@@ -120,7 +145,13 @@ describe('the gateway, run by nginx', () => {
     nginx = spawn('nginx', ['-c', path.join(dir, 'nginx.conf'), '-p', dir], { stdio: 'ignore' });
     base = `http://127.0.0.1:${port}`;
     for (let attempt = 0; attempt < 50; attempt += 1) {
-      if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) return;
+      if (
+        await fetch(`${base}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     throw new Error(`nginx did not start: ${readFileSync(path.join(dir, 'error.log'), 'utf8')}`);
@@ -147,12 +178,12 @@ describe('the gateway, run by nginx', () => {
     }
   });
 
-  it('replaces a client\'s own X-Forwarded-For with its address, which the services count limits by', async () => {
+  it("replaces a client's own X-Forwarded-For with its address, which the services count limits by", async () => {
     const seen = (await (await fetch(`${base}/auth`, { method: 'POST', headers: { 'x-forwarded-for': '203.0.113.9' } })).json()) as { forwardedFor: string };
     expect(seen.forwardedFor).toBe('127.0.0.1');
   });
 
-  it('sends the console\'s paths to the console, the APIs\' next to them still to the APIs', async () => {
+  it("sends the console's paths to the console, the APIs' next to them still to the APIs", async () => {
     for (const requestPath of CONSOLE_PATHS) {
       const body = (await (await fetch(`${base}${requestPath}`)).json()) as { service: string; url: string };
       expect({ requestPath, ...body }).toMatchObject({ requestPath, service: 'console', url: requestPath });
@@ -163,7 +194,7 @@ describe('the gateway, run by nginx', () => {
     }
   });
 
-  it('keeps the caller\'s request id, and answers unknown OpenAPI documents and the known ones', async () => {
+  it("keeps the caller's request id, and answers unknown OpenAPI documents and the known ones", async () => {
     const kept = (await (await fetch(`${base}/chains`, { headers: { 'x-request-id': 'req-1' } })).json()) as { requestId: string };
     expect(kept.requestId).toBe('req-1');
     const missing = await fetch(`${base}/openapi/other.json`);

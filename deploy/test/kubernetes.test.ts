@@ -1,16 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { ACCOUNTS_SHUTDOWN } from '@cloud/accounts';
 import path from 'node:path';
-import {
-  containerEnvironment,
-  kubectlKustomize,
-  KUSTOMIZE_DIR,
-  named,
-  ofKind,
-  preparedCopy,
-  SAMPLE_CONNECTIONS,
-  type K8sObject,
-} from './support/kubernetes';
+import { containerEnvironment, kubectlKustomize, KUSTOMIZE_DIR, named, ofKind, preparedCopy, SAMPLE_CONNECTIONS, type K8sObject } from './support/kubernetes';
 import { IMAGE_NAMES, IMAGES, PROXY_PUBLIC_PORTS, SERVICE_NAMES, SERVICES, unknownVariables, validateEnvironment } from './support/services';
 
 const PLATFORM = 'cloud-platform';
@@ -32,7 +23,11 @@ describe('deploy/kubernetes, production overlay rendered by kubectl kustomize', 
   const mainContainer = (workload: K8sObject) => podSpec(workload).containers[0] as K8sObject;
 
   it('has one Deployment per service and for the console, in the platform namespace, with its image from the overlay', () => {
-    expect(ofKind(objects, 'Deployment').map((d) => d.metadata.name).sort()).toEqual([...IMAGE_NAMES].sort());
+    expect(
+      ofKind(objects, 'Deployment')
+        .map((d) => d.metadata.name)
+        .sort(),
+    ).toEqual([...IMAGE_NAMES].sort());
     for (const name of IMAGE_NAMES) {
       expect(deployment(name).metadata.namespace).toBe(PLATFORM);
       expect(mainContainer(deployment(name)).image).toBe(`registry.example.com/cloud-nodes/${name}:0.1.0`);
@@ -89,7 +84,10 @@ describe('deploy/kubernetes, production overlay rendered by kubectl kustomize', 
   });
 
   it('names each replica of the nodes service and the proxy by its pod (leases, usage)', () => {
-    for (const [name, variable] of [['nodes', 'NODES_INSTANCE_ID'], ['node-proxy', 'PROXY_INSTANCE_ID']] as const) {
+    for (const [name, variable] of [
+      ['nodes', 'NODES_INSTANCE_ID'],
+      ['node-proxy', 'PROXY_INSTANCE_ID'],
+    ] as const) {
       const env = (mainContainer(deployment(name)).env as K8sObject[]).find((e) => e.name === variable);
       expect(env?.valueFrom).toEqual({ fieldRef: { fieldPath: 'metadata.name' } });
     }
@@ -145,7 +143,7 @@ describe('deploy/kubernetes, production overlay rendered by kubectl kustomize', 
     }
   });
 
-  it('labels the proxy\'s and staking\'s pods as the nodes\' NetworkPolicy selects them', () => {
+  it("labels the proxy's and staking's pods as the nodes' NetworkPolicy selects them", () => {
     expect(deployment('node-proxy').spec.template.metadata.labels['app.kubernetes.io/name']).toBe('node-proxy');
     expect(deployment('staking').spec.template.metadata.labels['app.kubernetes.io/name']).toBe('staking');
   });
@@ -169,7 +167,10 @@ describe('deploy/kubernetes, production overlay rendered by kubectl kustomize', 
     for (const configMap of ofKind(objects, 'ConfigMap')) {
       for (const [key, value] of Object.entries((configMap.data ?? {}) as Record<string, string>)) {
         const where = `${configMap.metadata.name}: ${key}`;
-        expect([where, /PASSWORD|SECRET(?!_HASH_KEY_FILE)|_URL$/.test(key) && !/^(PUBLIC_ACCOUNTS|PUBLIC_NODE|ACCOUNTS|CONSOLE|CONSOLE_API)_URL$/.test(key)]).toEqual([where, false]);
+        expect([
+          where,
+          /PASSWORD|SECRET(?!_HASH_KEY_FILE)|_URL$/.test(key) && !/^(PUBLIC_ACCOUNTS|PUBLIC_NODE|ACCOUNTS|CONSOLE|CONSOLE_API)_URL$/.test(key),
+        ]).toEqual([where, false]);
         expect([where, /:\/\/[^/@\s]+:[^/@\s]+@/.test(value)]).toEqual([where, false]);
         expect([where, /-----BEGIN/.test(value)]).toEqual([where, false]);
         expect([where, secretValues.includes(value) || key === 'STAKING_KEY_ENCRYPTION_KEY']).toEqual([where, false]);
@@ -177,7 +178,7 @@ describe('deploy/kubernetes, production overlay rendered by kubectl kustomize', 
     }
   });
 
-  it('serves the console at the API\'s own address: the page calls the APIs there, the e-mails link to it', () => {
+  it("serves the console at the API's own address: the page calls the APIs there, the e-mails link to it", () => {
     const consoleEnv = containerEnvironment(objects, mainContainer(deployment('console')), PLATFORM);
     const accountsEnv = containerEnvironment(objects, mainContainer(deployment('accounts')), PLATFORM);
     const host = named(objects, 'Ingress', 'api').spec.rules[0].host as string;
@@ -212,6 +213,10 @@ describe('deploy/kubernetes/base', () => {
   it('renders alone, making no Secret (the overlay makes them)', () => {
     const objects = kubectlKustomize(path.join(KUSTOMIZE_DIR, 'base'));
     expect(ofKind(objects, 'Secret')).toEqual([]);
-    expect(ofKind(objects, 'Namespace').map((n) => n.metadata.name).sort()).toEqual([NODES_NAMESPACE, PLATFORM]);
+    expect(
+      ofKind(objects, 'Namespace')
+        .map((n) => n.metadata.name)
+        .sort(),
+    ).toEqual([NODES_NAMESPACE, PLATFORM]);
   });
 });

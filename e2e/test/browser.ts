@@ -151,7 +151,8 @@ export function clipboard(page: Page): Promise<string> {
 export async function savedCertificateFolder(page: Page, certificate: string | undefined): Promise<string> {
   await page.getByRole('button', { name: 'Copy the line that saves the proxy’s certificate' }).click();
   const line = await clipboard(page);
-  if (!/^curl -sSo cloud-proxy-ca\.pem http:\/\/127\.0\.0\.1:\d+\/proxy-ca\.pem$/.test(line)) throw new Error(`unexpected line to save the certificate: ${line}`);
+  if (!/^curl -sSo cloud-proxy-ca\.pem http:\/\/127\.0\.0\.1:\d+\/proxy-ca\.pem$/.test(line))
+    throw new Error(`unexpected line to save the certificate: ${line}`);
   const folder = mkdtempSync(path.join(os.tmpdir(), 'console-paste-'));
   await promisify(execFile)('bash', ['-c', line], { cwd: folder });
   if (readFileSync(path.join(folder, 'cloud-proxy-ca.pem'), 'utf8') !== certificate) throw new Error('the saved file is not the proxy certificate');

@@ -100,7 +100,7 @@ describe('node names in the web console', () => {
     await checkPhoneScreen(page(), 'names-02-nodes-phone');
   });
 
-  it("renames the node on its page, and the list shows the new name", async () => {
+  it('renames the node on its page, and the list shows the new name', async () => {
     await listLink('payments eth').click();
     await page().getByRole('heading', { name: 'payments eth', level: 1 }).waitFor();
     expect(await page().getByTestId('node-id').textContent()).toBe(nodeId);
@@ -113,7 +113,9 @@ describe('node names in the web console', () => {
     expect(call).not.toBe(curl);
     const folder = await savedCertificateFolder(page(), platform.proxy.certificate);
     try {
-      expect(JSON.parse((await run('bash', ['-c', `${call} -sS --max-time 60`], { cwd: folder })).stdout)).toMatchObject({ result: { number: expect.stringMatching(/^0x/) } });
+      expect(JSON.parse((await run('bash', ['-c', `${call} -sS --max-time 60`], { cwd: folder })).stdout)).toMatchObject({
+        result: { number: expect.stringMatching(/^0x/) },
+      });
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
@@ -124,7 +126,10 @@ describe('node names in the web console', () => {
     // A name the API refuses: its words in the alert, the field kept for a correction.
     await field.fill('two\u0007bells');
     await page().getByRole('button', { name: 'Save the name' }).click();
-    await page().getByRole('alert').getByText(/must be printable/).waitFor();
+    await page()
+      .getByRole('alert')
+      .getByText(/must be printable/)
+      .waitFor();
     await field.fill('ledger sync');
     await page().getByRole('button', { name: 'Save the name' }).click();
     await page().getByText('Name saved.').waitFor();

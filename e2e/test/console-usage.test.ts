@@ -16,7 +16,19 @@ const PASSWORD = 'correct horse 42';
 const SHOWS_WITHIN_MS = 25_000;
 
 /** Forwarded to the node (allowed on a dev chain) and refused on purpose (the platform's lists), by name, plus one nobody offers. */
-const ALLOWED = ['getblockcount', 'getbestblockhash', 'getblockchaininfo', 'getchaintips', 'getdifficulty', 'getmempoolinfo', 'getrawmempool', 'getnetworkinfo', 'getmininginfo', 'getconnectioncount', 'uptime'];
+const ALLOWED = [
+  'getblockcount',
+  'getbestblockhash',
+  'getblockchaininfo',
+  'getchaintips',
+  'getdifficulty',
+  'getmempoolinfo',
+  'getrawmempool',
+  'getnetworkinfo',
+  'getmininginfo',
+  'getconnectioncount',
+  'uptime',
+];
 const REFUSED = ['stop', 'dumpprivkey', 'getbalance', 'getnewaddress', 'addnode'];
 const MADE_UP = 'made_up_by_the_caller';
 
@@ -66,7 +78,10 @@ describe('the usage panel of a node in the console', () => {
 
   /** Waits until the table holds `method` with at least `total` calls; how long it took. */
   const shows = async (method: string, total: number, since: number) => {
-    await page().locator(`tr[data-method="${method}"] td[data-total]`).filter({ hasText: new RegExp(`^(${total}|[1-9]\\d+)$`) }).waitFor({ timeout: SHOWS_WITHIN_MS });
+    await page()
+      .locator(`tr[data-method="${method}"] td[data-total]`)
+      .filter({ hasText: new RegExp(`^(${total}|[1-9]\\d+)$`) })
+      .waitFor({ timeout: SHOWS_WITHIN_MS });
     return Date.now() - since;
   };
 
@@ -81,7 +96,8 @@ describe('the usage panel of a node in the console', () => {
       await page().waitForTimeout(250);
     }
     expect(labels.map((each) => each.label)).toEqual(rows);
-    for (const each of labels) expect({ label: each.label, offBy: Math.abs(each.at - (each.bar ?? Infinity)) <= 1 }).toEqual({ label: each.label, offBy: true });
+    for (const each of labels)
+      expect({ label: each.label, offBy: Math.abs(each.at - (each.bar ?? Infinity)) <= 1 }).toEqual({ label: each.label, offBy: true });
     const gaps = labels.slice(1).map((each, index) => each.at - labels[index]!.at);
     // A 12 px label needs at least its height between its neighbours.
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(16);
@@ -90,11 +106,16 @@ describe('the usage panel of a node in the console', () => {
   /** The usage panel alone, beside the full-page screenshots: the chart at a size one can read. */
   const panelScreenshot = async (name: string) => {
     mkdirSync(SCREENSHOTS, { recursive: true });
-    await page().locator('section[aria-labelledby="usage-title"]').screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+    await page()
+      .locator('section[aria-labelledby="usage-title"]')
+      .screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
   };
 
   it('says when calls will show instead of drawing empty axes', async () => {
-    await page().getByTestId('usage-empty').getByText(/A call shows here within about \d+ seconds of being made/).waitFor();
+    await page()
+      .getByTestId('usage-empty')
+      .getByText(/A call shows here within about \d+ seconds of being made/)
+      .waitFor();
     expect(await page().getByTestId('calls-per-method').count()).toBe(0);
   });
 

@@ -93,7 +93,9 @@ describe('the web console', () => {
     await page().waitForURL(`${consoleUrl}/nodes`);
     await page().getByRole('heading', { name: 'Nodes', level: 1 }).waitFor();
     // The session (tokens, no password) is this tab's sessionStorage; localStorage stays empty.
-    const stored = await page().evaluate<{ session: string | null; local: number }>(`({ session: sessionStorage.getItem('cloud.session'), local: localStorage.length })`);
+    const stored = await page().evaluate<{ session: string | null; local: number }>(
+      `({ session: sessionStorage.getItem('cloud.session'), local: localStorage.length })`,
+    );
     expect(stored.local).toBe(0);
     expect(stored.session).not.toContain(PASSWORD);
     expect(JSON.parse(stored.session!)).toMatchObject({ email: EMAIL, accountToken: expect.any(String), refreshToken: expect.any(String) });
@@ -133,14 +135,18 @@ describe('the web console', () => {
 
     await page().getByRole('button', { name: 'I have copied it: hide the secret' }).click();
     expect(await page().getByText(secret).count()).toBe(0);
-    await page().getByRole('button', { name: `Delete key ${clientId}` }).click();
+    await page()
+      .getByRole('button', { name: `Delete key ${clientId}` })
+      .click();
     const dialog = page().getByRole('dialog', { name: 'Delete this client key?' });
     await dialog.waitFor();
     await checkScreen(page(), '07-client-key-delete-dialog');
     // Escape cancels; the key is still there.
     await page().keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    await page().getByRole('button', { name: `Delete key ${clientId}` }).click();
+    await page()
+      .getByRole('button', { name: `Delete key ${clientId}` })
+      .click();
     await dialog.getByRole('button', { name: 'Delete the key' }).click();
     await page().getByText(`Key ${clientId} deleted`).waitFor();
     await page().getByRole('cell', { name: clientId, exact: true }).waitFor({ state: 'detached' });
@@ -154,9 +160,15 @@ describe('the web console', () => {
     await checkScreen(page(), '09-nodes-empty');
     await page().getByLabel('Chain').selectOption('eth');
     // txindex is a Bitcoin-family option: not offered for eth.
-    expect(await page().getByLabel(/Transaction index/).count()).toBe(0);
+    expect(
+      await page()
+        .getByLabel(/Transaction index/)
+        .count(),
+    ).toBe(0);
     await page().getByLabel('Chain').selectOption('ltc');
-    await page().getByLabel(/Transaction index/).waitFor();
+    await page()
+      .getByLabel(/Transaction index/)
+      .waitFor();
     await page().getByLabel('Chain').selectOption('eth');
     // A mark in the page's memory: a reload would lose it.
     await page().evaluate(`window.e2eMark = 'no reload'`);
@@ -213,7 +225,9 @@ describe('the web console', () => {
     expect(await page().getByTestId('node-user-name').textContent()).toBe(user);
     const curl = await readyLine('new-secret-lines', 'curl');
     expect(curl).toContain(password);
-    expect(curl).toMatch(/^curl -sS --cacert \S+ -u \S+ -H 'content-type: application\/json' -d '\{"jsonrpc":"2\.0","id":1,"method":"eth_blockNumber","params":\[\]\}' https:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(curl).toMatch(
+      /^curl -sS --cacert \S+ -u \S+ -H 'content-type: application\/json' -d '\{"jsonrpc":"2\.0","id":1,"method":"eth_blockNumber","params":\[\]\}' https:\/\/127\.0\.0\.1:\d+\/$/,
+    );
     expect(curl.endsWith(record.endpoints.jsonRpc)).toBe(true);
     expect(await readyLine('new-secret-lines', 'ethers')).toContain(`request.setCredentials('${user}', '${password}')`);
     await page().getByRole('button', { name: 'Copy the curl line, ready lines with default' }).click();
@@ -236,14 +250,16 @@ describe('the web console', () => {
     const total = page().locator('tr[data-method="eth_blockNumber" i] td[data-total]');
     await total.waitFor({ timeout: 90_000 });
     expect(Number(await total.textContent())).toBeGreaterThan(0);
-    await page().getByRole('img', { name: /eth_blockNumber [1-9]/i }).waitFor();
+    await page()
+      .getByRole('img', { name: /eth_blockNumber [1-9]/i })
+      .waitFor();
     await page().getByRole('heading', { name: 'Usage' }).scrollIntoViewIfNeeded();
     await checkScreen(page(), '13-node-usage');
     await checkPhoneScreen(page(), '14-node-phone');
   });
 
   it('edits the access rules', async () => {
-    await page().getByLabel('Methods it refuses, on top of the platform\'s').fill('eth_getLogs');
+    await page().getByLabel("Methods it refuses, on top of the platform's").fill('eth_getLogs');
     await page().getByLabel('Calls per second at most').fill('50');
     await page().getByRole('button', { name: 'Save the access rules' }).click();
     await page().getByText('Access rules saved').waitFor();
@@ -284,13 +300,17 @@ describe('the web console', () => {
     const wallet = '0x00000000000000000000000000000000000000a1';
     await dev.getByLabel('Address to fund').fill(wallet);
     const castUrl = /--rpc-url (\S+)$/.exec(await readyLine('new-secret-lines', 'cast'))![1];
-    expect(await readyLine('dev-lines', 'cast: give the address 100 ether')).toBe(`cast rpc anvil_setBalance ${wallet} 0x56BC75E2D63100000 --rpc-url ${castUrl}`);
+    expect(await readyLine('dev-lines', 'cast: give the address 100 ether')).toBe(
+      `cast rpc anvil_setBalance ${wallet} 0x56BC75E2D63100000 --rpc-url ${castUrl}`,
+    );
     expect(await readyLine('dev-lines', 'cast: mine a block')).toBe(`cast rpc evm_mine --rpc-url ${castUrl}`);
     await page().getByRole('button', { name: 'Copy the cast: give the address 100 ether line, dev chain only: fund and mine' }).click();
     expect(await clipboard(page())).toContain(`anvil_setBalance ${wallet}`);
     // The same calls at the same address work: the proxy lets a dev node's owner fund and mine.
     const call = async (method: string, params: unknown[]) =>
-      JSON.parse(await runCurl(`curl -H 'content-type: application/json' -d '${JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })}' ${castUrl}`)) as { result?: unknown };
+      JSON.parse(await runCurl(`curl -H 'content-type: application/json' -d '${JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })}' ${castUrl}`)) as {
+        result?: unknown;
+      };
     expect(await call('anvil_setBalance', [wallet, '0x56BC75E2D63100000'])).toHaveProperty('result');
     expect(await call('evm_mine', [])).toHaveProperty('result');
     expect(BigInt((await call('eth_getBalance', [wallet, 'latest'])).result as string)).toBe(100n * 10n ** 18n);
@@ -328,8 +348,13 @@ describe('the web console', () => {
       (error: Error) => error.message,
     );
     expect(refusal).not.toBeNull();
-    await page().getByRole('button', { name: `Delete credential ${last!.name}` }).click();
-    await page().getByRole('dialog', { name: `Delete credential ${last!.name}?` }).getByRole('button', { name: 'Delete the credential' }).click();
+    await page()
+      .getByRole('button', { name: `Delete credential ${last!.name}` })
+      .click();
+    await page()
+      .getByRole('dialog', { name: `Delete credential ${last!.name}?` })
+      .getByRole('button', { name: 'Delete the credential' })
+      .click();
     await alert().getByText(refusal!).waitFor();
     await credentials.locator(`tr[data-credential="${last!.name}"]`).waitFor();
     await checkScreen(page(), '24-node-last-credential-refused');
@@ -477,7 +502,9 @@ describe('the web console', () => {
     await page().getByLabel('Two-factor code').waitFor();
     await checkScreen(page(), '21-login-two-factor');
     // The next time step's code: the one the confirmation used is spent.
-    await page().getByLabel('Two-factor code').fill(codeAt(Date.now() + 30_000));
+    await page()
+      .getByLabel('Two-factor code')
+      .fill(codeAt(Date.now() + 30_000));
     await page().getByRole('button', { name: 'Log in' }).click();
     // Logged in, and back where the person was headed before the login page (/profile here).
     await page().getByRole('button', { name: 'Log out' }).waitFor();

@@ -103,16 +103,21 @@ describe('real clients against the platform npm start runs, at the addresses it 
   beforeAll(async () => {
     runDir = mkdtempSync(path.join(os.tmpdir(), 'real-clients-'));
     const log = openSync(path.join(runDir, 'platform.log'), 'a');
-    const started = spawn(process.execPath, ['--conditions=@cloud/source', '-r', require.resolve('@cloud/jest-preset/run-typescript.cjs'), path.join(HERE, 'platform-process.ts'), runDir], {
-      cwd: HERE,
-      stdio: ['ignore', log, log],
-    });
+    const started = spawn(
+      process.execPath,
+      ['--conditions=@cloud/source', '-r', require.resolve('@cloud/jest-preset/run-typescript.cjs'), path.join(HERE, 'platform-process.ts'), runDir],
+      {
+        cwd: HERE,
+        stdio: ['ignore', log, log],
+      },
+    );
     closeSync(log);
     child = started;
     childExit = once(started, 'exit');
     const readyFile = path.join(runDir, 'ready.json');
     for (let waited = 0; !existsSync(readyFile); waited += 200) {
-      if (started.exitCode !== null || waited > 150_000) throw new Error(`the platform did not start:\n${readFileSync(path.join(runDir, 'platform.log'), 'utf8').slice(-4000)}`);
+      if (started.exitCode !== null || waited > 150_000)
+        throw new Error(`the platform did not start:\n${readFileSync(path.join(runDir, 'platform.log'), 'utf8').slice(-4000)}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     ready = JSON.parse(readFileSync(readyFile, 'utf8')) as Ready;
@@ -121,7 +126,12 @@ describe('real clients against the platform npm start runs, at the addresses it 
     expect(readFileSync(caFile, 'utf8')).toBe(ready.proxy.certificate);
 
     // A user made through the SDK, as the SDK's walk does.
-    cloud = new CloudClient({ accountsUrl: ready.urls.accounts!, nodesUrl: ready.urls.nodes!, stakingUrl: ready.urls.staking!, proxy: { ca: ready.proxy.certificate } });
+    cloud = new CloudClient({
+      accountsUrl: ready.urls.accounts!,
+      nodesUrl: ready.urls.nodes!,
+      stakingUrl: ready.urls.staking!,
+      proxy: { ca: ready.proxy.certificate },
+    });
     await cloud.accounts.signUp({ email: 'clients@example.com', password: PASSWORD, displayName: 'Clients' });
     const { userId, token: verification } = await verificationFor(ready.dataDir, 'clients@example.com');
     await cloud.accounts.verify(userId, verification);
@@ -134,7 +144,14 @@ describe('real clients against the platform npm start runs, at the addresses it 
     // The records as the nodes API prints them (GET /users/me/nodes/:id), with the Basic credentials of the create answer.
     eth = { ...(await cloud.nodes.get(createdEth.id)), nodeUser: createdEth.nodeUser, nodePass: createdEth.nodePass };
     ltc = { ...(await cloud.nodes.get(createdLtc.id)), nodeUser: createdLtc.nodeUser, nodePass: createdLtc.nodePass };
-    expect(eth).toMatchObject({ dev: true, state: 'running', endpoints: { jsonRpc: expect.stringMatching(/^https:\/\/127\.0\.0\.1:\d+\/$/), plain: { jsonRpc: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/$/) } } });
+    expect(eth).toMatchObject({
+      dev: true,
+      state: 'running',
+      endpoints: {
+        jsonRpc: expect.stringMatching(/^https:\/\/127\.0\.0\.1:\d+\/$/),
+        plain: { jsonRpc: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/$/) },
+      },
+    });
     expect(ltc).toMatchObject({ dev: true, txindex: true, state: 'running', endpoints: { jsonRpc: expect.stringMatching(/^https:\/\/127\.0\.0\.1:\d+\/$/) } });
 
     const created = await cloud.nodes.createCredential(eth.id, { name: 'app', kind: 'token' });
@@ -143,7 +160,11 @@ describe('real clients against the platform npm start runs, at the addresses it 
     secrets.set('URL token', token.token);
     // The proxy learns a new token from the bus after the API answered (here it answers the first
     // call already); the wait keeps a busy machine from failing on that moment.
-    await waitFor('the proxy to take the new URL token', async () => (await postJson(token.urls.jsonRpc, ready.proxy.certificate, rpc('eth_blockNumber'))).status === 200, 10_000);
+    await waitFor(
+      'the proxy to take the new URL token',
+      async () => (await postJson(token.urls.jsonRpc, ready.proxy.certificate, rpc('eth_blockNumber'))).status === 200,
+      10_000,
+    );
   });
 
   afterAll(async () => {
@@ -186,7 +207,10 @@ describe('real clients against the platform npm start runs, at the addresses it 
     const result = await nodeClient('viem.mjs', { url: token.urls.jsonRpc });
     expect(BigInt(result.blockNumber as string)).toBeGreaterThan(0n);
     const sent = (75n * ETHER) / 100n;
-    expect(result).toMatchObject({ balanceTo: sent.toString(), receipt: { status: 'success', from: (result.account as string).toLowerCase(), to: (result.to as string).toLowerCase() } });
+    expect(result).toMatchObject({
+      balanceTo: sent.toString(),
+      receipt: { status: 'success', from: (result.account as string).toLowerCase(), to: (result.to as string).toLowerCase() },
+    });
     expect(BigInt(result.balanceFrom as string)).toBeLessThan(5n * ETHER - sent);
     expect(BigInt(result.balanceFrom as string)).toBeGreaterThan(5n * ETHER - sent - ETHER / 100n);
     expect(result.refused).toMatchObject({ name: 'MethodNotFoundRpcError', code: -32601 });
@@ -212,7 +236,11 @@ describe('real clients against the platform npm start runs, at the addresses it 
     const to = Wallet.createRandom().address;
     await cast(['rpc', 'anvil_setBalance', wallet.address, `0x${(3n * ETHER).toString(16)}`, '--rpc-url', https], withCa);
     expect(await cast(['balance', wallet.address, '--rpc-url', plain!])).toBe((3n * ETHER).toString());
-    const receipt = JSON.parse(await cast(['send', '--private-key', wallet.privateKey, '--rpc-url', https, '--json', to, '--value', '2ether'], withCa)) as { status: string; from: string; to: string };
+    const receipt = JSON.parse(await cast(['send', '--private-key', wallet.privateKey, '--rpc-url', https, '--json', to, '--value', '2ether'], withCa)) as {
+      status: string;
+      from: string;
+      to: string;
+    };
     expect(receipt).toMatchObject({ status: '0x1', from: wallet.address.toLowerCase(), to: to.toLowerCase() });
     expect(await cast(['balance', to, '--rpc-url', plain!])).toBe((2n * ETHER).toString());
     expect(BigInt(await cast(['balance', wallet.address, '--rpc-url', https], withCa))).toBeLessThan(ETHER);
@@ -237,7 +265,8 @@ describe('real clients against the platform npm start runs, at the addresses it 
   it("Debian's litecoin-cli with Basic at the printed plain address: getblockcount, and stop refused", async () => {
     const plain = new URL(ltc.endpoints.plain!.jsonRpc);
     expect(plain).toMatchObject({ protocol: 'http:', hostname: '127.0.0.1' });
-    const cli = (method: string) => run(LITECOIN_CLI, [`-rpcconnect=${plain.hostname}`, `-rpcport=${plain.port}`, `-rpcuser=${ltc.nodeUser}`, `-rpcpassword=${ltc.nodePass}`, method]);
+    const cli = (method: string) =>
+      run(LITECOIN_CLI, [`-rpcconnect=${plain.hostname}`, `-rpcport=${plain.port}`, `-rpcuser=${ltc.nodeUser}`, `-rpcpassword=${ltc.nodePass}`, method]);
     const count = await cli('getblockcount');
     expect(count).toMatchObject({ code: 0, stderr: '' });
     // At least the block the bitcoin-core test mined.
@@ -268,9 +297,19 @@ describe('real clients against the platform npm start runs, at the addresses it 
     expect(refused?.status).toBe(401);
     expect(took).toBeLessThan(1_000);
     errorBodies.push(refused!.text);
-    await waitFor('the rotated token to answer', async () => (await postJson(rotated.urls.jsonRpc, ready.proxy.certificate, rpc('eth_blockNumber'))).status === 200, 5_000);
+    await waitFor(
+      'the rotated token to answer',
+      async () => (await postJson(rotated.urls.jsonRpc, ready.proxy.certificate, rpc('eth_blockNumber'))).status === 200,
+      5_000,
+    );
     // A wrong Basic password's answer, for the secrets check too.
-    const wrong = await run(LITECOIN_CLI, [`-rpcconnect=127.0.0.1`, `-rpcport=${new URL(ltc.endpoints.plain!.jsonRpc).port}`, `-rpcuser=${ltc.nodeUser}`, '-rpcpassword=wrong', 'getblockcount']);
+    const wrong = await run(LITECOIN_CLI, [
+      `-rpcconnect=127.0.0.1`,
+      `-rpcport=${new URL(ltc.endpoints.plain!.jsonRpc).port}`,
+      `-rpcuser=${ltc.nodeUser}`,
+      '-rpcpassword=wrong',
+      'getblockcount',
+    ]);
     expect(wrong.code).not.toBe(0);
     errorBodies.push(wrong.stdout, wrong.stderr);
   });
@@ -282,11 +321,7 @@ describe('real clients against the platform npm start runs, at the addresses it 
     const events = JSON.stringify(await cloud.accounts.events({ limit: 100 }));
     const nodeLogs = JSON.stringify([await cloud.nodes.logs(eth.id, 500), await cloud.nodes.logs(ltc.id, 500)]);
     // The proxy publishes usage every second: the token's calls reach the nodes service, counted by the credential's id.
-    await waitFor(
-      "the token's calls in the usage",
-      async () => JSON.stringify(await cloud.nodes.usage(eth.id)).includes(token.id),
-      15_000,
-    );
+    await waitFor("the token's calls in the usage", async () => JSON.stringify(await cloud.nodes.usage(eth.id)).includes(token.id), 15_000);
     const usage = JSON.stringify(await cloud.nodes.usage(eth.id));
 
     await stopPlatform();

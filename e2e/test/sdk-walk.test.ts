@@ -85,7 +85,10 @@ describe('CloudClient against the platform', () => {
     expect(height).toEqual(expect.any(Number));
     expect(await cloud.rpc(running, 'getblockhash', [0], basic)).toMatch(/^[0-9a-f]{64}$/);
     await expect(cloud.rpc(running, 'stop', [], basic)).rejects.toEqual(new NodeRpcError(-32601, 'method "stop" is not allowed on this hosted node'));
-    await expect(cloud.rpc(running, 'getblockcount', [], { user: node.nodeUser!, password: 'wrong' })).rejects.toMatchObject({ status: 401, service: 'node-proxy' });
+    await expect(cloud.rpc(running, 'getblockcount', [], { user: node.nodeUser!, password: 'wrong' })).rejects.toMatchObject({
+      status: 401,
+      service: 'node-proxy',
+    });
 
     expect((await cloud.nodes.logs(node.id, 3)).length).toBeLessThanOrEqual(3);
     // Rotation: a new named credential, then the first revoked; the new one goes on working.
@@ -99,7 +102,11 @@ describe('CloudClient against the platform', () => {
     expect((await cloud.nodes.removeCredential(node.id, first!.id)).map((each) => each.name)).toEqual(['ci']);
     const deadline0 = Date.now() + 5_000;
     let refused: unknown;
-    while (!refused && Date.now() < deadline0) refused = await cloud.rpc(running, 'getblockcount', [], basic).then(() => undefined, (error: unknown) => error);
+    while (!refused && Date.now() < deadline0)
+      refused = await cloud.rpc(running, 'getblockcount', [], basic).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     expect(refused).toBeInstanceOf(UnauthorizedError);
     expect(await cloud.rpc(running, 'getblockcount', [], fresh)).toEqual(expect.any(Number));
     const access = await cloud.nodes.setAccess(node.id, { refusedMethods: ['getBlockHash'], ratePerSecond: 10 });
@@ -111,7 +118,10 @@ describe('CloudClient against the platform', () => {
     const deadline = Date.now() + 30_000;
     let gone: unknown;
     while (!gone && Date.now() < deadline) {
-      gone = await cloud.nodes.get(node.id).then(() => undefined, (error: unknown) => error);
+      gone = await cloud.nodes.get(node.id).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
       if (!gone) await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(gone).toBeInstanceOf(NotFoundError);
@@ -122,7 +132,7 @@ describe('CloudClient against the platform', () => {
     expect(events.every((event) => event.service === 'cloud-accounts' && event.user === profile.id)).toBe(true);
   });
 
-  it('calls a jwt node with the session\'s client access token instead of Basic credentials', async () => {
+  it("calls a jwt node with the session's client access token instead of Basic credentials", async () => {
     const { cloud } = await loggedIn('jwt@example.com');
     const node = await cloud.nodes.create({ image: 'eth', jwt: true });
     expect(node).toMatchObject({ jwt: true, ports: { jsonRpc: 8545, webSocket: 8545 } });
@@ -174,18 +184,23 @@ describe('CloudClient against the platform', () => {
   it('resets a forgotten password by e-mail; the old session stops working', async () => {
     const { cloud } = await loggedIn('forgot@example.com');
     const { cloud: anonymous } = client();
-    expect(await anonymous.accounts.requestPasswordReset('forgot@example.com')).toEqual({ message: 'if the address has an account, a password-reset e-mail is on its way' });
+    expect(await anonymous.accounts.requestPasswordReset('forgot@example.com')).toEqual({
+      message: 'if the address has an account, a password-reset e-mail is on its way',
+    });
     const { userId, token } = await platform.passwordResetFor('forgot@example.com');
     await expect(anonymous.accounts.resetPassword(userId, token, 'short')).rejects.toBeInstanceOf(InvalidInputError);
     const reset = await anonymous.accounts.resetPassword(userId, token, 'a remembered passphrase 3');
     expect(reset.ended).toMatchObject({ clientKeys: 1, clientKeyIds: [cloud.currentSession()!.clientId] });
-    await expect(anonymous.accounts.resetPassword(userId, token, 'a remembered passphrase 3')).rejects.toMatchObject({ status: 400, code: 'InvalidResetToken' });
+    await expect(anonymous.accounts.resetPassword(userId, token, 'a remembered passphrase 3')).rejects.toMatchObject({
+      status: 400,
+      code: 'InvalidResetToken',
+    });
     await expect(cloud.accounts.profile()).rejects.toBeInstanceOf(UnauthorizedError);
     await expect(anonymous.login('forgot@example.com', PASSWORD)).rejects.toBeInstanceOf(UnauthorizedError);
     expect((await anonymous.login('forgot@example.com', 'a remembered passphrase 3')).id).toBe(userId);
   });
 
-  it('logs out by deleting the session\'s client key, which revokes its tokens', async () => {
+  it("logs out by deleting the session's client key, which revokes its tokens", async () => {
     const { cloud, sessions } = await loggedIn('logout@example.com');
     const session = cloud.currentSession()!;
     expect(await cloud.logout()).toEqual({ revoked: true });
@@ -212,7 +227,11 @@ describe('CloudClient against the platform', () => {
 
     const { cloud: user } = await loggedIn('errors@example.com');
     await expect(user.nodes.get('node-00000000-0000-4000-8000-000000000000')).rejects.toBeInstanceOf(NotFoundError);
-    await expect(user.accounts.verify('errors@example.com', 'whatever')).rejects.toMatchObject({ status: 409, code: 'UserVerified', constructor: ConflictError });
+    await expect(user.accounts.verify('errors@example.com', 'whatever')).rejects.toMatchObject({
+      status: 409,
+      code: 'UserVerified',
+      constructor: ConflictError,
+    });
   });
 
   it('enrols two-factor login, then logs in only with a code (TwoFactorRequiredError without), and turns it off', async () => {
@@ -270,7 +289,11 @@ describe('CloudClient against the platform', () => {
     expect((await cloud.staking.limits('fuji')).minimumStake.avax).toBe(1);
 
     const validator = await cloud.staking.create('fuji');
-    expect(validator).toMatchObject({ nodeId: expect.stringMatching(/^node-/), chainNodeId: expect.stringMatching(/^NodeID-/), ports: { jsonRpc: 9650, management: 8080 } });
+    expect(validator).toMatchObject({
+      nodeId: expect.stringMatching(/^node-/),
+      chainNodeId: expect.stringMatching(/^NodeID-/),
+      ports: { jsonRpc: 9650, management: 8080 },
+    });
     const running = await cloud.staking.waitUntilRunning('fuji', validator.nodeId, { intervalMs: 200 });
     expect((await cloud.staking.find(validator.nodeId)).nodeId).toBe(validator.nodeId);
 

@@ -86,7 +86,7 @@ export interface NodeAudit {
 
 /** Every node row with its owner, and how many processes run for it on this machine. */
 export async function auditNodes(db: OwnPostgres, nodesDir: string): Promise<NodeAudit[]> {
-  const rows = await db.query('SELECT id, state, coalesce(owner, \'\') FROM nodes.nodes ORDER BY id');
+  const rows = await db.query("SELECT id, state, coalesce(owner, '') FROM nodes.nodes ORDER BY id");
   const commandLines: string[] = [];
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
@@ -117,7 +117,12 @@ export function nodeProblems(nodes: readonly NodeAudit[], liveOwners: readonly s
  * process (a takeover restarts processes after the lease ends and a reconcile round); the problems
  * left then, and how long it took.
  */
-export async function nodesSettled(db: OwnPostgres, nodesDir: string, liveOwners: readonly string[], timeoutMs: number): Promise<{ problems: string[]; ms: number }> {
+export async function nodesSettled(
+  db: OwnPostgres,
+  nodesDir: string,
+  liveOwners: readonly string[],
+  timeoutMs: number,
+): Promise<{ problems: string[]; ms: number }> {
   const start = Date.now();
   for (;;) {
     const problems = nodeProblems(await auditNodes(db, nodesDir), liveOwners);

@@ -101,7 +101,9 @@ export async function underLoad(ctx: Context, id: string, name: string, fault: (
   await sleep(settings.afterSeconds * 1000);
   await load.stop();
   // Readiness is timed to the end, however late, within reason.
-  await waitFor('every /readyz to answer 200', async () => (await Promise.all(mainServices(platform).map((s) => s.ready()))).every(Boolean), 30_000).catch(() => undefined);
+  await waitFor('every /readyz to answer 200', async () => (await Promise.all(mainServices(platform).map((s) => s.ready()))).every(Boolean), 30_000).catch(
+    () => undefined,
+  );
   await watch.stop();
   const own = outcome.check(load, watch);
   const { stuckOutboxRows, events } = await settle(db, load, settings.settleSeconds * 1000);
@@ -123,13 +125,16 @@ export async function underLoad(ctx: Context, id: string, name: string, fault: (
   if (outcome.inLossWindow) events.lostInWindow = inWindow;
   // Named with their answer time, to be found in the service logs the suite keeps when it fails.
   for (const r of lostOutside) notes.push(`lost: ${r.service} call ${r.requestId} answered at ${new Date(r.at).toISOString()}`);
-  if (lostOutside.length > 0) failures.push(`${lostOutside.length} call events of successful calls lost${inWindow > 0 ? ` (besides ${inWindow} in the kill window)` : ''}`);
-  if (inWindow > 0) notes.push(`${inWindow} call events lost of calls answered within ${KILL_LOSS_WINDOW_MS} ms before their service was SIGKILLed (the documented window)`);
+  if (lostOutside.length > 0)
+    failures.push(`${lostOutside.length} call events of successful calls lost${inWindow > 0 ? ` (besides ${inWindow} in the kill window)` : ''}`);
+  if (inWindow > 0)
+    notes.push(`${inWindow} call events lost of calls answered within ${KILL_LOSS_WINDOW_MS} ms before their service was SIGKILLed (the documented window)`);
   if (events.doubled > 0) failures.push(`${events.doubled} call events doubled`);
   if (stuckOutboxRows > 0) failures.push(`${stuckOutboxRows} outbox rows stuck after ${settings.settleSeconds} s`);
   if (dead > 0) failures.push(`${dead} messages dead-lettered`);
   if (readyAfterMs === undefined) failures.push('not every /readyz answered 200 again');
-  else if (readyAfterMs > settings.readyBoundSeconds * 1000) failures.push(`every /readyz 200 only ${seconds(readyAfterMs)} after the fault (bound ${settings.readyBoundSeconds} s)`);
+  else if (readyAfterMs > settings.readyBoundSeconds * 1000)
+    failures.push(`every /readyz 200 only ${seconds(readyAfterMs)} after the fault (bound ${settings.readyBoundSeconds} s)`);
   return {
     name,
     apiCalls: load.api.length,
@@ -150,29 +155,34 @@ export async function underLoad(ctx: Context, id: string, name: string, fault: (
 
 /** 1. RabbitMQ gone for the outage: the proxy stays ready and serving, the APIs keep answering. */
 export function brokerOutage(ctx: Context): Promise<ExperimentResult> {
-  return underLoad(ctx, 'broker', `1. RabbitMQ away ${ctx.settings.outageSeconds} s under load (${ctx.settings.brokerOutage === 'node' ? 'stop_app' : 'relay cut'})`, async () => {
-    const from = Date.now();
-    if (ctx.settings.brokerOutage === 'node') await ctx.broker.stopApp();
-    else await ctx.brokerRelay.cut();
-    await sleep(ctx.settings.outageSeconds * 1000);
-    if (ctx.settings.brokerOutage === 'node') await ctx.broker.startApp();
-    else await ctx.brokerRelay.open();
-    const endedAt = Date.now();
-    return {
-      endedAt,
-      check(load, watch) {
-        const failures: string[] = [];
-        const during = (at: number) => at >= from && at <= endedAt;
-        if (watch.unreadyDuring(from, endedAt, 'node-proxy').length > 0) failures.push('node-proxy /readyz was not 200 during the broker outage');
-        const rpcFailed = load.rpc.filter((r) => during(r.at) && !r.ok).length;
-        if (rpcFailed > 0) failures.push(`${rpcFailed} proxied RPC calls failed during the broker outage`);
-        const unanswered = load.api.filter((r) => during(r.at) && isApiFailure(r.status)).length;
-        if (unanswered > 0) failures.push(`${unanswered} API calls failed (5xx or no answer) during the broker outage`);
-        const unready = watch.unreadyDuring(from, endedAt);
-        return { failures, notes: [`outage ${seconds(endedAt - from)}; /readyz not 200 during it: ${unready.join(', ') || 'none'}`] };
-      },
-    };
-  });
+  return underLoad(
+    ctx,
+    'broker',
+    `1. RabbitMQ away ${ctx.settings.outageSeconds} s under load (${ctx.settings.brokerOutage === 'node' ? 'stop_app' : 'relay cut'})`,
+    async () => {
+      const from = Date.now();
+      if (ctx.settings.brokerOutage === 'node') await ctx.broker.stopApp();
+      else await ctx.brokerRelay.cut();
+      await sleep(ctx.settings.outageSeconds * 1000);
+      if (ctx.settings.brokerOutage === 'node') await ctx.broker.startApp();
+      else await ctx.brokerRelay.open();
+      const endedAt = Date.now();
+      return {
+        endedAt,
+        check(load, watch) {
+          const failures: string[] = [];
+          const during = (at: number) => at >= from && at <= endedAt;
+          if (watch.unreadyDuring(from, endedAt, 'node-proxy').length > 0) failures.push('node-proxy /readyz was not 200 during the broker outage');
+          const rpcFailed = load.rpc.filter((r) => during(r.at) && !r.ok).length;
+          if (rpcFailed > 0) failures.push(`${rpcFailed} proxied RPC calls failed during the broker outage`);
+          const unanswered = load.api.filter((r) => during(r.at) && isApiFailure(r.status)).length;
+          if (unanswered > 0) failures.push(`${unanswered} API calls failed (5xx or no answer) during the broker outage`);
+          const unready = watch.unreadyDuring(from, endedAt);
+          return { failures, notes: [`outage ${seconds(endedAt - from)}; /readyz not 200 during it: ${unready.join(', ') || 'none'}`] };
+        },
+      };
+    },
+  );
 }
 
 /**
@@ -206,10 +216,14 @@ export async function killEach(ctx: Context): Promise<ExperimentResult> {
       const listenedAt = await service.listening();
       const readyMs = await timeUntilReady(service, 60_000);
       const readyAt = Date.now();
-      notes.push(`${name}: listening ${seconds(listenedAt - killedAt)} after the kill, ready ${readyMs === undefined ? 'never' : seconds(readyMs)} after listening (${seconds(readyAt - killedAt)} after the kill)`);
-      if (readyMs === undefined || readyMs > ctx.settings.readyBoundSeconds * 1000) failures.push(`${name} not ready within ${ctx.settings.readyBoundSeconds} s of listening after its restart`);
+      notes.push(
+        `${name}: listening ${seconds(listenedAt - killedAt)} after the kill, ready ${readyMs === undefined ? 'never' : seconds(readyMs)} after listening (${seconds(readyAt - killedAt)} after the kill)`,
+      );
+      if (readyMs === undefined || readyMs > ctx.settings.readyBoundSeconds * 1000)
+        failures.push(`${name} not ready within ${ctx.settings.readyBoundSeconds} s of listening after its restart`);
       // The proxy's primary listens before its workers, which serve: bounded from the kill too.
-      if (name === 'node-proxy' && readyAt - killedAt > PROXY_RESTART_BOUND_MS) failures.push(`node-proxy ready only ${seconds(readyAt - killedAt)} after its SIGKILL (bound ${PROXY_RESTART_BOUND_MS / 1000} s)`);
+      if (name === 'node-proxy' && readyAt - killedAt > PROXY_RESTART_BOUND_MS)
+        failures.push(`node-proxy ready only ${seconds(readyAt - killedAt)} after its SIGKILL (bound ${PROXY_RESTART_BOUND_MS / 1000} s)`);
       endedAt = Date.now();
       await sleep(ctx.settings.afterSeconds * 1000);
       windows.push({ name, from: killedAt, to: Date.now(), readyAt });
@@ -223,7 +237,8 @@ export async function killEach(ctx: Context): Promise<ExperimentResult> {
         // definition; any other failure is the data plane failing with a control-plane process.
         for (const w of windows) {
           const failed = load.rpc.filter((r) => !r.ok && r.at >= w.from && r.at < w.to && !(w.name === 'node-proxy' && r.at <= w.readyAt)).length;
-          if (failed > 0) failures.push(`${failed} proxied RPC calls failed after ${w.name} was killed${w.name === 'node-proxy' ? ' (once it was ready again)' : ''}`);
+          if (failed > 0)
+            failures.push(`${failed} proxied RPC calls failed after ${w.name} was killed${w.name === 'node-proxy' ? ' (once it was ready again)' : ''}`);
         }
         return { failures, notes };
       },
@@ -234,8 +249,13 @@ export async function killEach(ctx: Context): Promise<ExperimentResult> {
   const answered = made.calls.filter((r) => r.ok);
   const lossBound = answered.filter((r) => r.at <= made.proxyKilledAt && made.proxyKilledAt - r.at <= PROXY_USAGE_INTERVAL_MS).length;
   const usage = compareUsage(usageBefore, await quietUsage(ctx.db, PROXY_USAGE_INTERVAL_MS + 2000, 60_000), answered);
-  result.notes.unshift(`usage counted ${usage.counted} of the ${usage.made} answered proxied calls: ${usage.lost} lost in the proxy's SIGKILL (bound: the ${lossBound} answered in the ${PROXY_USAGE_INTERVAL_MS / 1000} s before it), ${usage.extra} counted beyond`);
-  if (usage.lost > lossBound) result.failures.push(`${usage.lost} proxied calls missing from the usage, more than the ${lossBound} answered in the usage interval before the proxy's SIGKILL`);
+  result.notes.unshift(
+    `usage counted ${usage.counted} of the ${usage.made} answered proxied calls: ${usage.lost} lost in the proxy's SIGKILL (bound: the ${lossBound} answered in the ${PROXY_USAGE_INTERVAL_MS / 1000} s before it), ${usage.extra} counted beyond`,
+  );
+  if (usage.lost > lossBound)
+    result.failures.push(
+      `${usage.lost} proxied calls missing from the usage, more than the ${lossBound} answered in the usage interval before the proxy's SIGKILL`,
+    );
   // A call that failed at the client (its answer cut by the kill) may have been counted; never more than every call made.
   if (usage.counted > made.calls.length) result.failures.push(`usage counts ${usage.counted} proxied calls, more than the ${made.calls.length} made`);
   return result;
@@ -254,11 +274,18 @@ export function twoNodesInstances(ctx: Context): Promise<ExperimentResult> {
     await platform.services.nodes.stop('SIGKILL');
     const takeoverBound = (settings.nodeLeaseSeconds + 10) * 1000;
     let takenOver = true;
-    await waitFor('nodes-b to own every node', async () => (await auditNodes(db, platform.nodesDir)).every((n) => n.state !== 'running' || n.owner === 'nodes-b'), takeoverBound, 250).catch(() => {
+    await waitFor(
+      'nodes-b to own every node',
+      async () => (await auditNodes(db, platform.nodesDir)).every((n) => n.state !== 'running' || n.owner === 'nodes-b'),
+      takeoverBound,
+      250,
+    ).catch(() => {
       takenOver = false;
     });
     const takeoverMs = Date.now() - killedAt;
-    notes.push(takenOver ? `nodes-b owned every node ${seconds(takeoverMs)} after the kill (lease ${settings.nodeLeaseSeconds} s)` : 'nodes-b never owned every node');
+    notes.push(
+      takenOver ? `nodes-b owned every node ${seconds(takeoverMs)} after the kill (lease ${settings.nodeLeaseSeconds} s)` : 'nodes-b never owned every node',
+    );
     if (!takenOver) failures.push(`nodes-b did not take over within ${takeoverBound / 1000} s`);
     const nodeBound = (settings.nodeLeaseSeconds + 10) * 1000;
     const afterTakeover = await nodesSettled(db, platform.nodesDir, ['nodes-b'], nodeBound);
@@ -267,12 +294,20 @@ export function twoNodesInstances(ctx: Context): Promise<ExperimentResult> {
     platform.services.nodes.start();
     await platform.services.nodes.listening();
     await platform.nodesB.stop('SIGTERM');
-    await waitFor('nodes-a to own every node again', async () => (await auditNodes(db, platform.nodesDir)).every((n) => n.state !== 'running' || n.owner === 'nodes-a'), takeoverBound, 250).catch(() => {
+    await waitFor(
+      'nodes-a to own every node again',
+      async () => (await auditNodes(db, platform.nodesDir)).every((n) => n.state !== 'running' || n.owner === 'nodes-a'),
+      takeoverBound,
+      250,
+    ).catch(() => {
       failures.push('nodes-a did not own every node again after nodes-b stopped');
     });
     const endedAt = Date.now();
     const afterHandBack = await nodesSettled(db, platform.nodesDir, ['nodes-a'], nodeBound);
-    failures.push(...afterTakeover.problems.map((p) => `${nodeBound / 1000} s after the takeover: ${p}`), ...afterHandBack.problems.map((p) => `${nodeBound / 1000} s after the hand-back: ${p}`));
+    failures.push(
+      ...afterTakeover.problems.map((p) => `${nodeBound / 1000} s after the takeover: ${p}`),
+      ...afterHandBack.problems.map((p) => `${nodeBound / 1000} s after the hand-back: ${p}`),
+    );
     return {
       endedAt,
       // The load's nodes calls go to the killed instance: the same kill window as in experiment 3.
@@ -280,7 +315,10 @@ export function twoNodesInstances(ctx: Context): Promise<ExperimentResult> {
       check(load) {
         // The issue bounds orphans and doubles here, not the proxied calls: reported for the record.
         const failed = load.rpc.filter((r) => !r.ok);
-        if (failed.length > 0) notes.push(`${failed.length} proxied RPC calls failed, from +${seconds(failed[0]!.at - killedAt)} to +${seconds(failed[failed.length - 1]!.at - killedAt)} after the kill`);
+        if (failed.length > 0)
+          notes.push(
+            `${failed.length} proxied RPC calls failed, from +${seconds(failed[0]!.at - killedAt)} to +${seconds(failed[failed.length - 1]!.at - killedAt)} after the kill`,
+          );
         return { failures, notes };
       },
     };
@@ -304,12 +342,25 @@ export async function startTogether(ctx: Context): Promise<ExperimentResult> {
     return `${s.name}: listening +${seconds(listenedAt[i]! - Math.min(...listenedAt))}, ready ${ready === undefined ? 'never' : `${seconds(ready)} after the last listened`}`;
   });
   const worst = readyMs.some((ms) => ms === undefined) ? undefined : Math.max(...(readyMs as number[]));
-  if (worst === undefined || worst > settings.readyBoundSeconds * 1000) failures.push(`not all ready within ${settings.readyBoundSeconds} s of the last listening (${worst === undefined ? 'never' : seconds(worst)})`);
+  if (worst === undefined || worst > settings.readyBoundSeconds * 1000)
+    failures.push(`not all ready within ${settings.readyBoundSeconds} s of the last listening (${worst === undefined ? 'never' : seconds(worst)})`);
   // The hosted nodes outlived the restart of everything, each once.
   const nodeBound = (settings.nodeLeaseSeconds + 10) * 1000;
   const { problems } = await nodesSettled(db, platform.nodesDir, ['nodes-a'], nodeBound);
   failures.push(...problems.map((p) => `${nodeBound / 1000} s after the start: ${p}`));
-  return { name, apiCalls: 0, apiByStatus: {}, apiNot2xxByService: {}, api500: 0, api503WithoutRetryAfter: 0, rpcCalls: 0, rpcFailed: 0, readyAfterMs: worst, notes, failures };
+  return {
+    name,
+    apiCalls: 0,
+    apiByStatus: {},
+    apiNot2xxByService: {},
+    api500: 0,
+    api503WithoutRetryAfter: 0,
+    rpcCalls: 0,
+    rpcFailed: 0,
+    readyAfterMs: worst,
+    notes,
+    failures,
+  };
 }
 
 /** Milliseconds from `since` (default now) until `service` answers /readyz 200; undefined past `timeoutMs`. */

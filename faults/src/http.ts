@@ -20,7 +20,10 @@ export function call(method: string, url: string, options: { headers?: Record<st
       {
         method,
         agent,
-        headers: { ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) }), ...options.headers },
+        headers: {
+          ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) }),
+          ...options.headers,
+        },
         timeout: options.timeoutMs ?? 5_000,
       },
       (res) => {

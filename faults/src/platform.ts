@@ -115,7 +115,19 @@ export async function definePlatform(settings: PlatformSettings): Promise<Platfo
     const port = await freePort();
     if (!ports.includes(port)) ports.push(port);
   }
-  const [accountsPort, nodesPort, nodesBPort, stakingPort, adminPort, eth, btc, btcTest, ltc, avax, management] = ports as [number, number, number, number, number, number, number, number, number, number, number];
+  const [accountsPort, nodesPort, nodesBPort, stakingPort, adminPort, eth, btc, btcTest, ltc, avax, management] = ports as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const accountsUrl = `http://127.0.0.1:${accountsPort}`;
   const common: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -138,7 +150,13 @@ export async function definePlatform(settings: PlatformSettings): Promise<Platfo
   });
   const logDir = settings.dir;
   const services: Record<ServiceName, ServiceProcess> = {
-    accounts: new ServiceProcess('accounts', 'services/accounts/dist/main.js', accountsPort, { ...common, ACCOUNTS_PORT: String(accountsPort), BCRYPT_ROUNDS: '4' }, logDir),
+    accounts: new ServiceProcess(
+      'accounts',
+      'services/accounts/dist/main.js',
+      accountsPort,
+      { ...common, ACCOUNTS_PORT: String(accountsPort), BCRYPT_ROUNDS: '4' },
+      logDir,
+    ),
     nodes: new ServiceProcess('nodes', 'services/nodes/dist/main.js', nodesPort, nodesEnv(nodesPort, 'nodes-a'), logDir),
     staking: new ServiceProcess('staking', 'services/staking/dist/main.js', stakingPort, { ...common, STAKING_PORT: String(stakingPort) }, logDir),
     'node-proxy': new ServiceProcess(

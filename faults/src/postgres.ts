@@ -11,7 +11,9 @@ function binDir(): string {
   if (process.env.PG_BIN_DIR) return process.env.PG_BIN_DIR;
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return '';
-  const majors = readdirSync(root).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
+  const majors = readdirSync(root)
+    .filter((name) => /^\d+$/.test(name))
+    .sort((a, b) => Number(b) - Number(a));
   return majors[0] ? path.join(root, majors[0], 'bin') : '';
 }
 
@@ -76,7 +78,22 @@ export class OwnPostgres {
 
   /** Rows of a query, each a list of column texts (psql's unaligned output). */
   async query(sql: string): Promise<string[][]> {
-    const out = await runOrThrow(this.tool('psql'), ['-h', '127.0.0.1', '-p', String(this.port), '-U', 'postgres', '-d', 'faults', '-v', 'ON_ERROR_STOP=1', '-AtF', '\t', '-c', sql]);
+    const out = await runOrThrow(this.tool('psql'), [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(this.port),
+      '-U',
+      'postgres',
+      '-d',
+      'faults',
+      '-v',
+      'ON_ERROR_STOP=1',
+      '-AtF',
+      '\t',
+      '-c',
+      sql,
+    ]);
     return out
       .split('\n')
       .filter((line) => line.length > 0)

@@ -46,7 +46,10 @@ export class OwnRabbitMq {
   private tool(name: string, args: string[], timeoutMs = 60_000): Promise<string> {
     const file = path.join(RABBITMQ_BIN, name);
     return this.asRoot
-      ? runOrThrow('runuser', ['-u', 'rabbitmq', '--', 'env', ...Object.entries(this.env()).map(([k, v]) => `${k}=${v ?? ''}`), file, ...args], { cwd: '/', timeoutMs })
+      ? runOrThrow('runuser', ['-u', 'rabbitmq', '--', 'env', ...Object.entries(this.env()).map(([k, v]) => `${k}=${v ?? ''}`), file, ...args], {
+          cwd: '/',
+          timeoutMs,
+        })
       : runOrThrow(file, args, { env: this.env(), timeoutMs });
   }
 

@@ -33,22 +33,32 @@ const settings: Settings = {
   brokerOutage: process.env.FAULTS_BROKER_OUTAGE === 'node' ? 'node' : 'relay',
 };
 if (!['', 'node', 'relay', undefined].includes(process.env.FAULTS_BROKER_OUTAGE)) throw new Error('FAULTS_BROKER_OUTAGE must be relay or node');
-const chosen = (process.env.FAULTS_EXPERIMENTS ?? Object.keys(EXPERIMENTS).join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+const chosen = (process.env.FAULTS_EXPERIMENTS ?? Object.keys(EXPERIMENTS).join(','))
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
 
 function report(result: ExperimentResult): void {
-  const statuses = Object.entries(result.apiByStatus).map(([status, count]) => `${status === '0' ? 'no answer' : status}: ${count}`).join(', ') || '-';
+  const statuses =
+    Object.entries(result.apiByStatus)
+      .map(([status, count]) => `${status === '0' ? 'no answer' : status}: ${count}`)
+      .join(', ') || '-';
   log(`  API calls ${result.apiCalls} (${statuses}); 500s ${result.api500}; 503 without Retry-After ${result.api503WithoutRetryAfter}`);
   const not2xx = Object.entries(result.apiNot2xxByService).map(([key, count]) => `${key}: ${count}`);
   if (not2xx.length > 0) log(`  API answers other than 2xx by service: ${not2xx.join(', ')}`);
   log(`  proxied RPC calls ${result.rpcCalls}, failed ${result.rpcFailed}`);
   if (result.events) {
     const e = result.events;
-    const lostBy = Object.entries(e.lostByService).map(([service, count]) => `${service} ${count}`).join(', ');
-    log(`  call events: successful calls ${e.successful}, stored ${e.stored}, lost ${e.lost}${lostBy ? ` (${lostBy})` : ''}${e.lostInWindow ? ` of which ${e.lostInWindow} in the kill window` : ''}, doubled ${e.doubled}`);
+    const lostBy = Object.entries(e.lostByService)
+      .map(([service, count]) => `${service} ${count}`)
+      .join(', ');
+    log(
+      `  call events: successful calls ${e.successful}, stored ${e.stored}, lost ${e.lost}${lostBy ? ` (${lostBy})` : ''}${e.lostInWindow ? ` of which ${e.lostInWindow} in the kill window` : ''}, doubled ${e.doubled}`,
+    );
   }
   if (result.stuckOutboxRows !== undefined) log(`  outbox rows stuck ${result.stuckOutboxRows}; dead letters ${result.deadLetters}`);
   log(`  every /readyz 200 after ${result.readyAfterMs === undefined ? 'never' : `${(result.readyAfterMs / 1000).toFixed(1)} s`}`);
@@ -99,7 +109,12 @@ async function main(): Promise<number> {
     log(`PostgreSQL on ${db.port}, RabbitMQ node ${broker.nodeName} on ${broker.port} (${elapsed()})`);
     const brokerRelay = new TcpRelay(await freePort(), broker.port);
     await brokerRelay.open();
-    platform = await definePlatform({ dir, databaseUrl: db.url, amqpUrl: `amqp://guest:guest@127.0.0.1:${brokerRelay.port}`, nodeLeaseSeconds: settings.nodeLeaseSeconds });
+    platform = await definePlatform({
+      dir,
+      databaseUrl: db.url,
+      amqpUrl: `amqp://guest:guest@127.0.0.1:${brokerRelay.port}`,
+      nodeLeaseSeconds: settings.nodeLeaseSeconds,
+    });
     // Accounts first: it makes the key files the others share ($DATA_DIR/keys) and migrates alone.
     const { services } = platform;
     services.accounts.start();
@@ -117,7 +132,9 @@ async function main(): Promise<number> {
       log(`  (${elapsed()})`);
     }
     const failing = results.filter((r) => r.failures.length > 0);
-    log(`\n${results.length - failing.length} of ${results.length} experiments passed${failing.length ? `; failed: ${failing.map((r) => r.name).join(' | ')}` : ''} (${elapsed()})`);
+    log(
+      `\n${results.length - failing.length} of ${results.length} experiments passed${failing.length ? `; failed: ${failing.map((r) => r.name).join(' | ')}` : ''} (${elapsed()})`,
+    );
     failed = failing.length > 0;
     return failed ? 1 : 0;
   } finally {

@@ -37,12 +37,18 @@ function verificationPath(dataDir: string, userId: string): string | undefined {
 async function createUser(platform: Platform, index: number): Promise<LoadUser> {
   const email = `faults-${index}-${Date.now()}@example.com`;
   const password = 'correct horse battery 42';
-  const profile = await expectJson<{ id: string }>('sign-up', call('POST', `${platform.accountsUrl}/users`, { body: { email, password, displayName: `Load ${index}` } }));
+  const profile = await expectJson<{ id: string }>(
+    'sign-up',
+    call('POST', `${platform.accountsUrl}/users`, { body: { email, password, displayName: `Load ${index}` } }),
+  );
   let link: string | undefined;
   await waitFor('the verification e-mail', async () => (link = verificationPath(platform.dataDir, profile.id)) !== undefined, 15_000);
   await expectJson('verification', call('PUT', `${platform.accountsUrl}${link}`));
   const basic = `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`;
-  const { accessToken: accountToken } = await expectJson<{ accessToken: string }>('login', call('POST', `${platform.accountsUrl}/auth`, { headers: { authorization: basic } }));
+  const { accessToken: accountToken } = await expectJson<{ accessToken: string }>(
+    'login',
+    call('POST', `${platform.accountsUrl}/auth`, { headers: { authorization: basic } }),
+  );
   const key = await expectJson<{ clientId: string; clientSecret: string }>(
     'client key',
     call('POST', `${platform.accountsUrl}/users/me/client-keys`, { headers: { authorization: `Bearer ${accountToken}` } }),

@@ -15,9 +15,7 @@ module.exports = {
   testEnvironmentOptions: {
     customExportConditions: ['@cloud/source', 'node', 'node-addons'],
   },
-  roots: ['<rootDir>/src', '<rootDir>/test'].filter((dir) =>
-    require('node:fs').existsSync(dir.replace('<rootDir>', process.cwd())),
-  ),
+  roots: ['<rootDir>/src', '<rootDir>/test'].filter((dir) => require('node:fs').existsSync(dir.replace('<rootDir>', process.cwd()))),
   testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.ts$': [

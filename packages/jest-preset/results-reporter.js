@@ -12,7 +12,10 @@ const repositoryRoot = path.resolve(__dirname, '..', '..');
 
 function firstErrorLine(messages) {
   const text = (messages ?? []).join('\n');
-  const line = text.split('\n').map((l) => l.trim()).find((l) => l.length > 0);
+  const line = text
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l.length > 0);
   return line ? line.slice(0, 300) : '';
 }
 

@@ -89,7 +89,10 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promi
     const nodesConfig = loadNodesConfig(withAccounts);
     await serveApi('nodes', await createNodesService(nodesConfig, { bus, proxyPorts }), { port: nodesConfig.NODES_PORT, host: nodesConfig.NODES_HOST });
     const stakingConfig = loadStakingConfig(withAccounts);
-    await serveApi('staking', await createStakingService(stakingConfig, { bus, proxyPorts }), { port: stakingConfig.STAKING_PORT, host: stakingConfig.STAKING_HOST });
+    await serveApi('staking', await createStakingService(stakingConfig, { bus, proxyPorts }), {
+      port: stakingConfig.STAKING_PORT,
+      host: stakingConfig.STAKING_HOST,
+    });
 
     const proxyConfig = loadProxyConfig(withAccounts);
     const proxy = await startNodeProxy(proxyConfig, { bus });
@@ -125,7 +128,9 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promi
  */
 function withConsole(env: NodeJS.ProcessEnv, consoleUrl: string): NodeJS.ProcessEnv {
   const publicUrl = env.CONSOLE_URL || consoleUrl;
-  const origins = new Set([...(env.CORS_ORIGINS ?? '').split(','), new URL(consoleUrl).origin, new URL(publicUrl).origin].map((origin) => origin.trim()).filter(Boolean));
+  const origins = new Set(
+    [...(env.CORS_ORIGINS ?? '').split(','), new URL(consoleUrl).origin, new URL(publicUrl).origin].map((origin) => origin.trim()).filter(Boolean),
+  );
   return { ...env, CONSOLE_URL: publicUrl, CORS_ORIGINS: [...origins].join(',') };
 }
 
@@ -146,7 +151,9 @@ function unavailable(request: Parameters<RequestListener>[0], response: Paramete
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Cloud Nodes console</title>',
     ...(starting ? ['<meta http-equiv="refresh" content="2">'] : []),
     '</head><body><main>',
-    starting ? '<h1>The platform is starting</h1><p>This page reloads itself every 2 seconds until the console is ready.</p>' : `<h1>The console is not available</h1><p>${escaped}</p>`,
+    starting
+      ? '<h1>The platform is starting</h1><p>This page reloads itself every 2 seconds until the console is ready.</p>'
+      : `<h1>The console is not available</h1><p>${escaped}</p>`,
     '</main></body></html>',
   ].join('');
   response.writeHead(503, { ...headers, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'" }).end(page);

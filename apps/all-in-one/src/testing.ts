@@ -33,7 +33,15 @@ export async function startTestPlatform(env: NodeJS.ProcessEnv = {}, dataDir = m
   // Every test client calls from 127.0.0.1: the per-address limits are for tests that set them.
   const perAddressLimits = { SIGNUP_MAX_PER_ADDRESS: '1000', PASSWORD_RESET_MAX_PER_ADDRESS: '1000' };
   // Its nodes stop with it: a test leaves no process behind (a deployment's stay running, for the next start).
-  const platform = await startPlatform({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', BCRYPT_ROUNDS: '4', STOP_NODES_ON_SHUTDOWN: 'true', ...perAddressLimits, ...ANY_PORTS, ...env });
+  const platform = await startPlatform({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    BCRYPT_ROUNDS: '4',
+    STOP_NODES_ON_SHUTDOWN: 'true',
+    ...perAddressLimits,
+    ...ANY_PORTS,
+    ...env,
+  });
   return {
     ...platform,
     dataDir,
@@ -73,7 +81,12 @@ export function verificationFor(dataDir: string, to: string): Promise<{ userId: 
 /** The user id, token (after `label:`) and link of the newest such e-mail to `to` in DATA_DIR's dev outbox. */
 async function mailedTokenFor(dataDir: string, to: string, label: string): Promise<{ userId: string; token: string; link: string }> {
   const mailDir = path.join(dataDir, 'mail');
-  const files = existsSync(mailDir) ? readdirSync(mailDir).filter((file) => file.endsWith('.eml')).sort().reverse() : [];
+  const files = existsSync(mailDir)
+    ? readdirSync(mailDir)
+        .filter((file) => file.endsWith('.eml'))
+        .sort()
+        .reverse()
+    : [];
   for (const file of files) {
     const mail = await simpleParser(readFileSync(path.join(mailDir, file)));
     const recipients = [mail.to ?? []].flat().flatMap((address) => address.value.map((value) => value.address));

@@ -25,7 +25,9 @@ describe("npm start's build step", () => {
   it('prints a line for each package as it is built, counted against the whole', async () => {
     const { turboProgress } = (await import(script)) as { turboProgress(): (line: string) => string | undefined };
     const progress = turboProgress();
-    const lines = TURBO_OUTPUT.split('\n').map(progress).filter((line) => line !== undefined);
+    const lines = TURBO_OUTPUT.split('\n')
+      .map(progress)
+      .filter((line) => line !== undefined);
     expect(lines).toEqual(['[1/3] @cloud/chains up to date', '[2/3] @cloud/config built', '[3/3] @cloud/all-in-one built']);
   });
 });

@@ -46,7 +46,10 @@ describe('the platform with its console', () => {
         });
         expect(preflight.headers.get('access-control-allow-origin')).toBe(allowed);
       }
-      const stranger = await fetch(`${platform.urls[name]}/users/me`, { method: 'OPTIONS', headers: { origin: 'https://evil.example.com', 'access-control-request-method': 'GET' } });
+      const stranger = await fetch(`${platform.urls[name]}/users/me`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://evil.example.com', 'access-control-request-method': 'GET' },
+      });
       expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
     }
   });

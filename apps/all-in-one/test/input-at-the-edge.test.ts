@@ -75,7 +75,11 @@ it('covers every route of the three documents, as served', async () => {
 it.each(CASES.map((item) => [`${item.service}: ${item.name}`, item] as const))('%s', async (_name, item: Case & { service: string }) => {
   const { status, body } = await call(`${platform.urls[item.service]}${item.url}`, {
     method: item.method.toUpperCase(),
-    headers: { ...(item.scheme ? headersOf[item.scheme] : {}), ...(item.authorization ? { authorization: item.authorization } : {}), ...(item.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(item.scheme ? headersOf[item.scheme] : {}),
+      ...(item.authorization ? { authorization: item.authorization } : {}),
+      ...(item.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(item.body === undefined ? {} : { body: JSON.stringify(item.body) }),
   });
   expect(status).toBeLessThan(500);
@@ -98,7 +102,8 @@ it('records the call of a refused node id as an event with its 400', async () =>
   const refused = (event: Record<string, unknown>) => (event.serviceData as Record<string, unknown>).requestId === requestId;
   while (!events.some(refused) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 200));
-    events = (await call(`${platform.urls.accounts}/users/me/events?service=cloud-nodes&limit=500`, { headers: headersOf.accountToken })).body as unknown as Record<string, unknown>[];
+    events = (await call(`${platform.urls.accounts}/users/me/events?service=cloud-nodes&limit=500`, { headers: headersOf.accountToken }))
+      .body as unknown as Record<string, unknown>[];
   }
   // The event is stored, without the id that no text column can hold.
   expect(events.find(refused)).toMatchObject({ input: { method: 'GET', route: '/users/me/nodes/:id' }, output: { httpStatusCode: 400 } });

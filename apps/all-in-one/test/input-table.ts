@@ -208,7 +208,15 @@ export function casesOf(document: Document, bodyOverrides: Record<string, Record
         // base64, so a lone surrogate cannot be sent there either).
         if (scheme === 'basic' && bad.for === 'text' && !bad.notTextInUrl) {
           const authorization = `Basic ${Buffer.from(`${bad.value}@example.com:correct horse 42`).toString('base64')}`;
-          cases.push({ ...base, name: `${route} Basic user = ${bad.name}`, url: urlWith(), body: bodies[0], authorization, field: 'authorization', expect: 'InvalidInput' });
+          cases.push({
+            ...base,
+            name: `${route} Basic user = ${bad.name}`,
+            url: urlWith(),
+            body: bodies[0],
+            authorization,
+            field: 'authorization',
+            expect: 'InvalidInput',
+          });
         }
         for (const parameter of [...pathParams, ...queryParams]) {
           if (!parameter.schema || !appliesTo(document, bad, parameter.schema)) continue;

@@ -61,7 +61,10 @@ describe('startPlatform', () => {
     const { id: userId } = (await signUp.json()) as { id: string };
     const { token } = await verificationFor(dataDir, email);
     expect((await fetch(`${accounts}/users/${userId}/token/${token}`, { method: 'PUT' })).status).toBe(200);
-    const login = await fetch(`${accounts}/auth`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${email}:correct horse 42`).toString('base64')}` } });
+    const login = await fetch(`${accounts}/auth`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${email}:correct horse 42`).toString('base64')}` },
+    });
     const { accessToken } = (await login.json()) as { accessToken: string };
     return { userId, accessToken };
   };
@@ -69,7 +72,9 @@ describe('startPlatform', () => {
   /** Headers with a client access token of a new verified user, as steps 1 to 5 of the README make one. */
   const clientHeaders = async (accounts: string, email: string) => {
     const { accessToken } = await loggedIn(accounts, email);
-    const key = (await (await fetch(`${accounts}/users/me/client-keys`, { method: 'POST', headers: { authorization: `Bearer ${accessToken}` } })).json()) as Record<string, string>;
+    const key = (await (
+      await fetch(`${accounts}/users/me/client-keys`, { method: 'POST', headers: { authorization: `Bearer ${accessToken}` } })
+    ).json()) as Record<string, string>;
     const tokens = await fetch(`${accounts}/auth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -96,7 +101,11 @@ describe('startPlatform', () => {
           method: 'OPTIONS',
           headers: { origin: consoleOrigin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
         });
-        expect({ api, status: preflight.status, origin: preflight.headers.get('access-control-allow-origin') }).toEqual({ api, status: 204, origin: consoleOrigin });
+        expect({ api, status: preflight.status, origin: preflight.headers.get('access-control-allow-origin') }).toEqual({
+          api,
+          status: 204,
+          origin: consoleOrigin,
+        });
       }
       const signUp = await fetch(`${platform.urls.accounts}/users`, {
         method: 'POST',
@@ -198,11 +207,18 @@ describe('startPlatform', () => {
       const created = await fetch(`${staking}/staking/avalanche/fuji/validators`, { method: 'POST', headers: client });
       expect(created.status).toBe(200);
       const validator = (await created.json()) as { nodeId: string; chainNodeId: string; address: string; nodeUser: string; nodePass: string };
-      expect(validator).toMatchObject({ nodeId: expect.stringMatching(/^node-[0-9a-f-]{36}$/), chainNodeId: expect.stringMatching(/^NodeID-[1-9A-HJ-NP-Za-km-z]+$/) });
+      expect(validator).toMatchObject({
+        nodeId: expect.stringMatching(/^node-[0-9a-f-]{36}$/),
+        chainNodeId: expect.stringMatching(/^NodeID-[1-9A-HJ-NP-Za-km-z]+$/),
+      });
       const credentials = `${validator.nodeUser}:${validator.nodePass}`;
 
       const fetched = await pollUntil(
-        async () => (await (await fetch(`${staking}/staking/avalanche/fuji/validators/${validator.nodeId}`, { headers: client })).json()) as { state: string; registration: { status: string } },
+        async () =>
+          (await (await fetch(`${staking}/staking/avalanche/fuji/validators/${validator.nodeId}`, { headers: client })).json()) as {
+            state: string;
+            registration: { status: string };
+          },
         (value) => value.state === 'running',
       );
       expect(fetched).toMatchObject({ state: 'running', chainNodeId: validator.chainNodeId, registration: { status: 'unregistered' } });
@@ -212,7 +228,14 @@ describe('startPlatform', () => {
       expect(await proxyCall(platform.proxy, validator.address, management, credentials, undefined, '/status')).toEqual({ status: 200, body: 'healthy' });
       const logs = await proxyCall(platform.proxy, validator.address, management, credentials, undefined, '/logs?lines=2');
       expect(logs).toMatchObject({ status: 200, body: [expect.any(String), expect.any(String)] });
-      const info = await proxyCall(platform.proxy, validator.address, platform.proxy.ports.avalanche, credentials, { jsonrpc: '2.0', id: 1, method: 'info.getNodeID', params: {} }, '/ext/info');
+      const info = await proxyCall(
+        platform.proxy,
+        validator.address,
+        platform.proxy.ports.avalanche,
+        credentials,
+        { jsonrpc: '2.0', id: 1, method: 'info.getNodeID', params: {} },
+        '/ext/info',
+      );
       expect(info).toMatchObject({ status: 200, body: { result: { nodeID: validator.chainNodeId } } });
 
       // Never registered: it may go.

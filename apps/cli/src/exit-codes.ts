@@ -68,11 +68,7 @@ interface Rule {
   describe(error: unknown): Failure;
 }
 
-function rule<E extends Error>(
-  type: abstract new (...args: never[]) => E,
-  exitCode: number,
-  describe: (error: E) => { code: string; message: string },
-): Rule {
+function rule<E extends Error>(type: abstract new (...args: never[]) => E, exitCode: number, describe: (error: E) => { code: string; message: string }): Rule {
   return {
     matches: (error) => error instanceof type,
     describe: (error) => {
@@ -126,7 +122,12 @@ const RULES: Rule[] = [
 function failureOf(error: unknown, command: string | undefined): Failure | undefined {
   if (command !== 'login') return undefined;
   if (error instanceof TwoFactorRequiredError) {
-    return { exitCode: 3, code: error.code, status: error.status, message: 'this account has two-factor login: give the code with --code <code>, or run the command at a terminal to be asked for it' };
+    return {
+      exitCode: 3,
+      code: error.code,
+      status: error.status,
+      message: 'this account has two-factor login: give the code with --code <code>, or run the command at a terminal to be asked for it',
+    };
   }
   if (error instanceof UnauthorizedError) {
     return {

@@ -23,9 +23,20 @@ export interface Column<Row extends object = object> {
 // No box characters: a header row and columns separated by spaces, like `kubectl get`.
 const BORDERLESS = {
   chars: {
-    top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-    bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-    left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '',
+    top: '',
+    'top-mid': '',
+    'top-left': '',
+    'top-right': '',
+    bottom: '',
+    'bottom-mid': '',
+    'bottom-left': '',
+    'bottom-right': '',
+    left: '',
+    'left-mid': '',
+    mid: '',
+    'mid-mid': '',
+    right: '',
+    'right-mid': '',
     middle: '   ',
   },
   style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
@@ -43,13 +54,18 @@ export function printTable<Row extends object>(o: Output, rows: Row[], columns: 
   }
   const table = new Table({ ...BORDERLESS, head: columns.map((column) => column.header) });
   for (const row of rows) {
-    table.push(columns.map(({ key, format }) => {
-      const value = (row as Record<string, unknown>)[key];
-      return format ? format(value, row) : cellText(value);
-    }));
+    table.push(
+      columns.map(({ key, format }) => {
+        const value = (row as Record<string, unknown>)[key];
+        return format ? format(value, row) : cellText(value);
+      }),
+    );
   }
   // cli-table3 pads the last column too; trailing spaces only get in the way of copy and diff.
-  const lines = table.toString().split('\n').map((line) => line.trimEnd());
+  const lines = table
+    .toString()
+    .split('\n')
+    .map((line) => line.trimEnd());
   o.out.write(`${lines.join('\n')}\n`);
 }
 

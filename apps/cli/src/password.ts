@@ -40,7 +40,12 @@ export async function readPassword(options: ReadPasswordOptions): Promise<string
  * Asks for a two-factor code (the authenticator app's, or a recovery code) at the terminal,
  * without echo like a password. Without a terminal, `noTerminal` says which option to use instead.
  */
-export async function readCode(options: { prompt: string; noTerminal: string; input?: NodeJS.ReadableStream; output?: NodeJS.WritableStream }): Promise<string> {
+export async function readCode(options: {
+  prompt: string;
+  noTerminal: string;
+  input?: NodeJS.ReadableStream;
+  output?: NodeJS.WritableStream;
+}): Promise<string> {
   const { prompt, noTerminal, input = process.stdin, output = process.stderr } = options;
   requireTerminal(input, noTerminal);
   const code = (await promptWithoutEcho(input, output, prompt)).trim();

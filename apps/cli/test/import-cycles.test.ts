@@ -13,7 +13,10 @@ function importGraph(): Map<string, string[]> {
   for (const file of files) {
     const text = readFileSync(path.join(SRC, file), 'utf8');
     const targets = [...text.matchAll(/from '(\.{1,2}\/[^']+)'/g)].map((match) => path.join(path.dirname(file), `${match[1]!}.ts`));
-    graph.set(file, targets.filter((target) => files.includes(target)));
+    graph.set(
+      file,
+      targets.filter((target) => files.includes(target)),
+    );
   }
   return graph;
 }
@@ -38,5 +41,12 @@ test('the CLI has no import cycle', () => {
 });
 
 test('the cycle finder finds a cycle', () => {
-  expect(cyclesOf(new Map([['a.ts', ['b.ts']], ['b.ts', ['a.ts']]]))).toEqual([['a.ts', 'b.ts', 'a.ts']]);
+  expect(
+    cyclesOf(
+      new Map([
+        ['a.ts', ['b.ts']],
+        ['b.ts', ['a.ts']],
+      ]),
+    ),
+  ).toEqual([['a.ts', 'b.ts', 'a.ts']]);
 });

@@ -40,10 +40,16 @@ describe('cloud nodes access and credentials', () => {
 
   it('shows the rules, changes the ones named, and the proxy applies them', async () => {
     const none = await cli(['nodes', 'access', nodeId]);
-    expect(none).toMatchObject({ code: 0, stdout: expect.stringMatching(/IP allowlist:\s+any address\n[\s\S]*Rate:\s+the platform's\nLargest answer:\s+the platform's\n/) });
+    expect(none).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/IP allowlist:\s+any address\n[\s\S]*Rate:\s+the platform's\nLargest answer:\s+the platform's\n/),
+    });
 
     const set = await cli(['--json', 'nodes', 'access', nodeId, '--refuse-method', 'getBlockHash', 'getmempoolinfo', '--rate', '50', '--max-answer', '65536']);
-    expect([set.code, set.json()]).toEqual([0, { ipAllowlist: [], originAllowlist: [], refusedMethods: ['getblockhash', 'getmempoolinfo'], ratePerSecond: 50, maxAnswerBytes: 65_536 }]);
+    expect([set.code, set.json()]).toEqual([
+      0,
+      { ipAllowlist: [], originAllowlist: [], refusedMethods: ['getblockhash', 'getmempoolinfo'], ratePerSecond: 50, maxAnswerBytes: 65_536 },
+    ]);
     expect((await cli(['nodes', 'access', nodeId])).stdout).toMatch(/Largest answer:\s+65536 bytes\n/);
     // Each option replaces its rule only: the refused methods stay.
     const more = await cli(['--json', 'nodes', 'access', nodeId, '--allow-origin', 'https://app.example']);
@@ -68,7 +74,11 @@ describe('cloud nodes access and credentials', () => {
     expect(listed.every((each) => each.nodePass === undefined)).toBe(true);
 
     const removed = await cli(['nodes', 'credentials', 'remove', nodeId, 'default']);
-    expect(removed).toMatchObject({ code: 0, stderr: expect.stringContaining(`Revoked default (${listed[0]!.id})`), stdout: expect.stringMatching(/^ID +NAME +KIND +NODE USER +CREATED\n\S+ +ci +Basic +/) });
+    expect(removed).toMatchObject({
+      code: 0,
+      stderr: expect.stringContaining(`Revoked default (${listed[0]!.id})`),
+      stdout: expect.stringMatching(/^ID +NAME +KIND +NODE USER +CREATED\n\S+ +ci +Basic +/),
+    });
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect((await cli(['--json', 'rpc', nodeId, 'getblockcount'])).code).toBe(0);
 
@@ -85,7 +95,9 @@ describe('cloud nodes access and credentials', () => {
     expect(rotated.stdout).toMatch(/^Id: +cred-\S+\nName: +ci\nKind: +Basic\nNode user: +u[0-9a-f]{16}\nNode password: +\S{43}\n/);
     expect(rotated.stdout).toContain(`Node user:     ${before[0]!.nodeUser}`);
     // The lines ready to paste: curl on TLS with the CA, bitcoin-cli on the plain HTTP address.
-    expect(rotated.stdout).toMatch(/\nReady to paste:\n# curl\ncurl -sS --cacert \S+ -u \S+ .*getblockcount.* https:\/\/127\.0\.0\.1:\d+\/\n# bitcoin-cli \(plain HTTP, answered to loopback callers only\)\nbitcoin-cli -rpcconnect=127\.0\.0\.1 -rpcport=\d+ -rpcuser=u[0-9a-f]{16} -rpcpassword=\S+ getblockcount\n/);
+    expect(rotated.stdout).toMatch(
+      /\nReady to paste:\n# curl\ncurl -sS --cacert \S+ -u \S+ .*getblockcount.* https:\/\/127\.0\.0\.1:\d+\/\n# bitcoin-cli \(plain HTTP, answered to loopback callers only\)\nbitcoin-cli -rpcconnect=127\.0\.0\.1 -rpcport=\d+ -rpcuser=u[0-9a-f]{16} -rpcpassword=\S+ getblockcount\n/,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_000)); // the proxy hears the new revision
     expect((await cli(['--json', 'rpc', nodeId, 'getblockcount'])).code).toBe(0);
     const after = (await cli(['--json', 'nodes', 'credentials', 'list', nodeId])).json<Credential[]>();

@@ -68,7 +68,10 @@ describe('cloud nodes with names', () => {
     // The API's rule: 400, exit 2, its message naming the field.
     for (const name of ['   ', 'x'.repeat(65), 'two\nlines']) {
       const bad = await cli(['--json', 'nodes', 'rename', first.id, name]);
-      expect([bad.code, bad.json()]).toEqual([2, { error: { code: 'InvalidInput', message: expect.stringContaining('body.name: '), status: 400, exitCode: 2 } }]);
+      expect([bad.code, bad.json()]).toEqual([
+        2,
+        { error: { code: 'InvalidInput', message: expect.stringContaining('body.name: '), status: 400, exitCode: 2 } },
+      ]);
     }
     const badCreate = await cli(['nodes', 'create', 'eth', '--jwt', '--name', '']);
     expect(badCreate).toMatchObject({ code: 2, stderr: expect.stringContaining('body.name: must not be empty') });
@@ -83,6 +86,9 @@ describe('cloud nodes with names', () => {
     expect(ambiguous.stderr).toContain(first.id);
     expect(ambiguous.stderr).toContain(second.id);
     const unknown = await cli(['--json', 'nodes', 'stop', 'no such name']);
-    expect([unknown.code, unknown.json()]).toEqual([5, { error: { code: 'NotFound', message: expect.stringContaining('no node of yours has the id or name "no such name"'), status: 404, exitCode: 5 } }]);
+    expect([unknown.code, unknown.json()]).toEqual([
+      5,
+      { error: { code: 'NotFound', message: expect.stringContaining('no node of yours has the id or name "no such name"'), status: 404, exitCode: 5 } },
+    ]);
   });
 });

@@ -70,7 +70,10 @@ describe('cloud nodes stop|start|restart|resize', () => {
   }, 120_000);
 
   it('says what is wrong, with the exit codes of the table', async () => {
-    for (const args of [['resize', node.id], ['resize', node.id, '--large', '--small']]) {
+    for (const args of [
+      ['resize', node.id],
+      ['resize', node.id, '--large', '--small'],
+    ]) {
       const usage = await cli(['nodes', ...args]);
       expect([args, usage.code, usage.stderr]).toEqual([args, 2, 'cloud: give one of --large or --small\n']);
     }

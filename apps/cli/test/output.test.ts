@@ -8,13 +8,18 @@ const nodes = [
 
 test('a table: a header row and space-separated columns, no box characters, nothing on err', () => {
   const { o, out, err } = captureOutput();
-  printTable(o, nodes, [
-    { key: 'id', header: 'ID' },
-    { key: 'chain', header: 'CHAIN', format: (value) => String(value).toUpperCase() },
-    { key: 'state', header: 'STATE' },
-    { key: 'tags', header: 'TAGS' },
-    { key: 'address', header: 'ADDRESS' },
-  ], 'No nodes.');
+  printTable(
+    o,
+    nodes,
+    [
+      { key: 'id', header: 'ID' },
+      { key: 'chain', header: 'CHAIN', format: (value) => String(value).toUpperCase() },
+      { key: 'state', header: 'STATE' },
+      { key: 'tags', header: 'TAGS' },
+      { key: 'address', header: 'ADDRESS' },
+    ],
+    'No nodes.',
+  );
   expect(out.text).toBe(
     [
       'ID        CHAIN   STATE          TAGS           ADDRESS',

@@ -39,7 +39,9 @@ describe('the cloud package', () => {
     expect(tarballs.sort()).toEqual(['cloud-cli-0.1.0.tgz', 'cloud-sdk-0.1.0.tgz']);
     mkdirSync(project);
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'someone-elses-project', private: true }));
-    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--silent', ...tarballs.map((file) => path.join(work, file))], { cwd: project });
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--silent', ...tarballs.map((file) => path.join(work, file))], {
+      cwd: project,
+    });
   }, 300_000);
 
   it('installs from its tarball with only its declared dependencies and runs', async () => {
@@ -58,7 +60,11 @@ describe('the cloud package', () => {
     expect(await exec(cloud, ['password'], { cwd: project, env: userEnv })).toMatchObject({ code: 3, stderr: 'cloud: not logged in; run "cloud login"\n' });
 
     const closed = await unusedPortUrl();
-    const unreachable = await exec(cloud, ['--accounts-url', closed, 'login', 'ada@example.com', '--password-stdin'], { cwd: project, env: userEnv, input: 'correct horse 42\n' });
+    const unreachable = await exec(cloud, ['--accounts-url', closed, 'login', 'ada@example.com', '--password-stdin'], {
+      cwd: project,
+      env: userEnv,
+      input: 'correct horse 42\n',
+    });
     expect(unreachable).toMatchObject({ code: 8, stdout: '', stderr: expect.stringContaining(`cloud: cannot reach the accounts service at ${closed}`) });
 
     const usage = await exec(cloud, ['nodes', 'create'], { cwd: project, env: userEnv });

@@ -21,7 +21,11 @@ test('a failure is one more line', async () => {
 });
 
 test('on a terminal in CI, a dumb one or one of 0 columns: plain lines too', async () => {
-  const cases: Array<[NodeJS.ProcessEnv, number | undefined]> = [[{ CI: 'true' }, 80], [{ TERM: 'dumb' }, 80], [{}, 0]];
+  const cases: Array<[NodeJS.ProcessEnv, number | undefined]> = [
+    [{ CI: 'true' }, 80],
+    [{ TERM: 'dumb' }, 80],
+    [{}, 0],
+  ];
   for (const [env, columns] of cases) {
     const err = Object.assign(new TextSink(true), { columns });
     const out = new TextSink();

@@ -68,7 +68,15 @@ describe('cloud nodes usage', () => {
     expect(human.stdout).toMatch(/^getblockcount +3 +0 +0 +0 +0 +3$/m);
     expect(human.stdout).toMatch(/^stop +0 +0 +1 +0 +0 +1$/m);
     // `cloud rpc` calls with the node's first credential, `default`: its 4 calls, by outcome.
-    expect(usage!.credentials).toEqual([{ credentialId: expect.any(String), name: 'default', kind: 'basic', calls: { ok: 3, node_error: 0, refused: 1, rate_limited: 0, unauthorized: 0 }, total: 4 }]);
+    expect(usage!.credentials).toEqual([
+      {
+        credentialId: expect.any(String),
+        name: 'default',
+        kind: 'basic',
+        calls: { ok: 3, node_error: 0, refused: 1, rate_limited: 0, unauthorized: 0 },
+        total: 4,
+      },
+    ]);
     expect(human.stdout).toMatch(/^CREDENTIAL +ID +OK +NODE ERROR +REFUSED +RATE LIMITED +UNAUTHORIZED +TOTAL$/m);
     expect(human.stdout).toMatch(/^default +\S+ +3 +0 +1 +0 +0 +4$/m);
 
@@ -91,9 +99,20 @@ describe('cloud nodes usage', () => {
 
 describe('the usage bar chart', () => {
   it('draws bars in eighths of a row, sums long series into columns, and labels the axes', () => {
-    const chart = barChart([{ label: '10:00', value: 8 }, { label: '10:01', value: 0 }, { label: '10:02', value: 4 }, { label: '10:03', value: 1 }], { height: 2 });
+    const chart = barChart(
+      [
+        { label: '10:00', value: 8 },
+        { label: '10:01', value: 0 },
+        { label: '10:02', value: 4 },
+        { label: '10:03', value: 1 },
+      ],
+      { height: 2 },
+    );
     expect(chart).toBe(['8 ┤█  ', '0 ┤█ █▂', '  └────', '   10:00'].map((line) => line.trimEnd()).join('\n') + '\n');
-    const summed = barChart(Array.from({ length: 10 }, (_, index) => ({ label: String(index), value: 1 })), { height: 1, width: 5 });
+    const summed = barChart(
+      Array.from({ length: 10 }, (_, index) => ({ label: String(index), value: 1 })),
+      { height: 1, width: 5 },
+    );
     expect(summed.split('\n')[0]).toBe('2 ┤█████');
     expect(barChart([])).toBe('');
   });

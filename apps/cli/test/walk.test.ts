@@ -26,7 +26,11 @@ describe('cloud against the platform', () => {
   const failingSoftware = path.join(mkdtempSync(path.join(os.tmpdir(), 'failing-litecoind-')), 'litecoind');
   beforeAll(async () => {
     // ltc nodes of this platform fail at start (the node software exits), for --wait's failure path.
-    writeFileSync(failingSoftware, '#!/bin/sh\ncase "$1" in -version|--version) echo "Litecoin Core version v0.21.2"; exit 0;; esac\necho "Error: cannot obtain a lock on the data directory" >&2\nexit 1\n', { mode: 0o755 });
+    writeFileSync(
+      failingSoftware,
+      '#!/bin/sh\ncase "$1" in -version|--version) echo "Litecoin Core version v0.21.2"; exit 0;; esac\necho "Error: cannot obtain a lock on the data directory" >&2\nexit 1\n',
+      { mode: 0o755 },
+    );
     platform = await startTestPlatform({ MAX_NODES_PER_USER: '1', LITECOIND_PATH: failingSoftware });
   });
   afterAll(async () => {
@@ -90,7 +94,14 @@ describe('cloud against the platform', () => {
       const created = await cli(['--json', 'nodes', 'create', 'btc', '--wait']);
       expect(created.code).toBe(0);
       const node = created.json<NodeJson>();
-      expect(node).toMatchObject({ image: 'btc', state: 'running', address: `${node.id}.nodes.localhost`, ports: { jsonRpc: 8332 }, nodeUser: expect.any(String), nodePass: expect.any(String) });
+      expect(node).toMatchObject({
+        image: 'btc',
+        state: 'running',
+        address: `${node.id}.nodes.localhost`,
+        ports: { jsonRpc: 8332 },
+        nodeUser: expect.any(String),
+        nodePass: expect.any(String),
+      });
       // The password shown once is kept (0600) for `cloud rpc`.
       expect(JSON.parse(readFileSync(configFile, 'utf8')).nodeCredentials).toEqual({ [node.id]: { user: node.nodeUser, pass: node.nodePass } });
 
@@ -102,18 +113,29 @@ describe('cloud against the platform', () => {
       const block = await cli(['--json', 'rpc', node.id, 'getblock', hash.stdout.trim(), 'true']);
       expect(block.json<{ hash: string; height: number }>()).toMatchObject({ hash: hash.stdout.trim(), height: 0 });
       const blocked = await cli(['rpc', node.id, 'stop']);
-      expect(blocked).toMatchObject({ code: 1, stdout: '', stderr: 'cloud: the node answered error -32601: method "stop" is not allowed on this hosted node\n' });
+      expect(blocked).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: 'cloud: the node answered error -32601: method "stop" is not allowed on this hosted node\n',
+      });
 
       // Trusting some other CA instead of the dev proxy's own certificate: the message says what to trust.
       const otherCa = path.join(home, 'other-ca.pem');
       writeFileSync(otherCa, rootCertificates[0]!);
       const untrusted = await cli(['rpc', node.id, 'getblockcount'], '', { CLOUD_PROXY_CA: otherCa });
-      expect(untrusted).toMatchObject({ code: 8, stderr: expect.stringContaining('not trusted; for a dev platform\'s proxy give --proxy-ca .data/tls/proxy-cert.pem') });
+      expect(untrusted).toMatchObject({
+        code: 8,
+        stderr: expect.stringContaining("not trusted; for a dev platform's proxy give --proxy-ca .data/tls/proxy-cert.pem"),
+      });
 
       const list = await cli(['--json', 'nodes', 'list']);
       expect(list.json<NodeJson[]>().map((listed) => [listed.id, listed.state])).toEqual([[node.id, 'running']]);
       const table = await cli(['nodes', 'list']);
-      expect(table.stdout).toMatch(new RegExp(`^ID\\s+NAME\\s+IMAGE\\s+STATE\\s+NETWORK\\s+ADDRESS\\s+PORT\\s+CREATED\\n${node.id}\\s+-\\s+btc\\s+running\\s+btc dev chain \\(regtest\\)\\s+${node.address.replace(/\./g, '\\.')}\\s+8332\\s`));
+      expect(table.stdout).toMatch(
+        new RegExp(
+          `^ID\\s+NAME\\s+IMAGE\\s+STATE\\s+NETWORK\\s+ADDRESS\\s+PORT\\s+CREATED\\n${node.id}\\s+-\\s+btc\\s+running\\s+btc dev chain \\(regtest\\)\\s+${node.address.replace(/\./g, '\\.')}\\s+8332\\s`,
+        ),
+      );
       const info = await cli(['--json', 'nodes', 'info', node.id]);
       expect(info.json<NodeJson>()).toMatchObject({ id: node.id, state: 'running', dev: true, txindex: false, sync: { syncing: false, progress: 1 } });
       const human = await cli(['nodes', 'info', node.id]);
@@ -129,7 +151,9 @@ describe('cloud against the platform', () => {
       const keys = await cli(['--json', 'keys', 'list']);
       expect(keys.json<Array<{ id: string }>>().map((key) => key.id)).toEqual([JSON.parse(readFileSync(configFile, 'utf8')).session.clientId]);
       const events = await cli(['--json', 'events', '--service', 'cloud-accounts', '--limit', '3']);
-      expect(events.json<Array<{ service: string; user: string }>>()).toEqual([1, 2, 3].map(() => expect.objectContaining({ service: 'cloud-accounts', user: profile.id })));
+      expect(events.json<Array<{ service: string; user: string }>>()).toEqual(
+        [1, 2, 3].map(() => expect.objectContaining({ service: 'cloud-accounts', user: profile.id })),
+      );
 
       const removed = await cli(['--json', 'nodes', 'remove', node.id]);
       expect(removed.code).toBe(0);
@@ -168,7 +192,13 @@ describe('cloud against the platform', () => {
       // The walk's platform runs LOCAL_NETWORKS=dev: every chain says plainly that it is a dev chain, and none says mainnet.
       expect(chains.stdout).toMatch(/^btc\s+btc dev chain \(regtest\)\s+\S+$/m);
       expect(chains.stdout).toMatch(/^eth\s+eth dev chain \(anvil\)\s+\S+$/m);
-      expect(chains.stdout.trim().split('\n').slice(1).every((line) => / dev chain \(/.test(line))).toBe(true);
+      expect(
+        chains.stdout
+          .trim()
+          .split('\n')
+          .slice(1)
+          .every((line) => / dev chain \(/.test(line)),
+      ).toBe(true);
       expect(chains.stdout.replace(/^\S+/gm, '')).not.toMatch(/mainnet|testnet/); // past the IMAGE column (btctestnet is a name)
     } finally {
       cleanUp();
@@ -182,7 +212,12 @@ describe('cloud against the platform', () => {
       const key = created.json<{ clientId: string; clientSecret: string }>();
       expect(key).toMatchObject({ clientId: expect.stringMatching(/^.{40}$/), clientSecret: expect.stringMatching(/^.{80}$/) });
       const sessionKey = JSON.parse(readFileSync(configFile, 'utf8')).session.clientId as string;
-      expect((await cli(['--json', 'keys', 'list'])).json<Array<{ id: string }>>().map((one) => one.id).sort()).toEqual([key.clientId, sessionKey].sort());
+      expect(
+        (await cli(['--json', 'keys', 'list']))
+          .json<Array<{ id: string }>>()
+          .map((one) => one.id)
+          .sort(),
+      ).toEqual([key.clientId, sessionKey].sort());
       const human = await cli(['keys', 'list']);
       expect(human.stdout).toContain(`${sessionKey} (this CLI)`);
       expect((await cli(['keys', 'remove', key.clientId])).code).toBe(0);
@@ -197,7 +232,10 @@ describe('cloud against the platform', () => {
       expect((await cli(['--json', 'keys', 'list'])).json<Array<{ id: string }>>().map((one) => one.id)).toEqual([after]);
       expect((await cli(['--json', 'nodes', 'list'])).json()).toEqual([]);
       expect(await cli(['password', '--password-stdin'], 'only one line\n')).toMatchObject({ code: 2, stderr: expect.stringContaining('two lines') });
-      expect(await cli(['password', '--password-stdin'], `${PASSWORD}\nwhatever else 12\n`)).toMatchObject({ code: 4, stderr: expect.stringContaining('old password is wrong') });
+      expect(await cli(['password', '--password-stdin'], `${PASSWORD}\nwhatever else 12\n`)).toMatchObject({
+        code: 4,
+        stderr: expect.stringContaining('old password is wrong'),
+      });
 
       expect(await cli(['verify', 'account@example.com', '--resend'])).toMatchObject({ code: 6, stderr: expect.stringContaining('verified already') });
     } finally {
@@ -222,14 +260,23 @@ describe('cloud against the platform', () => {
       expect(reset.json()).toMatchObject({ reset: true, user: userId, ended: { clientKeys: 1 } });
       // The saved session's tokens were revoked with the old password.
       expect(await cli(['profile'])).toMatchObject({ code: 3 });
-      expect(await cli(['password', 'reset', '--link', link, '--password-stdin'], 'another passphrase 11\n')).toMatchObject({ code: 2, stderr: expect.stringContaining('wrong, used or expired') });
+      expect(await cli(['password', 'reset', '--link', link, '--password-stdin'], 'another passphrase 11\n')).toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining('wrong, used or expired'),
+      });
       expect(await cli(['login', email, '--password-stdin'], `${PASSWORD}\n`)).toMatchObject({ code: 3 });
       expect((await cli(['login', email, '--password-stdin'], `${NEW}\n`)).code).toBe(0);
 
       expect(await cli(['password', 'reset'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--link') });
-      expect(await cli(['password', 'reset', '--link', 'not-a-link', '--password-stdin'], `${NEW}\n`)).toMatchObject({ code: 2, stderr: expect.stringContaining('password-reset e-mail') });
+      expect(await cli(['password', 'reset', '--link', 'not-a-link', '--password-stdin'], `${NEW}\n`)).toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining('password-reset e-mail'),
+      });
       // Unknown addresses get the same answer.
-      expect(await cli(['--json', 'password', 'reset', 'nobody@example.com'])).toMatchObject({ code: 0, stdout: expect.stringContaining('if the address has an account') });
+      expect(await cli(['--json', 'password', 'reset', 'nobody@example.com'])).toMatchObject({
+        code: 0,
+        stdout: expect.stringContaining('if the address has an account'),
+      });
     } finally {
       cleanUp();
     }
@@ -246,7 +293,10 @@ describe('cloud against the platform', () => {
       expect(secondJson.json()).toMatchObject({ error: { code: 'LimitExceeded', status: 403, exitCode: 4 } });
       expect((await cli(['nodes', 'remove', first.json<NodeJson>().id])).code).toBe(0);
 
-      expect(await cli(['nodes', 'info', 'node-00000000-0000-4000-8000-000000000000'])).toMatchObject({ code: 5, stderr: expect.stringContaining('no node node-') });
+      expect(await cli(['nodes', 'info', 'node-00000000-0000-4000-8000-000000000000'])).toMatchObject({
+        code: 5,
+        stderr: expect.stringContaining('no node node-'),
+      });
       expect(await cli(['nodes', 'create', 'doge'])).toMatchObject({ code: 2, stderr: expect.stringContaining('Allowed choices are btc') });
       expect(await cli(['nodes', 'logs', 'node-1', '--lines', 'many'])).toMatchObject({ code: 2, stderr: expect.stringContaining('whole number') });
       expect(await cli(['validators', 'limits', 'moon'])).toMatchObject({ code: 5 });
@@ -257,7 +307,10 @@ describe('cloud against the platform', () => {
       const refusedLogin = await cli(['login', 'limits@example.com', '--password-stdin'], 'wrong password\n');
       expect(refusedLogin).toMatchObject({ code: 3, stderr: expect.stringContaining('check the e-mail address (or user id) and the password') });
       expect(refusedLogin.stderr).not.toContain('run "cloud login"');
-      expect(await cli(['--json', 'signup', 'not-an-address', '--password-stdin'], PASSWORD)).toMatchObject({ code: 2, stdout: expect.stringContaining('"InvalidInput"') });
+      expect(await cli(['--json', 'signup', 'not-an-address', '--password-stdin'], PASSWORD)).toMatchObject({
+        code: 2,
+        stdout: expect.stringContaining('"InvalidInput"'),
+      });
       expect(await cli(['frobnicate'])).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown command 'frobnicate'") });
       expect(await cli(['--help'])).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage: cloud') });
     } finally {
@@ -299,7 +352,12 @@ describe('cloud against the platform', () => {
       const created = await cli(['--json', 'validators', 'create', 'fuji', '--wait']);
       expect(created.code).toBe(0);
       const validator = created.json<{ nodeId: string; chainNodeId: string; state: string; nodePass: string }>();
-      expect(validator).toMatchObject({ nodeId: expect.stringMatching(/^node-/), chainNodeId: expect.stringMatching(/^NodeID-/), state: 'running', nodePass: expect.any(String) });
+      expect(validator).toMatchObject({
+        nodeId: expect.stringMatching(/^node-/),
+        chainNodeId: expect.stringMatching(/^NodeID-/),
+        state: 'running',
+        nodePass: expect.any(String),
+      });
 
       const nodeId = await cli(['--json', 'rpc', validator.nodeId, 'info.getNodeID']);
       expect(nodeId.json()).toMatchObject({ nodeID: validator.chainNodeId });

@@ -52,10 +52,12 @@ export function createConsoleApp(settings: ConsoleServerSettings, webRoot = DEFA
   const { proxyCaFile } = settings;
   if (proxyCaFile) {
     app.get(PROXY_CA_PATH, (_request, response, next) => {
-      readFile(proxyCaFile, 'utf8').then(
-        (pem) => response.set({ 'cache-control': 'no-cache', 'content-type': 'application/x-pem-file' }).send(pem),
-        () => response.status(404).json({ code: 'NotFound', message: 'the node-proxy has not made its certificate yet' }),
-      ).catch(next);
+      readFile(proxyCaFile, 'utf8')
+        .then(
+          (pem) => response.set({ 'cache-control': 'no-cache', 'content-type': 'application/x-pem-file' }).send(pem),
+          () => response.status(404).json({ code: 'NotFound', message: 'the node-proxy has not made its certificate yet' }),
+        )
+        .catch(next);
     });
   }
   // Vite names assets by content hash: they never change, so browsers may keep them for good.
@@ -70,7 +72,10 @@ export function createConsoleApp(settings: ConsoleServerSettings, webRoot = DEFA
   app.use((error: { status?: number; statusCode?: number }, _request: express.Request, response: express.Response, _next: express.NextFunction) => {
     const status = error.status ?? error.statusCode ?? 500;
     if (status === 404) response.status(404).json({ code: 'NotFound', message: 'no such file in the console' });
-    else response.status(status < 500 ? status : 500).json({ code: status < 500 ? 'InvalidInput' : 'InternalError', message: 'the console could not serve this request' });
+    else
+      response
+        .status(status < 500 ? status : 500)
+        .json({ code: status < 500 ? 'InvalidInput' : 'InternalError', message: 'the console could not serve this request' });
   });
   return app;
 }

@@ -14,11 +14,16 @@ describe('describeError', () => {
   });
 
   it('explains a broken verification link instead of the schema of the user id', () => {
-    const broken = describeError(new InvalidInputError(400, 'InvalidInput', 'params.userId: must be a user id (user-<uuid>) or an e-mail address', 'accounts'), 'verify');
+    const broken = describeError(
+      new InvalidInputError(400, 'InvalidInput', 'params.userId: must be a user id (user-<uuid>) or an e-mail address', 'accounts'),
+      'verify',
+    );
     expect(broken.message).toMatch(/^This verification link is broken: .* ask for a new e-mail below\.$/);
     expect(broken.message).not.toContain('params.');
     expect(broken.code).toBe('InvalidInput');
-    expect(describeError(new NotFoundError(404, 'NotFound', 'the verification token is wrong, used or expired', 'accounts'), 'verify').message).toMatch(/does not work any more.*Ask for a new e-mail/);
+    expect(describeError(new NotFoundError(404, 'NotFound', 'the verification token is wrong, used or expired', 'accounts'), 'verify').message).toMatch(
+      /does not work any more.*Ask for a new e-mail/,
+    );
     expect(describeError(new ConflictError(409, 'UserVerified', 'the user is verified already', 'accounts'), 'verify').message).toBe(
       'This e-mail address is verified already: you can log in.',
     );
@@ -39,6 +44,8 @@ describe('describeError', () => {
     const failed = describeError(new ServerError(500, 'InternalError', 'internal error', 'nodes', 'req-9'));
     expect(failed).toMatchObject({ code: 'InternalError', requestId: 'req-9' });
     expect(failed.message).toMatch(/^The nodes service could not do this .* quote the request id below\.$/);
-    expect(describeError(new UnreachableError('accounts', 'http://127.0.0.1:3001', new Error('refused'))).message).toMatch(/^Cannot reach the accounts service/);
+    expect(describeError(new UnreachableError('accounts', 'http://127.0.0.1:3001', new Error('refused'))).message).toMatch(
+      /^Cannot reach the accounts service/,
+    );
   });
 });

@@ -4,18 +4,18 @@ import { htmlPattern, inputLimits, LIMITS, listProblem } from '../web/src/limits
 // API side of the same numbers is checked by the SDK's generated-types suite and the services'.
 
 describe('form limits from the API schemas', () => {
-  it('gives the display name the API\'s 100 characters, not more', () => {
+  it("gives the display name the API's 100 characters, not more", () => {
     expect(inputLimits(LIMITS.accounts.SignUpRequest.displayName)).toEqual({ minLength: 1, maxLength: 100 });
     expect(inputLimits(LIMITS.accounts.UpdateProfileRequest.displayName)).toEqual({ minLength: 1, maxLength: 100 });
   });
 
-  it('gives new passwords the API\'s length, the old one only its maximum', () => {
+  it("gives new passwords the API's length, the old one only its maximum", () => {
     expect(inputLimits(LIMITS.accounts.SignUpRequest.password)).toEqual({ minLength: 10, maxLength: 200 });
     expect(inputLimits(LIMITS.accounts.PasswordReset.password)).toEqual({ minLength: 10, maxLength: 200 });
     expect(inputLimits(LIMITS.accounts.ChangePasswordRequest.newPassword)).toEqual({ minLength: 10, maxLength: 200 });
   });
 
-  it('turns a credential name\'s API pattern into one a browser compiles (v flag) and that means the same', () => {
+  it("turns a credential name's API pattern into one a browser compiles (v flag) and that means the same", () => {
     const limits = inputLimits(LIMITS.nodes.CreateCredentialRequest.name);
     expect(limits.maxLength).toBe(64);
     const api = new RegExp(LIMITS.nodes.CreateCredentialRequest.name.pattern);
@@ -35,7 +35,13 @@ describe('form limits from the API schemas', () => {
     const access = LIMITS.nodes.NodeAccessRequest;
     expect(inputLimits(access.ratePerSecond)).toEqual({ min: 1 });
     expect(inputLimits(access.maxAnswerBytes)).toEqual({ min: 4096 });
-    expect(listProblem('Addresses', Array.from({ length: 101 }, (_, i) => `10.0.0.${i}`), access.ipAllowlist)).toBe('Addresses: 101 lines, but at most 100 are taken. Remove 1.');
+    expect(
+      listProblem(
+        'Addresses',
+        Array.from({ length: 101 }, (_, i) => `10.0.0.${i}`),
+        access.ipAllowlist,
+      ),
+    ).toBe('Addresses: 101 lines, but at most 100 are taken. Remove 1.');
     expect(listProblem('Methods it refuses', ['getblock', 'eth call'], access.refusedMethods, 'a method name')).toBe(
       'Methods it refuses: "eth call" is not a method name. Correct or remove that line.',
     );

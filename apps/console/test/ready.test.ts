@@ -9,7 +9,11 @@ const eth: Callable = {
   image: 'eth',
   jwt: false,
   dev: true,
-  endpoints: { jsonRpc: 'https://127.0.0.1:8545/', webSocket: 'wss://127.0.0.1:8546/', plain: { jsonRpc: 'http://127.0.0.1:8545/', webSocket: 'ws://127.0.0.1:8546/' } },
+  endpoints: {
+    jsonRpc: 'https://127.0.0.1:8545/',
+    webSocket: 'wss://127.0.0.1:8546/',
+    plain: { jsonRpc: 'http://127.0.0.1:8545/', webSocket: 'ws://127.0.0.1:8546/' },
+  },
 };
 const tokenSecret = {
   id: 'cred-1',
@@ -23,7 +27,11 @@ const ltc: Callable = {
   image: 'ltc',
   jwt: false,
   dev: true,
-  endpoints: { jsonRpc: 'https://127.0.0.1:9332/', rest: 'https://127.0.0.1:9332/rest/', plain: { jsonRpc: 'http://127.0.0.1:9332/', rest: 'http://127.0.0.1:9332/rest/' } },
+  endpoints: {
+    jsonRpc: 'https://127.0.0.1:9332/',
+    rest: 'https://127.0.0.1:9332/rest/',
+    plain: { jsonRpc: 'http://127.0.0.1:9332/', rest: 'http://127.0.0.1:9332/rest/' },
+  },
 };
 
 describe('namedEndpoints', () => {
@@ -58,11 +66,18 @@ describe('devLines', () => {
   it("funds and mines on a dev eth node with cast at the token's address, plain HTTP behind the dev CA", () => {
     const lines = devLines(eth, '/ca.pem', '0xAbC', tokenSecret);
     expect(lines).toEqual([
-      { name: 'cast: give the address 100 ether', line: `cast rpc anvil_setBalance 0xAbC ${HUNDRED_ETHER} --rpc-url http://127.0.0.1:8545/${token}`, note: expect.stringContaining('plain HTTP') },
+      {
+        name: 'cast: give the address 100 ether',
+        line: `cast rpc anvil_setBalance 0xAbC ${HUNDRED_ETHER} --rpc-url http://127.0.0.1:8545/${token}`,
+        note: expect.stringContaining('plain HTTP'),
+      },
       { name: 'cast: mine a block', line: `cast rpc evm_mine --rpc-url http://127.0.0.1:8545/${token}`, note: expect.stringContaining('plain HTTP') },
     ]);
     // No CA to trust: the TLS address.
-    expect(devLines(eth, null, '0xAbC', tokenSecret)[1]).toEqual({ name: 'cast: mine a block', line: `cast rpc evm_mine --rpc-url https://127.0.0.1:8545/${token}` });
+    expect(devLines(eth, null, '0xAbC', tokenSecret)[1]).toEqual({
+      name: 'cast: mine a block',
+      line: `cast rpc evm_mine --rpc-url https://127.0.0.1:8545/${token}`,
+    });
     expect(HUNDRED_ETHER).toBe(`0x${(100n * 10n ** 18n).toString(16).toUpperCase()}`);
   });
 
@@ -72,7 +87,7 @@ describe('devLines', () => {
     expect(devLines(eth, null, '', undefined)[0]!.line).toContain("anvil_setBalance '<address>'");
   });
 
-  it("mines 101 blocks to the address on a dev Bitcoin-family node with its CLI on plain HTTP", () => {
+  it('mines 101 blocks to the address on a dev Bitcoin-family node with its CLI on plain HTTP', () => {
     expect(devLines(ltc, '/ca.pem', 'rltc1qxyz', undefined, 'u-1')).toEqual([
       {
         name: 'litecoin-cli: mine 101 blocks to the address',

@@ -53,7 +53,12 @@ describe('the console server', () => {
 
   it("serves /config.json with the API addresses and where to get the proxy's certificate, never its path here, never cached", async () => {
     const response = await request(app()).get('/config.json').expect(200);
-    expect(response.body).toEqual({ accountsUrl: settings.accountsUrl, nodesUrl: settings.nodesUrl, stakingUrl: settings.stakingUrl, proxyCaUrl: '/proxy-ca.pem' });
+    expect(response.body).toEqual({
+      accountsUrl: settings.accountsUrl,
+      nodesUrl: settings.nodesUrl,
+      stakingUrl: settings.stakingUrl,
+      proxyCaUrl: '/proxy-ca.pem',
+    });
     expect(response.text).not.toContain('secret-operator-folder');
     expect(response.headers['cache-control']).toBe('no-store');
   });
@@ -62,7 +67,9 @@ describe('the console server', () => {
     const response = await request(app()).get('/proxy-ca.pem').expect(200);
     expect(response.text).toBe(PEM);
     expect(response.headers['content-type']).toMatch(/^application\/x-pem-file/);
-    const missing = await request(createConsoleApp({ ...settings, proxyCaFile: path.join(webRoot, 'none.pem') }, webRoot)).get('/proxy-ca.pem').expect(404);
+    const missing = await request(createConsoleApp({ ...settings, proxyCaFile: path.join(webRoot, 'none.pem') }, webRoot))
+      .get('/proxy-ca.pem')
+      .expect(404);
     expect(missing.body).toEqual({ code: 'NotFound', message: expect.stringContaining('certificate') });
     expect(missing.text).not.toContain(webRoot);
   });
@@ -112,7 +119,11 @@ describe('the console configuration', () => {
 
   it('takes one gateway address for the three APIs, each overridable', () => {
     const config = loadConsoleConfig({ CONSOLE_API_URL: 'https://cloud.example.com', CONSOLE_STAKING_URL: 'https://staking.example.com' });
-    expect(consoleSettings(config)).toMatchObject({ accountsUrl: 'https://cloud.example.com', nodesUrl: 'https://cloud.example.com', stakingUrl: 'https://staking.example.com' });
+    expect(consoleSettings(config)).toMatchObject({
+      accountsUrl: 'https://cloud.example.com',
+      nodesUrl: 'https://cloud.example.com',
+      stakingUrl: 'https://staking.example.com',
+    });
     expect(config.CONSOLE_PORT).toBe(3000);
   });
 

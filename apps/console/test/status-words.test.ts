@@ -8,7 +8,11 @@ const synced = { height: 39, bestKnownHeight: 39, progress: 1, peers: 0, syncing
 
 describe('sync panel words', () => {
   it('a running node: live progress with a bar', () => {
-    expect(nodeSyncWords({ state: 'running', image: 'ltc', dev: true, createdAt, sync: synced })).toEqual({ kind: 'live', text: '100% · block 39 of 39 · 0 peers', progress: 1 });
+    expect(nodeSyncWords({ state: 'running', image: 'ltc', dev: true, createdAt, sync: synced })).toEqual({
+      kind: 'live',
+      text: '100% · block 39 of 39 · 0 peers',
+      progress: 1,
+    });
   });
 
   it('a stopped node: no bar and no live-looking 100 %, its last known height as of when (in the browser locale)', () => {
@@ -18,7 +22,13 @@ describe('sync panel words', () => {
   });
 
   it('a public node with 0 peers for a while: a hint that it cannot sync, naming the setting to check', () => {
-    const words = nodeSyncWords({ state: 'syncing', image: 'btctestnet', dev: false, createdAt, sync: { ...synced, height: 0, bestKnownHeight: 0, progress: 0, syncing: true } });
+    const words = nodeSyncWords({
+      state: 'syncing',
+      image: 'btctestnet',
+      dev: false,
+      createdAt,
+      sync: { ...synced, height: 0, bestKnownHeight: 0, progress: 0, syncing: true },
+    });
     expect(words.text).toBe('0% · block 0 of 0 · 0 peers');
     expect(words.hint).toBe('no peers: it cannot sync until it finds some (check BTCTESTNET_PEERS / the network)');
   });

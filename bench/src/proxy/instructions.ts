@@ -113,7 +113,9 @@ async function dumpedInstructions(variant: Variant, round: number, pid: number, 
   const deadline = Date.now() + 120_000;
   for (;;) {
     const main = summaryOf(file);
-    const counts = readdirSync(OUT_DIR).filter((name) => name.startsWith(prefix)).map((name) => summaryOf(path.join(OUT_DIR, name)));
+    const counts = readdirSync(OUT_DIR)
+      .filter((name) => name.startsWith(prefix))
+      .map((name) => summaryOf(path.join(OUT_DIR, name)));
     if (main !== undefined && counts.every((count) => count !== undefined)) return { file, main, all: counts.reduce((sum, count) => sum + count!, 0) };
     if (Date.now() > deadline) throw new Error(`callgrind did not write ${file}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -131,7 +133,8 @@ async function send(client: Client, headers: Record<string, string>, scenario: S
     } catch {
       answer = undefined;
     }
-    if (statusCode !== 200 || !scenario.check(answer)) throw new Error(`wrong answer to the ${scenario.name} request: HTTP ${statusCode} ${text.slice(0, 300)}`);
+    if (statusCode !== 200 || !scenario.check(answer))
+      throw new Error(`wrong answer to the ${scenario.name} request: HTTP ${statusCode} ${text.slice(0, 300)}`);
   }
 }
 
@@ -160,7 +163,12 @@ async function measureVariant(variant: Variant, upstreamPort: number, round: num
   const started = Date.now();
   const proxy = await startUnderCallgrind(variant, upstreamPort, round);
   progress(`round ${round} ${variant}: started under callgrind in ${((Date.now() - started) / 1000).toFixed(0)} s (pid ${proxy.pid})`);
-  const client = new Client(`http://127.0.0.1:${proxy.port}`, { keepAliveTimeout: 600_000, keepAliveMaxTimeout: 600_000, headersTimeout: 120_000, bodyTimeout: 120_000 });
+  const client = new Client(`http://127.0.0.1:${proxy.port}`, {
+    keepAliveTimeout: 600_000,
+    keepAliveMaxTimeout: 600_000,
+    headersTimeout: 120_000,
+    bodyTimeout: 120_000,
+  });
   const headers = variant === 'undici-stream' ? JSON_HEADERS : nodeProxyHeaders(proxy.port);
   const results: Measurement[] = [];
   let dumps = 0;
@@ -197,7 +205,10 @@ async function main(): Promise<void> {
     progress('node-proxy-baseline: skipped, no BASELINE_ROOT (a built checkout of an earlier commit)');
     return false;
   });
-  const scenarios = listSetting('SCENARIOS', SCENARIOS.map((scenario) => scenario.name)).map((name) => SCENARIOS.find((scenario) => scenario.name === name)!);
+  const scenarios = listSetting(
+    'SCENARIOS',
+    SCENARIOS.map((scenario) => scenario.name),
+  ).map((name) => SCENARIOS.find((scenario) => scenario.name === name)!);
   mkdirSync(OUT_DIR, { recursive: true });
   progress(`proxy instruction counts: callgrind files in ${OUT_DIR}`);
   const began = new Date();

@@ -151,7 +151,9 @@ export async function runLoad(target: LoadTarget, settings: LoadSettings, upstre
   const loadCores = (loadUsage.user + loadUsage.system) / 1e6 / seconds;
   const machineCores = machineBefore === undefined || machineAfter === undefined ? undefined : (machineAfter - machineBefore) / seconds;
   const otherCores =
-    machineCores === undefined || targetCpu === undefined ? undefined : Math.max(0, machineCores - targetCpu / seconds - (upstreamCpu ?? 0) / seconds - loadCores);
+    machineCores === undefined || targetCpu === undefined
+      ? undefined
+      : Math.max(0, machineCores - targetCpu / seconds - (upstreamCpu ?? 0) / seconds - loadCores);
   return {
     requests,
     seconds: result.duration,

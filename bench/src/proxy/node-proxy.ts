@@ -51,7 +51,13 @@ function withAccessRules(): Pick<NodeRoute, 'credentials' | 'access'> {
   const other = (n: number) => ({ id: `cred-${n}`, user: `u-other-${n}`, passwordSha256: sha256Hex(`other-${n}`) });
   return {
     credentials: [other(1), other(2), { id: 'cred-bench', user: BENCH_NODE_USER, passwordSha256: sha256Hex(BENCH_NODE_PASSWORD) }],
-    access: { ipAllowlist: ['10.0.0.0/8', '127.0.0.0/8', '::1/128'], originAllowlist: ['https://bench.example'], refusedMethods: ['eth_getlogs'], ratePerSecond: null, maxAnswerBytes: null },
+    access: {
+      ipAllowlist: ['10.0.0.0/8', '127.0.0.0/8', '::1/128'],
+      originAllowlist: ['https://bench.example'],
+      refusedMethods: ['eth_getlogs'],
+      ratePerSecond: null,
+      maxAnswerBytes: null,
+    },
   };
 }
 

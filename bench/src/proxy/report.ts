@@ -84,7 +84,9 @@ export function scenarioMarkdown(report: ScenarioReport, settings: ReportSetting
   const nginx = report.rows.find((row) => row.name === 'nginx');
 
   lines.push(`Throughput (${settingsLine(settings, settings.connections)}):`, '');
-  lines.push('| target | req/s | p50 ms | p99 ms | req/s vs direct | added p50 ms | added p99 ms | CPU of target (cores) | target CPU per request (µs) | CPU of upstream (cores) | CPU of autocannon (cores) | other CPU (cores) |');
+  lines.push(
+    '| target | req/s | p50 ms | p99 ms | req/s vs direct | added p50 ms | added p99 ms | CPU of target (cores) | target CPU per request (µs) | CPU of upstream (cores) | CPU of autocannon (cores) | other CPU (cores) |',
+  );
   lines.push('|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
   for (const row of report.rows) {
     const result = row.saturated;
@@ -201,7 +203,8 @@ export const PASS_THROUGH_TARGETS = { small: 25, batch: 50, batchOverSmall: 2 };
  * small and batch scenarios were not measured.
  */
 export function passThroughMarkdown(reports: ScenarioReport[]): string {
-  const cpuOf = (title: string, name: TargetName) => reports.find((report) => report.title === title)?.rows.find((row) => row.name === name)?.saturated.targetCpuMicrosPerRequest;
+  const cpuOf = (title: string, name: TargetName) =>
+    reports.find((report) => report.title === title)?.rows.find((row) => row.name === name)?.saturated.targetCpuMicrosPerRequest;
   const proxy = { small: cpuOf('small', 'node-proxy'), batch: cpuOf('batch', 'node-proxy') };
   const bare = { small: cpuOf('small', 'undici-stream'), batch: cpuOf('batch', 'undici-stream') };
   if (proxy.small === undefined || proxy.batch === undefined || bare.small === undefined || bare.batch === undefined) return '';

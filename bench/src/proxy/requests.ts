@@ -85,8 +85,14 @@ export function realScenarios(kind: Exclude<UpstreamKind, 'synthetic'>, facts: R
     const transactions = Number(facts.transactions);
     return [
       single('eth_blockNumber', 'anvil: one `eth_blockNumber` call', 'eth_blockNumber', [], isHexQuantity),
-      single('eth_getBlockByNumber', `anvil: \`eth_getBlockByNumber("latest", true)\`, a block of ${transactions} transfers`, 'eth_getBlockByNumber', ['latest', true], (value) =>
-        Array.isArray((value as { transactions?: unknown } | null)?.transactions) && (value as { transactions: unknown[] }).transactions.length === transactions,
+      single(
+        'eth_getBlockByNumber',
+        `anvil: \`eth_getBlockByNumber("latest", true)\`, a block of ${transactions} transfers`,
+        'eth_getBlockByNumber',
+        ['latest', true],
+        (value) =>
+          Array.isArray((value as { transactions?: unknown } | null)?.transactions) &&
+          (value as { transactions: unknown[] }).transactions.length === transactions,
       ),
       batchOf('batch', 'eth_blockNumber', isHexQuantity),
     ];
@@ -94,7 +100,13 @@ export function realScenarios(kind: Exclude<UpstreamKind, 'synthetic'>, facts: R
   const tip = facts.tipHash ?? '';
   return [
     single('getblockcount', 'litecoind: one `getblockcount` call', 'getblockcount', [], (value) => typeof value === 'number'),
-    single('getblock', 'litecoind: `getblock <tip> 2` (the block with its transactions decoded)', 'getblock', [tip, 2], (value) => (value as { hash?: unknown } | null)?.hash === tip),
+    single(
+      'getblock',
+      'litecoind: `getblock <tip> 2` (the block with its transactions decoded)',
+      'getblock',
+      [tip, 2],
+      (value) => (value as { hash?: unknown } | null)?.hash === tip,
+    ),
     batchOf('batch', 'getblockcount', (value) => typeof value === 'number'),
   ];
 }

@@ -95,7 +95,11 @@ function machine() {
   };
 }
 
-const loadAverage = () => os.loadavg().map((value) => value.toFixed(2)).join(', ');
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ');
 
 /** One request to a target, checked: a wrong answer (401, 404, a mangled batch) stops the run before any figure is taken. */
 async function checkAnswer(target: Target, scenario: Scenario): Promise<void> {
@@ -133,7 +137,9 @@ const REAL_NODE_TARGETS: readonly TargetName[] = ['direct', 'node-proxy', 'node-
 
 /** The scenarios SCENARIOS names (all unless set); names another upstream has are not an error. */
 function pickScenarios(all: Scenario[]): Scenario[] {
-  const wanted = process.env.SCENARIOS?.split(',').map((name) => name.trim()).filter(Boolean);
+  const wanted = process.env.SCENARIOS?.split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   return wanted?.length ? all.filter((scenario) => wanted.includes(scenario.name)) : all;
 }
 
@@ -149,8 +155,10 @@ async function startUpstream(kind: UpstreamKind): Promise<RunningUpstream | { sk
       stop: child.stop,
     };
   }
-  const software = kind === 'litecoind' ? process.env.LITECOIND_PATH || findOnPath('litecoind') : process.env.ANVIL_PATH || anvilFromPackage() || findOnPath('anvil');
-  if (!software) return { skipped: `${kind} is not installed${kind === 'litecoind' ? ' (`apt-get install litecoind`, or set LITECOIND_PATH)' : ' (npm ci installs it)'}` };
+  const software =
+    kind === 'litecoind' ? process.env.LITECOIND_PATH || findOnPath('litecoind') : process.env.ANVIL_PATH || anvilFromPackage() || findOnPath('anvil');
+  if (!software)
+    return { skipped: `${kind} is not installed${kind === 'litecoind' ? ' (`apt-get install litecoind`, or set LITECOIND_PATH)' : ' (npm ci installs it)'}` };
   const child = await startChild('real-node', [kind], [], { startSeconds: 120 });
   const facts = child.facts;
   return {
@@ -178,7 +186,11 @@ function softwareVersion(binary: string): string {
 }
 
 /** Measures every target in front of one upstream; prints its section. Returns its figures for JSON_OUT. */
-async function measureUpstream(upstream: RunningUpstream, targetNames: readonly TargetName[], print: (line?: string) => void): Promise<Record<string, unknown>> {
+async function measureUpstream(
+  upstream: RunningUpstream,
+  targetNames: readonly TargetName[],
+  print: (line?: string) => void,
+): Promise<Record<string, unknown>> {
   const targets: Target[] = [];
   const skipped: string[] = [];
   try {
@@ -220,14 +232,23 @@ async function measureUpstream(upstream: RunningUpstream, targetNames: readonly 
           progress(
             `round ${round + 1}/${ROUNDS} ${upstream.kind} ${scenario.name} ${target.name}: ${Math.round(saturated.requestsPerSecond)} req/s, ` +
               `p50 ${saturated.p50.toFixed(2)} ms, p99 ${saturated.p99.toFixed(2)} ms` +
-              (latency ? `; ${LATENCY_CONNECTIONS} connection(s): ${Math.round(latency.requestsPerSecond)} req/s, p50 ${latency.p50.toFixed(3)} ms, p99 ${latency.p99.toFixed(3)} ms` : '') +
+              (latency
+                ? `; ${LATENCY_CONNECTIONS} connection(s): ${Math.round(latency.requestsPerSecond)} req/s, p50 ${latency.p50.toFixed(3)} ms, p99 ${latency.p99.toFixed(3)} ms`
+                : '') +
               `; other programs ${(saturated.otherCores ?? 0).toFixed(2)}${latency ? ` / ${(latency.otherCores ?? 0).toFixed(2)}` : ''} cores`,
           );
         }
       }
     }
 
-    const reportSettings: ReportSettings = { connections: upstream.connections, durationSeconds: DURATION, warmupSeconds: WARMUP, pipelining: PIPELINING, latencyConnections: LATENCY_CONNECTIONS || undefined, rounds: ROUNDS };
+    const reportSettings: ReportSettings = {
+      connections: upstream.connections,
+      durationSeconds: DURATION,
+      warmupSeconds: WARMUP,
+      pipelining: PIPELINING,
+      latencyConnections: LATENCY_CONNECTIONS || undefined,
+      rounds: ROUNDS,
+    };
     print(`## Upstream: ${upstream.title}`);
     for (const line of skipped) print(`\n- ${line}`);
     print();
@@ -265,7 +286,9 @@ async function measureUpstream(upstream: RunningUpstream, targetNames: readonly 
     if (passThrough) print(passThrough);
     return {
       skipped,
-      scenarios: Object.fromEntries(upstream.scenarios.map((scenario) => [scenario.name, Object.fromEntries(targets.map((target) => [target.name, measured.get(key(scenario, target))]))])),
+      scenarios: Object.fromEntries(
+        upstream.scenarios.map((scenario) => [scenario.name, Object.fromEntries(targets.map((target) => [target.name, measured.get(key(scenario, target))]))]),
+      ),
     };
   } finally {
     for (const target of targets.reverse()) await target.stop().catch((error: unknown) => progress(`could not stop ${target.name}: ${String(error)}`));
@@ -274,7 +297,11 @@ async function measureUpstream(upstream: RunningUpstream, targetNames: readonly 
 
 /** The 100,000-route start-up (route-startup.ts), in its own process with --expose-gc; its table is printed as it is. */
 function routeStartup(nodes: number): string {
-  return execFileSync(process.execPath, ['--expose-gc', path.join(__dirname, 'route-startup.js')], { encoding: 'utf8', env: { ...process.env, NODES: String(nodes) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return execFileSync(process.execPath, ['--expose-gc', path.join(__dirname, 'route-startup.js')], {
+    encoding: 'utf8',
+    env: { ...process.env, NODES: String(nodes) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
 }
 
 async function main(): Promise<void> {

@@ -13,7 +13,10 @@ export function integerSetting(name: string, fallback: number, minimum = 1): num
 export function listSetting<T extends string>(name: string, all: readonly T[]): T[] {
   const raw = process.env[name];
   if (!raw) return [...all];
-  const wanted = raw.split(',').map((item) => item.trim()).filter(Boolean);
+  const wanted = raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
   const unknown = wanted.filter((item) => !all.includes(item as T));
   if (unknown.length > 0) throw new Error(`${name}: unknown ${unknown.join(', ')} (known: ${all.join(', ')})`);
   return wanted as T[];

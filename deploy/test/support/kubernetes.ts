@@ -9,8 +9,13 @@ import { REPO_ROOT } from './services';
 const { makeKeys } = require('../../make-keys.js') as { makeKeys: (folder: string) => string[] };
 
 /** A rendered Kubernetes object, loosely typed: the tests read what they check. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type K8sObject = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> }; [key: string]: any };
+export type K8sObject = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  [key: string]: any;
+};
 
 export const KUSTOMIZE_DIR = path.join(REPO_ROOT, 'deploy', 'kubernetes');
 
@@ -40,11 +45,29 @@ export function preparedCopy(): { dir: string; remove: () => void } {
       .map(([name, value]) => `${name}=${value}\n`)
       .join(''),
   );
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
-    '-subj', '/CN=*.nodes.example.com', '-addext', 'subjectAltName=DNS:*.nodes.example.com',
-    '-keyout', path.join(secrets, 'tls.key'), '-out', path.join(secrets, 'tls.crt'),
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=*.nodes.example.com',
+      '-addext',
+      'subjectAltName=DNS:*.nodes.example.com',
+      '-keyout',
+      path.join(secrets, 'tls.key'),
+      '-out',
+      path.join(secrets, 'tls.crt'),
+    ],
+    { stdio: 'ignore' },
+  );
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

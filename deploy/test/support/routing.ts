@@ -62,7 +62,5 @@ export function ingressServiceFor(paths: IngressPath[], requestPath: string): st
     const trimmed = prefix.replace(/\/+$/, '');
     return trimmed === '' || requestPath === trimmed || requestPath.startsWith(`${trimmed}/`);
   };
-  return paths
-    .filter((p) => p.pathType === 'Prefix' && prefixMatches(p.path))
-    .sort((a, b) => b.path.length - a.path.length)[0]?.service;
+  return paths.filter((p) => p.pathType === 'Prefix' && prefixMatches(p.path)).sort((a, b) => b.path.length - a.path.length)[0]?.service;
 }

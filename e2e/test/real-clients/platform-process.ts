@@ -53,7 +53,11 @@ async function main(): Promise<void> {
   const { urls, proxy } = platform;
   writeFileSync(
     path.join(runDir!, 'ready.json'),
-    JSON.stringify({ urls, dataDir: path.join(runDir!, 'data'), proxy: { ports: proxy.ports, adminUrl: proxy.adminUrl, scheme: proxy.scheme, certificate: proxy.certificate } }),
+    JSON.stringify({
+      urls,
+      dataDir: path.join(runDir!, 'data'),
+      proxy: { ports: proxy.ports, adminUrl: proxy.adminUrl, scheme: proxy.scheme, certificate: proxy.certificate },
+    }),
   );
 }
 

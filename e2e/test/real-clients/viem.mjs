@@ -11,7 +11,12 @@ const { url } = JSON.parse(process.argv[2]);
 const publicClient = createPublicClient({ transport: http(url) });
 const blockNumber = await publicClient.getBlockNumber();
 const chainId = await publicClient.getChainId();
-const chain = defineChain({ id: chainId, name: 'dev node', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
+const chain = defineChain({
+  id: chainId,
+  name: 'dev node',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: [url] } },
+});
 
 const account = privateKeyToAccount(generatePrivateKey());
 const to = privateKeyToAccount(generatePrivateKey()).address;

@@ -34,7 +34,9 @@ export function brokerDownStart(ctx: Context): Promise<ExperimentResult> {
       inLossWindow: restart.inLossWindow,
       check(load) {
         const failures: string[] = [];
-        const notes = [`outage ${seconds(endedAt - from)}; nodes and staking listening ${seconds(Math.max(...Object.values(restart.listenedAt)) - restart.killedAt)} after their kill`];
+        const notes = [
+          `outage ${seconds(endedAt - from)}; nodes and staking listening ${seconds(Math.max(...Object.values(restart.listenedAt)) - restart.killedAt)} after their kill`,
+        ];
         for (const service of ['nodes', 'staking']) {
           const ready = readyAt[service];
           if (ready === undefined) failures.push(`${service} not ready within ${bound / 1000} s of listening, the broker away`);
@@ -42,7 +44,9 @@ export function brokerDownStart(ctx: Context): Promise<ExperimentResult> {
           const during = answersOf(load.api, service, ready ?? restart.listenedAt[service]!, endedAt);
           const failed = during.filter((call) => isApiFailure(call.status)).length;
           if (failed > 0) failures.push(`${failed} of ${service}'s ${during.length} API calls failed (5xx or no answer) after it started, the broker away`);
-          notes.push(`${service}: ready ${ready === undefined ? 'not within the bound' : `${seconds(ready - restart.listenedAt[service]!)} after listening`}; ${during.length} calls until the broker was back, ${during.filter((call) => call.status === 503).length} × 503`);
+          notes.push(
+            `${service}: ready ${ready === undefined ? 'not within the bound' : `${seconds(ready - restart.listenedAt[service]!)} after listening`}; ${during.length} calls until the broker was back, ${during.filter((call) => call.status === 503).length} × 503`,
+          );
         }
         return { failures, notes };
       },

@@ -59,36 +59,54 @@ export async function nodeBusy(ctx: Context): Promise<ExperimentResult> {
   );
   const auth = `Basic ${Buffer.from(`${node.nodeUser}:${node.nodePass}`).toString('base64')}`;
   const viaProxy = (id: string) =>
-    call('POST', platform.proxyLtcUrl, { headers: { host: node.address, authorization: auth }, body: { jsonrpc: '1.0', id, method: 'getblockcount', params: [] }, timeoutMs: 15_000 });
+    call('POST', platform.proxyLtcUrl, {
+      headers: { host: node.address, authorization: auth },
+      body: { jsonrpc: '1.0', id, method: 'getblockcount', params: [] },
+      timeoutMs: 15_000,
+    });
   await waitFor('the ltc node to answer through the proxy', async () => (await viaProxy('ready')).status === 200, 60_000, 250);
   // Straight to the node, logged in as the proxy is (HMAC-SHA256 of the node id under the shared key, as @cloud/node-rpc-auth derives it).
   const key = readFileSync(path.join(platform.dataDir, 'keys', 'node-rpc.key'));
   const nodeAuth = `Basic ${Buffer.from(`cloud-proxy:${createHmac('sha256', key).update(node.id).digest('hex')}`).toString('base64')}`;
   const { rpcPort } = JSON.parse(readFileSync(path.join(platform.nodesDir, node.id, 'node.json'), 'utf8')) as { rpcPort: number };
   const hold = () =>
-    call('POST', `http://127.0.0.1:${rpcPort}/`, { headers: { authorization: nodeAuth }, body: { jsonrpc: '1.0', id: 'hold', method: 'waitforblockheight', params: [1_000_000, 500] }, timeoutMs: 10_000 });
+    call('POST', `http://127.0.0.1:${rpcPort}/`, {
+      headers: { authorization: nodeAuth },
+      body: { jsonrpc: '1.0', id: 'hold', method: 'waitforblockheight', params: [1_000_000, 500] },
+      timeoutMs: 10_000,
+    });
 
-  return underLoad(ctx, 'node-busy', `an ltc node (litecoind, one RPC thread, work queue of one) kept busy ${BUSY_SECONDS} s while its owner calls it`, async () => {
-    const answers: Answer[] = [];
-    const from = Date.now();
-    for (let round = 0; Date.now() - from < BUSY_SECONDS * 1000; round += 1) {
-      // Two slow calls take the thread and the queue place; the owner's calls find the node busy.
-      const holds = [hold(), hold()];
-      answers.push(...(await Promise.all(Array.from({ length: 6 }, (_, n) => viaProxy(`busy-${round}-${n}`)))));
-      await Promise.all(holds);
-    }
-    const endedAt = Date.now();
-    return {
-      endedAt,
-      check() {
-        const failures: string[] = [];
-        const bad = answers.map(unacceptable).filter((kind): kind is string => kind !== undefined);
-        const busy = answers.filter((a) => a.status === 503).length;
-        const notes = [`${answers.length} calls to the busy ltc node in ${seconds(endedAt - from)}: ${answers.filter((a) => a.status === 200).length} results, ${busy} × 503`];
-        if (bad.length > 0) failures.push(`${bad.length} of ${answers.length} answers of the busy node were neither a result nor 503 + Retry-After with a JSON-RPC error; the first: ${bad[0]}`);
-        if (busy === 0 && bad.length === 0) failures.push('the node was never busy: the experiment reproduced nothing');
-        return { failures, notes };
-      },
-    };
-  });
+  return underLoad(
+    ctx,
+    'node-busy',
+    `an ltc node (litecoind, one RPC thread, work queue of one) kept busy ${BUSY_SECONDS} s while its owner calls it`,
+    async () => {
+      const answers: Answer[] = [];
+      const from = Date.now();
+      for (let round = 0; Date.now() - from < BUSY_SECONDS * 1000; round += 1) {
+        // Two slow calls take the thread and the queue place; the owner's calls find the node busy.
+        const holds = [hold(), hold()];
+        answers.push(...(await Promise.all(Array.from({ length: 6 }, (_, n) => viaProxy(`busy-${round}-${n}`)))));
+        await Promise.all(holds);
+      }
+      const endedAt = Date.now();
+      return {
+        endedAt,
+        check() {
+          const failures: string[] = [];
+          const bad = answers.map(unacceptable).filter((kind): kind is string => kind !== undefined);
+          const busy = answers.filter((a) => a.status === 503).length;
+          const notes = [
+            `${answers.length} calls to the busy ltc node in ${seconds(endedAt - from)}: ${answers.filter((a) => a.status === 200).length} results, ${busy} × 503`,
+          ];
+          if (bad.length > 0)
+            failures.push(
+              `${bad.length} of ${answers.length} answers of the busy node were neither a result nor 503 + Retry-After with a JSON-RPC error; the first: ${bad[0]}`,
+            );
+          if (busy === 0 && bad.length === 0) failures.push('the node was never busy: the experiment reproduced nothing');
+          return { failures, notes };
+        },
+      };
+    },
+  );
 }

@@ -39,7 +39,9 @@ export function nodesRestart(ctx: Context): Promise<ExperimentResult> {
     await nodes.stop('SIGTERM');
     nodes.start();
     const listenedAt = await nodes.listening();
-    await waitFor('the nodes service to be ready', () => nodes.ready(), 30_000).catch(() => failures.push('the nodes service was not ready within 30 s of its start'));
+    await waitFor('the nodes service to be ready', () => nodes.ready(), 30_000).catch(() =>
+      failures.push('the nodes service was not ready within 30 s of its start'),
+    );
     const endedAt = Date.now();
     notes.push(`stopped and listening again in ${seconds(listenedAt - stoppedAt)}, ready ${seconds(endedAt - listenedAt)} after`);
     return {
@@ -51,7 +53,10 @@ export function nodesRestart(ctx: Context): Promise<ExperimentResult> {
         notes.push(`node pids before ${[...before.values()].join(', ')}; after ${[...after.values()].join(', ')}`);
         if (replaced.length > 0) failures.push(`${replaced.length} of ${before.size} node processes replaced by the restart`);
         const failed = load.rpc.filter((r) => !r.ok);
-        if (failed.length > 0) failures.push(`${failed.length} of ${load.rpc.length} proxied RPC calls failed, from +${seconds(failed[0]!.at - stoppedAt)} to +${seconds(failed[failed.length - 1]!.at - stoppedAt)} after the stop`);
+        if (failed.length > 0)
+          failures.push(
+            `${failed.length} of ${load.rpc.length} proxied RPC calls failed, from +${seconds(failed[0]!.at - stoppedAt)} to +${seconds(failed[failed.length - 1]!.at - stoppedAt)} after the stop`,
+          );
         return { failures, notes };
       },
     };

@@ -41,7 +41,14 @@ export interface RemoteJwksOptions {
  * no token can be checked, so a key it did not find is answered 503, never 401 "unknown key".
  */
 export function remoteJwks(url: string, options: RemoteJwksOptions = {}): PublicKeyResolver {
-  const { minRefreshIntervalMs = 30_000, retryDelayMs = 200, maxRetryDelayMs = 1_000, fetch: fetchImpl = fetch, clock = systemClock, timeoutMs = 5_000 } = options;
+  const {
+    minRefreshIntervalMs = 30_000,
+    retryDelayMs = 200,
+    maxRetryDelayMs = 1_000,
+    fetch: fetchImpl = fetch,
+    clock = systemClock,
+    timeoutMs = 5_000,
+  } = options;
   let keys = new Map<string, KeyObject>();
   let loaded = false;
   /** Until then, the key set is fresh: an unknown kid is refused without a refetch. */
@@ -112,4 +119,3 @@ export function remoteJwks(url: string, options: RemoteJwksOptions = {}): Public
     },
   };
 }
-

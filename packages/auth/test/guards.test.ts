@@ -11,13 +11,9 @@ const verifier = new TokenVerifier(staticKeys([key.publicKey]));
 function appWith() {
   const app = express();
   const revokedVersions = new Set([7]);
-  app.get(
-    '/client-only',
-    bearerGuard({ verifier, kind: 'client', isRevoked: async (claims) => revokedVersions.has(claims.ver) }),
-    (_req, res) => {
-      res.json({ user: authOf(res).sub, locals: res.locals.userId });
-    },
-  );
+  app.get('/client-only', bearerGuard({ verifier, kind: 'client', isRevoked: async (claims) => revokedVersions.has(claims.ver) }), (_req, res) => {
+    res.json({ user: authOf(res).sub, locals: res.locals.userId });
+  });
   app.post(
     '/login',
     basicGuard(async (username, password) => {

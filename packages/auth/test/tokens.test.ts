@@ -158,7 +158,12 @@ describe('remoteJwks while the accounts service is away', () => {
   it('answers 503 (not 401) until the keys can be read, retries soon after a failed fetch, and is ready once they are', async () => {
     const port = await freePort();
     const clock = fakeClock();
-    const keys = remoteJwks(`http://127.0.0.1:${port}/.well-known/jwks.json`, { clock, minRefreshIntervalMs: 30_000, retryDelayMs: 200, maxRetryDelayMs: 1_000 });
+    const keys = remoteJwks(`http://127.0.0.1:${port}/.well-known/jwks.json`, {
+      clock,
+      minRefreshIntervalMs: 30_000,
+      retryDelayMs: 200,
+      maxRetryDelayMs: 1_000,
+    });
     const verifier = new TokenVerifier(keys, clock);
     const app = express();
     app.get('/nodes', bearerGuard({ verifier, kind: 'client' }), (_req, res) => {
@@ -169,7 +174,10 @@ describe('remoteJwks while the accounts service is away', () => {
 
     const refused = await request(app).get('/nodes').set('authorization', `Bearer ${token}`);
     expect(refused.status).toBe(503);
-    expect(refused.body).toEqual({ code: 'KeysUnavailable', message: 'the token signing keys cannot be read from the accounts service yet; try again shortly' });
+    expect(refused.body).toEqual({
+      code: 'KeysUnavailable',
+      message: 'the token signing keys cannot be read from the accounts service yet; try again shortly',
+    });
     expect(refused.headers['retry-after']).toBe('1');
     await expect(keys.checkReady()).rejects.toMatchObject({ status: 503 });
 

@@ -74,7 +74,12 @@ async function countOf(connection: ChannelModel, queue: string): Promise<number 
  * The dead letters of one queue (the first `limit`), read without removing them: each is taken
  * unacknowledged, and all go back when the channel closes. Undefined when the queue does not exist.
  */
-export async function listDeadLetters(connection: ChannelModel, prefix: string, queue: DeadLetterQueue, limit: number): Promise<{ count: number; letters: DeadLetterInfo[] } | undefined> {
+export async function listDeadLetters(
+  connection: ChannelModel,
+  prefix: string,
+  queue: DeadLetterQueue,
+  limit: number,
+): Promise<{ count: number; letters: DeadLetterInfo[] } | undefined> {
   const name = `${prefix}.${queue.name}`;
   const count = await countOf(connection, name);
   if (count === undefined) return undefined;
@@ -103,9 +108,16 @@ export interface ReplayResult {
  * leaves it in both, and the consumer, which de-duplicates, handles it once. Replaying an id
  * again finds nothing and changes nothing. The others stay, in their order.
  */
-export async function replayDeadLetters(connection: ChannelModel, prefix: string, queue: DeadLetterQueue, ids: readonly string[] | 'all'): Promise<ReplayResult> {
+export async function replayDeadLetters(
+  connection: ChannelModel,
+  prefix: string,
+  queue: DeadLetterQueue,
+  ids: readonly string[] | 'all',
+): Promise<ReplayResult> {
   if (!queue.replaysTo) {
-    throw new Error(`${queue.name} is a broadcast subscription's: its consumers catch up from their snapshot on every reconnection, so there is nothing to replay`);
+    throw new Error(
+      `${queue.name} is a broadcast subscription's: its consumers catch up from their snapshot on every reconnection, so there is nothing to replay`,
+    );
   }
   const name = `${prefix}.${queue.name}`;
   const target = `${prefix}.${queue.replaysTo}`;
@@ -118,13 +130,21 @@ export async function replayDeadLetters(connection: ChannelModel, prefix: string
     for (let taken = 0; taken < count; taken += 1) {
       const message = await channel.get(name, { noAck: false });
       if (!message) break;
-      const { messageId, type, contentType, headers } = message.properties as { messageId?: string; type?: string; contentType?: string; headers?: Record<string, unknown> };
+      const { messageId, type, contentType, headers } = message.properties as {
+        messageId?: string;
+        type?: string;
+        contentType?: string;
+        headers?: Record<string, unknown>;
+      };
       if (wanted && (messageId === undefined || !wanted.has(messageId))) continue; // stays unacknowledged, goes back on close
       // A fresh start: its tries and the dead-lettering reason go; where it was replayed from is kept.
       const kept = Object.fromEntries(Object.entries(headers ?? {}).filter(([key]) => key !== 'x-error' && key !== 'x-attempts'));
       await new Promise<void>((resolve, reject) => {
-        channel.sendToQueue(target, message.content, { persistent: true, messageId, type, contentType, headers: { ...kept, 'x-replayed-from': queue.name } }, (error: unknown) =>
-          error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(),
+        channel.sendToQueue(
+          target,
+          message.content,
+          { persistent: true, messageId, type, contentType, headers: { ...kept, 'x-replayed-from': queue.name } },
+          (error: unknown) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve()),
         );
       });
       channel.ack(message);

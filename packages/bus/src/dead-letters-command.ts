@@ -30,7 +30,12 @@ export async function runDeadLettersCommand(argv: string[], io: CommandIo): Prom
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { queue: { type: 'string' }, limit: { type: 'string', default: '20' }, id: { type: 'string', multiple: true }, all: { type: 'boolean', default: false } },
+    options: {
+      queue: { type: 'string' },
+      limit: { type: 'string', default: '20' },
+      id: { type: 'string', multiple: true },
+      all: { type: 'boolean', default: false },
+    },
   });
   const [command] = positionals;
   const url = io.env.AMQP_URL;
@@ -71,7 +76,7 @@ export async function runDeadLettersCommand(argv: string[], io: CommandIo): Prom
       }
       return 0;
     }
-    if (!chosen || (values.all === (values.id !== undefined))) {
+    if (!chosen || values.all === (values.id !== undefined)) {
       io.err(`replay needs --queue and either --id (repeatable) or --all\n${USAGE}\n`);
       return 2;
     }

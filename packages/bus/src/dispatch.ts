@@ -24,7 +24,13 @@ export interface RetryPolicy {
 // 2 s, 4 s ... then every minute, so consuming resumes at most a minute after the database is back.
 const OUTAGE_BASE_DELAY_MS = 1000;
 const OUTAGE_MAX_DELAY_MS = 60_000;
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 8, baseDelayMs: 250, maxDelayMs: 15_000, outageBaseDelayMs: OUTAGE_BASE_DELAY_MS, outageMaxDelayMs: OUTAGE_MAX_DELAY_MS };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 8,
+  baseDelayMs: 250,
+  maxDelayMs: 15_000,
+  outageBaseDelayMs: OUTAGE_BASE_DELAY_MS,
+  outageMaxDelayMs: OUTAGE_MAX_DELAY_MS,
+};
 
 export function retryDelayMs(policy: RetryPolicy, attempt: number): number {
   return Math.min(policy.baseDelayMs * 2 ** (attempt - 1), policy.maxDelayMs);
@@ -37,10 +43,7 @@ export interface Delivery {
 }
 
 /** What to do with a delivery: acknowledge it, try it again later, or dead-letter it. */
-export type Outcome =
-  | { action: 'ack' }
-  | { action: 'retry'; attempts: number; delayMs: number }
-  | { action: 'dead'; reason: string };
+export type Outcome = { action: 'ack' } | { action: 'retry'; attempts: number; delayMs: number } | { action: 'dead'; reason: string };
 
 /**
  * Decodes a batch and hands the well-formed messages to the handler, returning one outcome per

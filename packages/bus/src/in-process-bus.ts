@@ -3,7 +3,17 @@ import { BusUnavailableError, DEFAULT_RPC_TIMEOUT_MS, durableQueues, type Bus, t
 import { messageIdOf, recordDeadLetter } from './dead-letter-metrics';
 import { DEFAULT_RETRY_POLICY, dispatch, type Delivery, type RetryPolicy } from './dispatch';
 import { encodeMessage, patternMatches, type BusMessage } from './messages';
-import { answerRpc, decodeRpcResult, requestUntilServed, RpcError, RpcUnservedError, type RpcHandler, type RpcMethod, type RpcReply, type RpcRequest } from './rpc';
+import {
+  answerRpc,
+  decodeRpcResult,
+  requestUntilServed,
+  RpcError,
+  RpcUnservedError,
+  type RpcHandler,
+  type RpcMethod,
+  type RpcReply,
+  type RpcRequest,
+} from './rpc';
 
 export interface DeadLetter {
   body: string;

@@ -44,7 +44,10 @@ export const nodeTokenSchema = z.object({ id, tokenSha256: z.string().regex(/^[0
 /** A CIDR (IPv4 or IPv6), as the nodes service normalised it. */
 const cidr = z.union([z.cidrv4(), z.cidrv6()]);
 /** An origin as browsers send it: scheme, host and a port only when not the default. */
-const origin = z.string().max(256).regex(/^https?:\/\/[a-z0-9.\-[\]:]+$/);
+const origin = z
+  .string()
+  .max(256)
+  .regex(/^https?:\/\/[a-z0-9.\-[\]:]+$/);
 
 /**
  * What the owner of a node restricts on top of the platform's rules. An empty list restricts
@@ -90,7 +93,10 @@ export const nodeRouteSchema = z.object({
    * runs; null before. The proxy adds the node's internal credentials, which it derives itself
    * (`@cloud/node-rpc-auth`), so no node password travels on the bus.
    */
-  upstream: z.url({ protocol: /^https?$/ }).max(2048).nullable(),
+  upstream: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .nullable(),
   /**
    * Every Basic credential the node takes (`basic` is the first of them, for a replica that
    * predates the list). Absent in a message from before several credentials: `basic` alone,
@@ -153,7 +159,10 @@ export const nodeUsageSchema = z.object({
   /** Calls by method and outcome (added later: a message from an older proxy has none). */
   calls: z.array(methodUsageSchema).max(METHOD_USAGE_PER_NODE).default([]),
   /** Calls by named credential and outcome (none for client access tokens; absent from older proxies). */
-  credentials: z.array(credentialUsageSchema).max(CREDENTIALS_COUNTED_PER_NODE * USAGE_OUTCOMES.length).default([]),
+  credentials: z
+    .array(credentialUsageSchema)
+    .max(CREDENTIALS_COUNTED_PER_NODE * USAGE_OUTCOMES.length)
+    .default([]),
 });
 
 /**

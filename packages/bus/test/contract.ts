@@ -1,4 +1,15 @@
-import { BusUnavailableError, encodeMessage, message, RpcError, RpcUnservedError, SharedBusView, type AnyBusMessage, type Bus, type BusMessage, type RetryPolicy } from '../src';
+import {
+  BusUnavailableError,
+  encodeMessage,
+  message,
+  RpcError,
+  RpcUnservedError,
+  SharedBusView,
+  type AnyBusMessage,
+  type Bus,
+  type BusMessage,
+  type RetryPolicy,
+} from '../src';
 import net from 'node:net';
 import { BrokerLink } from '../src/testing';
 import { callEvents, callRecorded, FAST_RETRY, gate, waitUntil } from './helpers';
@@ -160,7 +171,19 @@ export function busContract(target: ContractTarget): void {
         expect(subscribed).toEqual({ a: 1, b: 1, userDeletions: 1 });
 
         // Published first: were they routed to the subscribers, they would come before the revocations.
-        const unbound = [callRecorded(1), message('node.created', { nodeId: 'node-1', userId: 'user-1', image: 'btc', chain: 'btc', revision: 0, state: 'provisioning', basic: null, upstream: null })];
+        const unbound = [
+          callRecorded(1),
+          message('node.created', {
+            nodeId: 'node-1',
+            userId: 'user-1',
+            image: 'btc',
+            chain: 'btc',
+            revision: 0,
+            state: 'provisioning',
+            basic: null,
+            upstream: null,
+          }),
+        ];
         await producer.publish(unbound);
         const revocations = [
           message('revocation.client-key-deleted', { userId: 'user-1', clientId: 'client-1' }),
@@ -392,18 +415,21 @@ export function busContract(target: ContractTarget): void {
       });
 
       // In one process every instance is the same bus: none can go while another stays.
-      (target.transport === 'rabbitmq' ? it : it.skip)('does not leave a request waiting for a server that has gone: the next one to serve answers it', async () => {
-        const client = await installation.instance();
-        const first = await installation.instance();
-        await first.serve('revocations.snapshot', async () => snapshot);
-        await expect(client.request('revocations.snapshot', {}, 5000)).resolves.toEqual(snapshot);
-        await first.close();
-        const later = client.request('revocations.snapshot', {}, 10_000);
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        const second = await installation.instance();
-        await second.serve('revocations.snapshot', async () => ({ ...snapshot, users: ['user-4'] }));
-        await expect(later).resolves.toEqual({ ...snapshot, users: ['user-4'] });
-      });
+      (target.transport === 'rabbitmq' ? it : it.skip)(
+        'does not leave a request waiting for a server that has gone: the next one to serve answers it',
+        async () => {
+          const client = await installation.instance();
+          const first = await installation.instance();
+          await first.serve('revocations.snapshot', async () => snapshot);
+          await expect(client.request('revocations.snapshot', {}, 5000)).resolves.toEqual(snapshot);
+          await first.close();
+          const later = client.request('revocations.snapshot', {}, 10_000);
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          const second = await installation.instance();
+          await second.serve('revocations.snapshot', async () => ({ ...snapshot, users: ['user-4'] }));
+          await expect(later).resolves.toEqual({ ...snapshot, users: ['user-4'] });
+        },
+      );
     });
 
     describe('readiness and closing', () => {

@@ -5,7 +5,6 @@ import { runDeadLettersCommand } from '../src/dead-letters-command';
 import { deleteBusTopology, TEST_AMQP_URL, uniqueBusPrefix } from '../src/testing';
 import { callRecorded, FAST_RETRY, recordingLogger, waitUntil } from './helpers';
 
-
 /** Runs the operators' command as `npm run dead-letters -- ...` does; its exit code and output. */
 async function run(argv: string[], env: Record<string, string | undefined>): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
@@ -64,7 +63,11 @@ describe('dead letters on RabbitMQ: logged and counted when dead-lettered, liste
     expect(await deadLettered('accounts.call-events.dead')).toBe(before + 3);
     const lines = log.lines.filter((line) => line.message === 'message put in the dead-letter queue');
     expect(lines.map((line) => line.messageId).sort()).toEqual(events.map((event) => event.id).sort());
-    expect(lines[0]).toMatchObject({ level: 'error', queue: 'accounts.call-events.dead', reason: expect.stringMatching(/^failed 3 times: cannot store event-/) });
+    expect(lines[0]).toMatchObject({
+      level: 'error',
+      queue: 'accounts.call-events.dead',
+      reason: expect.stringMatching(/^failed 3 times: cannot store event-/),
+    });
   });
 
   it('lists them without taking them, oldest first, with why and how often they were tried', async () => {
@@ -72,7 +75,9 @@ describe('dead letters on RabbitMQ: logged and counted when dead-lettered, liste
     expect(listed!.letters.map((letter) => letter.messageId)).toEqual(events.map((event) => event.id));
     expect(listed!.letters[0]).toMatchObject({ kind: 'call.recorded', attempts: 2, reason: expect.stringContaining('cannot store') });
     // Still there, in their order, after being listed (twice).
-    expect((await listDeadLetters(connection, prefix, QUEUE, 2))!.letters.map((letter) => letter.messageId)).toEqual(events.slice(0, 2).map((event) => event.id));
+    expect((await listDeadLetters(connection, prefix, QUEUE, 2))!.letters.map((letter) => letter.messageId)).toEqual(
+      events.slice(0, 2).map((event) => event.id),
+    );
     expect((await listDeadLetters(connection, prefix, QUEUE, 10))!.count).toBe(3);
     // A queue nobody declared is told apart from an empty one.
     expect(await listDeadLetters(connection, `${prefix}-nobody`, QUEUE, 10)).toBeUndefined();
@@ -134,7 +139,9 @@ describe('dead letters on RabbitMQ: logged and counted when dead-lettered, liste
     await inProcess.publish([bad]);
     await waitUntil('it is dead-lettered', () => inProcess.deadLetters('accounts.call-events').length === 1);
     expect(await deadLettered('accounts.call-events.dead')).toBe(before + 1);
-    expect(memory.lines).toContainEqual(expect.objectContaining({ message: 'message put in the dead-letter queue', queue: 'accounts.call-events.dead', messageId: bad.id }));
+    expect(memory.lines).toContainEqual(
+      expect.objectContaining({ message: 'message put in the dead-letter queue', queue: 'accounts.call-events.dead', messageId: bad.id }),
+    );
     await inProcess.close();
   });
 });

@@ -1,4 +1,13 @@
-import { CALL_EVENTS_PER_MESSAGE, CREDENTIALS_COUNTED_PER_NODE, callEventsOf, decodeMessage, encodeMessage, MalformedMessageError, message, packCallEvents } from '../src';
+import {
+  CALL_EVENTS_PER_MESSAGE,
+  CREDENTIALS_COUNTED_PER_NODE,
+  callEventsOf,
+  decodeMessage,
+  encodeMessage,
+  MalformedMessageError,
+  message,
+  packCallEvents,
+} from '../src';
 import { patternMatches } from '../src/messages';
 import { callRecorded } from './helpers';
 
@@ -115,7 +124,12 @@ describe('packCallEvents', () => {
 describe('node.usage', () => {
   const node = { nodeId: 'node-1', userId: 'user-1', requests: 2, blocked: 1, bytesIn: 10, bytesOut: 20 };
   const envelope = (nodes: unknown[]) =>
-    JSON.stringify({ id: 'msg-1', kind: 'node.usage', occurredAt: '2026-11-25T10:01:00.000Z', payload: { proxyId: 'proxy-1', from: '2026-11-25T10:00:00.000Z', to: '2026-11-25T10:01:00.000Z', nodes } });
+    JSON.stringify({
+      id: 'msg-1',
+      kind: 'node.usage',
+      occurredAt: '2026-11-25T10:01:00.000Z',
+      payload: { proxyId: 'proxy-1', from: '2026-11-25T10:00:00.000Z', to: '2026-11-25T10:01:00.000Z', nodes },
+    });
 
   it('takes a message from a proxy that counts no methods or credentials yet, as none', () => {
     const decoded = decodeMessage(envelope([node]));

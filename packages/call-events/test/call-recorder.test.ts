@@ -65,7 +65,7 @@ describe('CallRecorder', () => {
     expect(event!.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
-  it("marks a call the client sent as its own background read (x-cloud-background: 1), storing only the mark", async () => {
+  it('marks a call the client sent as its own background read (x-cloud-background: 1), storing only the mark', async () => {
     const { app, recorder, stored } = setup();
     await request(app).get('/things/t-1').set('x-user', 'user-1').set('x-cloud-background', '1').expect(200);
     await request(app).get('/things/t-2').set('x-user', 'user-1').set('x-cloud-background', 'secret-ish').expect(200);
@@ -164,7 +164,9 @@ describe('CallRecorder ordering and draining', () => {
       entered();
       setTimeout(() => res.json({}), 30);
     });
-    const response = request(app).get('/slow').then((res) => res.status);
+    const response = request(app)
+      .get('/slow')
+      .then((res) => res.status);
     await handlerEntered; // the request is in flight, its response not yet sent
     await recorder.drain();
     expect(stored).toEqual(['user-slow']);
@@ -200,7 +202,12 @@ describe('CallRecorder while the database is unreachable', () => {
   const unreachable = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
 
   function recorderWith(record: (event: CallEvent) => Promise<void>, retryForMs?: number) {
-    const recorder = new CallRecorder({ service: 'cloud-test', logger: createLogger({ service: 'cloud-test', level: 'silent' }), sink: { record }, ...(retryForMs === undefined ? {} : { retryForMs }) });
+    const recorder = new CallRecorder({
+      service: 'cloud-test',
+      logger: createLogger({ service: 'cloud-test', level: 'silent' }),
+      sink: { record },
+      ...(retryForMs === undefined ? {} : { retryForMs }),
+    });
     const app = express();
     app.use(recorder.middleware);
     app.get('/things/:id', (req, res) => {

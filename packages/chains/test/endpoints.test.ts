@@ -14,7 +14,10 @@ describe('node endpoints', () => {
   });
 
   it('say http everywhere with PROXY_TLS=off, and nothing plain beside', () => {
-    expect(nodeEndpoints(eth, proxyAddressesOf({ ...defaults, PROXY_TLS: 'off' }))).toEqual({ jsonRpc: 'http://127.0.0.1:8545/', webSocket: 'ws://127.0.0.1:8545/' });
+    expect(nodeEndpoints(eth, proxyAddressesOf({ ...defaults, PROXY_TLS: 'off' }))).toEqual({
+      jsonRpc: 'http://127.0.0.1:8545/',
+      webSocket: 'ws://127.0.0.1:8545/',
+    });
   });
 
   it('use the ports the proxy really listens on', () => {
@@ -32,7 +35,7 @@ describe('node endpoints', () => {
     expect(nodeEndpoints(ltc, proxyAddressesOf({ ...defaults, PUBLIC_NODE_URL: 'https://rpc.example.com' })).jsonRpc).toBe('https://rpc.example.com:9332/');
   });
 
-  it("give a jwt node its name, since a client access token names no node", () => {
+  it('give a jwt node its name, since a client access token names no node', () => {
     expect(nodeEndpoints({ ...eth, routedByCredential: false }, proxyAddressesOf(defaults))).toEqual({
       jsonRpc: 'https://node-2.nodes.localhost:8545/',
       webSocket: 'wss://node-2.nodes.localhost:8545/',
@@ -42,6 +45,9 @@ describe('node endpoints', () => {
   it('put a URL token first in every path', () => {
     const endpoints = nodeEndpoints({ ...ltc, ports: { ...ltc.ports } }, proxyAddressesOf(defaults));
     expect(tokenUrls(endpoints, 'nt_abc')).toEqual({ jsonRpc: 'https://127.0.0.1:9332/nt_abc', rest: 'https://127.0.0.1:9332/nt_abc/rest/' });
-    expect(tokenUrls(nodeEndpoints(eth, proxyAddressesOf(defaults)), 'nt_abc')).toEqual({ jsonRpc: 'https://127.0.0.1:8545/nt_abc', webSocket: 'wss://127.0.0.1:8545/nt_abc' });
+    expect(tokenUrls(nodeEndpoints(eth, proxyAddressesOf(defaults)), 'nt_abc')).toEqual({
+      jsonRpc: 'https://127.0.0.1:8545/nt_abc',
+      webSocket: 'wss://127.0.0.1:8545/nt_abc',
+    });
   });
 });

@@ -11,9 +11,7 @@ export const commonEnvironment = z.object({
     .string()
     .default('./.data')
     .transform((dir) => path.resolve(process.env.INIT_CWD ?? process.cwd(), dir)),
-  DATABASE_URL: z
-    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
-    .optional(),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
   /** RabbitMQ; unset means the in-process bus (services sharing one process). */
   AMQP_URL: z.url({ protocol: /^amqps?$/, error: 'must be an amqp:// or amqps:// URL' }).optional(),
   /** Prefix of the exchange and queue names, so several installations can share one broker. */
@@ -59,10 +57,16 @@ export function originList() {
     .string()
     .default('')
     .transform((value, context) => {
-      const origins = value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+      const origins = value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
       for (const origin of origins) {
         if (originOf(origin) !== origin) {
-          context.addIssue({ code: 'custom', message: `${JSON.stringify(origin)} is not an origin: scheme://host[:port], lower case, no path or trailing slash` });
+          context.addIssue({
+            code: 'custom',
+            message: `${JSON.stringify(origin)} is not an origin: scheme://host[:port], lower case, no path or trailing slash`,
+          });
           return z.NEVER;
         }
       }

@@ -43,6 +43,7 @@ export function publicNodeUrlProblem(text: string): string | undefined {
   if (!match) return 'must be http(s)://host with no port (each chain keeps its own), path or credentials, e.g. https://{node}.nodes.example.com';
   const host = match[2]!;
   if (host.includes('{node}') && !host.startsWith('{node}.')) return '{node} can only be the first label of the host';
-  if (!/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i.test(host.replace('{node}', 'node'))) return `${host} is not a host name or IPv4 address`;
+  if (!/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i.test(host.replace('{node}', 'node')))
+    return `${host} is not a host name or IPv4 address`;
   return undefined;
 }

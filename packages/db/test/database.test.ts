@@ -67,7 +67,9 @@ describe('the database’s own messages', () => {
     const logger = { warn: (m: string) => warned.push(m), error: (m: string) => warned.push(m), debug: () => undefined };
     const console$ = jest.spyOn(console, 'log');
     try {
-      await expect(connectDatabase({ schema: 'widgets', databaseUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, logger })).rejects.toThrow('ECONNREFUSED');
+      await expect(connectDatabase({ schema: 'widgets', databaseUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, logger })).rejects.toThrow(
+        'ECONNREFUSED',
+      );
       expect(warned.some((message) => /^database: Acquire connection error: .*ECONNREFUSED/.test(message))).toBe(true);
       expect(console$).not.toHaveBeenCalled();
     } finally {

@@ -131,14 +131,7 @@ class Reader {
 }
 
 export function serializeHeader(header: BlockHeader): Buffer {
-  return new Writer()
-    .u32(header.version)
-    .bytes(header.prevHash)
-    .bytes(header.merkleRoot)
-    .u32(header.time)
-    .u32(header.bits)
-    .u32(header.nonce)
-    .done();
+  return new Writer().u32(header.version).bytes(header.prevHash).bytes(header.merkleRoot).u32(header.time).u32(header.bits).u32(header.nonce).done();
 }
 
 function writeTransaction(writer: Writer, tx: Transaction): Writer {

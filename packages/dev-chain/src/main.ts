@@ -26,7 +26,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const logger = (line: string) => process.stdout.write(`${timestamp()} ${line}\n`);
-  const node = command.kind === 'avalanche' ? await startAvalancheDevChain({ ...command.options, logger }) : await startDevChain({ ...command.options, logger });
+  const node =
+    command.kind === 'avalanche' ? await startAvalancheDevChain({ ...command.options, logger }) : await startDevChain({ ...command.options, logger });
   const shutdown = () => void node.stop();
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);

@@ -92,9 +92,15 @@ const METHODS: Record<string, Method> = {
     category: 'Blockchain',
     args: [
       hashArg('The block hash'),
-      { name: 'verbosity', type: 'numeric', default: '1', description: '0 for hex-encoded data, 1 for a json object, and 2 for json object with transaction data' },
+      {
+        name: 'verbosity',
+        type: 'numeric',
+        default: '1',
+        description: '0 for hex-encoded data, 1 for a json object, and 2 for json object with transaction data',
+      },
     ],
-    description: 'If verbosity is 0, returns a string that is serialized, hex-encoded data for block \'hash\'.\nIf verbosity is 1, returns an Object with information about block <hash>.\nIf verbosity is 2, returns an Object with information about block <hash> and information about each transaction.',
+    description:
+      "If verbosity is 0, returns a string that is serialized, hex-encoded data for block 'hash'.\nIf verbosity is 1, returns an Object with information about block <hash>.\nIf verbosity is 2, returns an Object with information about block <hash> and information about each transaction.",
     run: ([hash, verbosityParam], { chain }) => {
       const entry = blockParam(chain, hash, 'blockhash');
       // Core 0.21: a number is the verbosity, anything else must be a boolean (true = 1).
@@ -126,8 +132,12 @@ const METHODS: Record<string, Method> = {
   },
   getblockheader: {
     category: 'Blockchain',
-    args: [hashArg('The block hash'), { name: 'verbose', type: 'boolean', default: 'true', description: 'true for a json object, false for the hex-encoded data' }],
-    description: "If verbose is false, returns a string that is serialized, hex-encoded data for blockheader 'hash'.\nIf verbose is true, returns an Object with information about blockheader <hash>.",
+    args: [
+      hashArg('The block hash'),
+      { name: 'verbose', type: 'boolean', default: 'true', description: 'true for a json object, false for the hex-encoded data' },
+    ],
+    description:
+      "If verbose is false, returns a string that is serialized, hex-encoded data for blockheader 'hash'.\nIf verbose is true, returns an Object with information about blockheader <hash>.",
     run: ([hash, verbose], { chain }) => {
       const entry = blockParam(chain, hash, 'hash');
       return optional(verbose, bool, true) ? headerView(chain, entry) : serializeHeader(entry.block.header).toString('hex');
@@ -155,7 +165,12 @@ const METHODS: Record<string, Method> = {
     category: 'Blockchain',
     args: [
       { name: 'verbose', type: 'boolean', default: 'false', description: 'True for a json object, false for array of transaction ids' },
-      { name: 'mempool_sequence', type: 'boolean', default: 'false', description: 'If verbose=false, returns a json object with transaction list and mempool sequence number attached.' },
+      {
+        name: 'mempool_sequence',
+        type: 'boolean',
+        default: 'false',
+        description: 'If verbose=false, returns a json object with transaction list and mempool sequence number attached.',
+      },
     ],
     description: 'Returns all transaction ids in memory pool as a json array of string transaction ids.',
     run: ([verboseParam, sequenceParam]) => {
@@ -239,7 +254,8 @@ function synopsis(name: string, method: Method): string {
 
 function helpText(name: string, method: Method): string {
   const args = method.args.map(
-    (arg, index) => `${index + 1}. ${arg.name}    (${arg.type}, ${arg.default === undefined ? 'required' : `optional, default=${arg.default}`}) ${arg.description}`,
+    (arg, index) =>
+      `${index + 1}. ${arg.name}    (${arg.type}, ${arg.default === undefined ? 'required' : `optional, default=${arg.default}`}) ${arg.description}`,
   );
   return `${synopsis(name, method)}\n\n${method.description}\n${args.length > 0 ? `\nArguments:\n${args.join('\n')}\n` : ''}`;
 }

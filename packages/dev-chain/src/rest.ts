@@ -116,7 +116,8 @@ export function handleRest(chain: Chain, sizeOnDisk: number, path: string, query
     ['/rest/block/', (part) => block(chain, part, true)],
     [
       '/rest/chaininfo',
-      (part) => (parseFormat(part).format === 'json' ? jsonReply(chainInfoView(chain, sizeOnDisk)) : restError(404, 'output format not found (available: json)')),
+      (part) =>
+        parseFormat(part).format === 'json' ? jsonReply(chainInfoView(chain, sizeOnDisk)) : restError(404, 'output format not found (available: json)'),
     ],
     ['/rest/headers/', (part) => headers(chain, part, query)],
     ['/rest/blockhashbyheight/', (part) => blockHashByHeight(chain, part)],

@@ -36,11 +36,18 @@ export class BlockStore {
     const path = join(dir, 'blocks.jsonl');
     const content = existsSync(path) ? readFileSync(path) : Buffer.alloc(0);
     const size = content.lastIndexOf('\n') + 1;
-    const blocks = size === 0 ? [] : content.subarray(0, size - 1).toString('utf8').split('\n').map((line, index) => {
-      const raw = decodeLine(line);
-      if (!raw) throw new Error(`${path}:${index + 1}: not a stored block`);
-      return raw;
-    });
+    const blocks =
+      size === 0
+        ? []
+        : content
+            .subarray(0, size - 1)
+            .toString('utf8')
+            .split('\n')
+            .map((line, index) => {
+              const raw = decodeLine(line);
+              if (!raw) throw new Error(`${path}:${index + 1}: not a stored block`);
+              return raw;
+            });
     const droppedPartialLine = size < content.length;
     if (droppedPartialLine) truncateSync(path, size);
     return { store: new BlockStore(path, openSync(path, 'a'), size), blocks, droppedPartialLine };

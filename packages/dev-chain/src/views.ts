@@ -3,12 +3,19 @@ import { difficulty, serializeTransaction, toDisplayHex, txid } from './block';
 import type { Chain, ChainEntry } from './chain';
 
 const OP_CHECKSIG = 0xac;
-const OPCODE_NAMES: Record<number, string> = { 0x6a: 'OP_RETURN', 0x76: 'OP_DUP', 0x87: 'OP_EQUAL', 0x88: 'OP_EQUALVERIFY', 0xa9: 'OP_HASH160', 0xac: 'OP_CHECKSIG' };
+const OPCODE_NAMES: Record<number, string> = {
+  0x6a: 'OP_RETURN',
+  0x76: 'OP_DUP',
+  0x87: 'OP_EQUAL',
+  0x88: 'OP_EQUALVERIFY',
+  0xa9: 'OP_HASH160',
+  0xac: 'OP_CHECKSIG',
+};
 
 /** Core's ScriptToAsmStr, for the few opcodes a coinbase output here can hold. */
 function scriptAsm(script: Buffer): string {
   const parts: string[] = [];
-  for (let i = 0; i < script.length; ) {
+  for (let i = 0; i < script.length;) {
     const op = script[i++] as number;
     if (op >= 0x01 && op <= 0x4b) {
       parts.push(script.subarray(i, i + op).toString('hex'));

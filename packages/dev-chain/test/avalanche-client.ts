@@ -15,7 +15,12 @@ export async function getFrom(url: string, path: string): Promise<HttpResult> {
 }
 
 /** A JSON-RPC 2.0 call: the whole reply body. */
-export async function rpc(url: string, path: string, method: string, params?: unknown): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
+export async function rpc(
+  url: string,
+  path: string,
+  method: string,
+  params?: unknown,
+): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
   const reply = await postTo(url, path, { jsonrpc: '2.0', id: 1, method, ...(params !== undefined && { params }) });
   if (reply.status !== 200) throw new Error(`${method}: HTTP ${reply.status}: ${reply.text}`);
   return reply.body as { result?: unknown; error?: { code: number; message: string } };

@@ -86,7 +86,10 @@ describe('info and health', () => {
     const { url } = await start();
     const page = await getFrom(url, '/ext/health');
     expect(page.status).toBe(200);
-    expect(page.body).toEqual({ checks: expect.objectContaining({ P: expect.any(Object), C: expect.any(Object), bootstrapped: expect.any(Object) }), healthy: true });
+    expect(page.body).toEqual({
+      checks: expect.objectContaining({ P: expect.any(Object), C: expect.any(Object), bootstrapped: expect.any(Object) }),
+      healthy: true,
+    });
     expect((await getFrom(url, '/ext/health/liveness')).body).toEqual({ checks: {}, healthy: true });
     expect((await getFrom(url, '/ext/health/readiness')).body).toEqual({ checks: { bootstrapped: expect.objectContaining({ message: [] }) }, healthy: true });
     expect(await call(url, '/ext/health', 'health.health')).toMatchObject({ healthy: true });
@@ -106,7 +109,13 @@ describe('validators', () => {
     expect(await call(url, '/ext/bc/P', 'platform.getHeight', {})).toEqual({ height: '0' });
     const startTime = now() + 3600;
     const endTime = startTime + 14 * 24 * 3600;
-    const { txID } = await call<{ txID: string }>(url, '/ext/dev', 'dev.registerValidator', { nodeID: node.nodeId, startTime, endTime: String(endTime), weight: '2000000000000', delegatorWeight: 25000000000 });
+    const { txID } = await call<{ txID: string }>(url, '/ext/dev', 'dev.registerValidator', {
+      nodeID: node.nodeId,
+      startTime,
+      endTime: String(endTime),
+      weight: '2000000000000',
+      delegatorWeight: 25000000000,
+    });
     expect(txID).toMatch(/^[1-9A-HJ-NP-Za-km-z]{49,50}$/);
     expect(await call(url, '/ext/bc/P', 'platform.getHeight', {})).toEqual({ height: '1' });
     expect(await call(url, '/ext/bc/P', 'platform.getCurrentValidators', {})).toEqual({
@@ -152,7 +161,12 @@ describe('validators', () => {
   it('keeps its validators across a restart, in validators.json', async () => {
     const dataDir = newDataDir();
     const first = await start({ dataDir });
-    const { txID } = await call<{ txID: string }>(first.url, '/ext/dev', 'dev.registerValidator', { nodeID: OTHER_NODE, startTime: now(), endTime: now() + 3600, weight: '5' });
+    const { txID } = await call<{ txID: string }>(first.url, '/ext/dev', 'dev.registerValidator', {
+      nodeID: OTHER_NODE,
+      startTime: now(),
+      endTime: now() + 3600,
+      weight: '5',
+    });
     await first.node.stop();
     expect(first.lines.slice(-1)).toEqual(['Shutdown: done']);
     expect(readdirSync(dataDir)).toEqual(['validators.json']);
@@ -184,7 +198,11 @@ describe('validators', () => {
   it('refuses a second validation of a node over an overlapping period', async () => {
     const { url } = await start();
     await call(url, '/ext/dev', 'dev.registerValidator', { nodeID: OTHER_NODE, startTime: 100, endTime: 200, weight: 1 });
-    expect((await register(url, { nodeID: OTHER_NODE, startTime: 150, endTime: 250, weight: 1 })).error).toEqual({ code: -32000, message: expect.stringMatching(/is already a validator from 100 to 200/), data: null });
+    expect((await register(url, { nodeID: OTHER_NODE, startTime: 150, endTime: 250, weight: 1 })).error).toEqual({
+      code: -32000,
+      message: expect.stringMatching(/is already a validator from 100 to 200/),
+      data: null,
+    });
     expect((await register(url, { nodeID: OTHER_NODE, startTime: 200, endTime: 250, weight: 1 })).error).toBeUndefined();
   });
 });
@@ -195,10 +213,20 @@ describe('the HTTP and JSON-RPC layer', () => {
     const ok = await postTo(url, '/ext/info', { jsonrpc: '2.0', id: 7, method: 'info.getNodeID' }, { Authorization: 'Basic bm9ib2R5Om5vdGhpbmc=' });
     expect([ok.status, ok.body]).toEqual([200, { jsonrpc: '2.0', result: expect.objectContaining({ nodeID: node.nodeId }), id: 7 }]);
     const unknown = await postTo(url, '/ext/info', { jsonrpc: '2.0', id: 1, method: 'info.nothing' });
-    expect([unknown.status, unknown.body]).toEqual([200, { jsonrpc: '2.0', error: { code: -32601, message: 'rpc: can\'t find method "info.nothing"', data: null }, id: 1 }]);
-    expect((await rpc(url, '/ext/bc/C/rpc', 'eth_nothing', [])).error).toEqual({ code: -32601, message: 'the method eth_nothing does not exist/is not available', data: null });
+    expect([unknown.status, unknown.body]).toEqual([
+      200,
+      { jsonrpc: '2.0', error: { code: -32601, message: 'rpc: can\'t find method "info.nothing"', data: null }, id: 1 },
+    ]);
+    expect((await rpc(url, '/ext/bc/C/rpc', 'eth_nothing', [])).error).toEqual({
+      code: -32601,
+      message: 'the method eth_nothing does not exist/is not available',
+      data: null,
+    });
     expect((await postTo(url, '/ext/bc/P', '{"jsonrpc":')).body).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 }, id: null });
-    expect((await postTo(url, '/ext/bc/P', { id: 1, method: 'platform.getHeight' })).body).toMatchObject({ error: { code: -32600, message: 'jsonrpc must be 2.0' }, id: 1 });
+    expect((await postTo(url, '/ext/bc/P', { id: 1, method: 'platform.getHeight' })).body).toMatchObject({
+      error: { code: -32600, message: 'jsonrpc must be 2.0' },
+      id: 1,
+    });
     expect((await postTo(url, '/ext/bc/P', [{ jsonrpc: '2.0', id: 1, method: 'platform.getHeight' }])).body).toMatchObject({ error: { code: -32600 } });
     expect((await rpc(url, '/ext/info', 'info.isBootstrapped', {})).error).toMatchObject({ code: -32602 });
     expect((await rpc(url, '/ext/info', 'info.isBootstrapped', ['P'])).error).toMatchObject({ code: -32602 });
@@ -225,11 +253,13 @@ describe('the HTTP and JSON-RPC layer', () => {
 });
 
 describe('start-up checks', () => {
-  it('refuses a key that is not the certificate\'s, a key file that holds no key, and a certificate file that holds none', async () => {
+  it("refuses a key that is not the certificate's, a key file that holds no key, and a certificate file that holds none", async () => {
     const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
     const otherKeyFile = join(staking.dir, 'other.key');
     writeFileSync(otherKeyFile, other);
-    await expect(start({ stakingKeyFile: otherKeyFile })).rejects.toThrow(`--staking-tls-key-file ${otherKeyFile} does not match the public key of the certificate in ${staking.certFile}`);
+    await expect(start({ stakingKeyFile: otherKeyFile })).rejects.toThrow(
+      `--staking-tls-key-file ${otherKeyFile} does not match the public key of the certificate in ${staking.certFile}`,
+    );
     await expect(start({ stakingKeyFile: staking.certFile })).rejects.toThrow(`--staking-tls-key-file ${staking.certFile}: not a private key PEM`);
     await expect(start({ stakingCertFile: staking.keyFile })).rejects.toThrow(/^--staking-tls-cert-file .*: not a certificate/);
     await expect(start({ stakingCertFile: join(staking.dir, 'none.crt') })).rejects.toThrow(/^--staking-tls-cert-file: cannot read /);

@@ -37,8 +37,28 @@ describe('parseArguments', () => {
 
   it('takes every option, repeated -rpcauth, and ignores what a driver passes for bitcoind', () => {
     const auth = [makeRpcAuth('a', 'x'), makeRpcAuth('b', 'y')];
-    const argv = ['-regtest', '-chain=ltc', '-datadir=/d', '-rpcbind=0.0.0.0', '-rpcport=1', `-rpcauth=${auth[0]}`, `-rpcauth=${auth[1]}`, '-rest', '-blockinterval=2.5'];
-    const ignored = ['-disablewallet', '-listen=0', '-server', '-printtoconsole', '-dbcache=450', '-rpcallowip=127.0.0.1', '-txindex', '-nolisten', '-port=18444'];
+    const argv = [
+      '-regtest',
+      '-chain=ltc',
+      '-datadir=/d',
+      '-rpcbind=0.0.0.0',
+      '-rpcport=1',
+      `-rpcauth=${auth[0]}`,
+      `-rpcauth=${auth[1]}`,
+      '-rest',
+      '-blockinterval=2.5',
+    ];
+    const ignored = [
+      '-disablewallet',
+      '-listen=0',
+      '-server',
+      '-printtoconsole',
+      '-dbcache=450',
+      '-rpcallowip=127.0.0.1',
+      '-txindex',
+      '-nolisten',
+      '-port=18444',
+    ];
     expect(run([...argv, ...ignored])).toEqual({ chain: 'ltc', datadir: '/d', host: '0.0.0.0', port: 1, rpcauth: auth, rest: true, blockIntervalSeconds: 2.5 });
     expect(run(['-datadir=/d', '-rpcport=1', '--rest', '-norest']).rest).toBe(false);
     expect(run(['-datadir=/d', '-rpcport=1', '-rest=1']).rest).toBe(true);
@@ -70,12 +90,22 @@ describe('parseArguments with -chain=avalanche', () => {
   const required = ['--network-id=fuji', '--http-port=9650', '--staking-tls-cert-file=/s/staker.crt', '--staking-tls-key-file=/s/staker.key', '--data-dir=/d'];
 
   it("takes avalanchego's flags, ignoring those that mean nothing here", () => {
-    const ignored = ['--staking-port=0', '--log-dir=/l', '--public-ip=127.0.0.1', '--http-allowed-hosts=*', '--log-display-level=info', '--index-enabled=false', '--index-enabled'];
+    const ignored = [
+      '--staking-port=0',
+      '--log-dir=/l',
+      '--public-ip=127.0.0.1',
+      '--http-allowed-hosts=*',
+      '--log-display-level=info',
+      '--index-enabled=false',
+      '--index-enabled',
+    ];
     expect(parseArguments(['-chain=avalanche', ...required, '--http-host=0.0.0.0', ...ignored])).toEqual({
       kind: 'avalanche',
       options: { network: 'fuji', host: '0.0.0.0', port: 9650, stakingCertFile: '/s/staker.crt', stakingKeyFile: '/s/staker.key', dataDir: '/d' },
     });
-    expect(parseArguments(['--chain=avalanche', ...required.slice(1), '--network-id=12345'])).toMatchObject({ options: { network: 'local', host: '127.0.0.1' } });
+    expect(parseArguments(['--chain=avalanche', ...required.slice(1), '--network-id=12345'])).toMatchObject({
+      options: { network: 'local', host: '127.0.0.1' },
+    });
     expect(parseArguments(['-chain=avalanche', ...required.slice(1), '--network-id=1'])).toMatchObject({ options: { network: 'mainnet' } });
     expect(parseArguments(['-chain=avalanche', '-version'])).toEqual({ kind: 'version' });
   });
@@ -136,9 +166,25 @@ describe('dist/main.js', () => {
   it('serves RPC, logs like bitcoind, exits 0 on SIGTERM and on the stop RPC, keeping its chain', async () => {
     const datadir = mkdtempSync(join(tmpdir(), 'dev-chain-cli-'));
     datadirs.push(datadir);
-    const argv = ['-chain=ltc', `-datadir=${datadir}`, '-rpcport=0', `-rpcauth=${makeRpcAuth('alice', 'secret')}`, '-regtest', '-disablewallet', '-listen=0', '-server', '-txindex'];
+    const argv = [
+      '-chain=ltc',
+      `-datadir=${datadir}`,
+      '-rpcport=0',
+      `-rpcauth=${makeRpcAuth('alice', 'secret')}`,
+      '-regtest',
+      '-disablewallet',
+      '-listen=0',
+      '-server',
+      '-txindex',
+    ];
     const first = await launch(argv);
-    const target: RpcTarget = { url: `http://127.0.0.1:${first.port}`, user: 'alice', password: 'secret', mine: async () => undefined, stop: async () => undefined };
+    const target: RpcTarget = {
+      url: `http://127.0.0.1:${first.port}`,
+      user: 'alice',
+      password: 'secret',
+      mine: async () => undefined,
+      stop: async () => undefined,
+    };
     const [hash] = await call<string[]>(target, 'generatetodescriptor', [1, 'raw(51)']);
     first.child.kill('SIGTERM');
     expect(await first.exit).toBe(0);
@@ -173,10 +219,14 @@ describe('dist/main.js', () => {
       ...['--staking-port=0', '--http-allowed-hosts=*', '--log-display-level=info', '--index-enabled=false'],
     ];
 
-    it('exits 1 naming a missing flag, or a key that is not the certificate\'s', () => {
+    it("exits 1 naming a missing flag, or a key that is not the certificate's", () => {
       const missing = spawnSync(process.execPath, [mainJs, ...argv('/tmp/none').filter((arg) => !arg.startsWith('--data-dir'))], { encoding: 'utf8' });
       expect([missing.status, missing.stderr]).toEqual([1, 'Error: --data-dir=<value> is required\n']);
-      const wrongKey = spawnSync(process.execPath, [mainJs, ...argv('/tmp/none').map((arg) => (arg.startsWith('--staking-tls-key-file') ? `--staking-tls-key-file=${staking.certFile}` : arg))], { encoding: 'utf8' });
+      const wrongKey = spawnSync(
+        process.execPath,
+        [mainJs, ...argv('/tmp/none').map((arg) => (arg.startsWith('--staking-tls-key-file') ? `--staking-tls-key-file=${staking.certFile}` : arg))],
+        { encoding: 'utf8' },
+      );
       expect([wrongKey.status, wrongKey.stderr]).toEqual([1, `Error: --staking-tls-key-file ${staking.certFile}: not a private key PEM\n`]);
     });
 
@@ -188,7 +238,12 @@ describe('dist/main.js', () => {
       const url = `http://127.0.0.1:${first.port}`;
       expect(await avalanche.call(url, '/ext/info', 'info.getNodeID')).toMatchObject({ nodeID: nodeId });
       const startTime = Math.floor(Date.now() / 1000) + 600;
-      const { txID } = await avalanche.call<{ txID: string }>(url, '/ext/dev', 'dev.registerValidator', { nodeID: nodeId, startTime, endTime: startTime + 3600, weight: '2000000000000' });
+      const { txID } = await avalanche.call<{ txID: string }>(url, '/ext/dev', 'dev.registerValidator', {
+        nodeID: nodeId,
+        startTime,
+        endTime: startTime + 3600,
+        weight: '2000000000000',
+      });
       first.child.kill('SIGTERM');
       expect(await first.exit).toBe(0);
       const lines = first.output().trim().split('\n');
@@ -199,7 +254,9 @@ describe('dist/main.js', () => {
 
       const second = await launch(argv(dataDir));
       const again = `http://127.0.0.1:${second.port}`;
-      expect(await avalanche.call(again, '/ext/bc/P', 'platform.getCurrentValidators', { nodeIDs: [nodeId] })).toMatchObject({ validators: [{ txID, startTime: String(startTime) }] });
+      expect(await avalanche.call(again, '/ext/bc/P', 'platform.getCurrentValidators', { nodeIDs: [nodeId] })).toMatchObject({
+        validators: [{ txID, startTime: String(startTime) }],
+      });
       second.child.kill('SIGINT');
       expect(await second.exit).toBe(0);
     });

@@ -102,8 +102,14 @@ describe('mining', () => {
   it('mines to any address, pays OP_TRUE the regtest subsidy, and keeps block times rising', async () => {
     const { target } = await start();
     const hashes = await call<string[]>(target, 'generatetoaddress', [3, 'bcrt1qanything']);
-    const blocks = await Promise.all(hashes.map((hash) => call<{ time: number; mediantime: number; tx: { vout: { value: number; scriptPubKey: { hex: string } }[] }[] }>(target, 'getblock', [hash, 2])));
-    expect(blocks.map((block) => block.tx[0]?.vout[0])).toEqual(Array(3).fill(expect.objectContaining({ value: 50, scriptPubKey: expect.objectContaining({ hex: '51' }) })));
+    const blocks = await Promise.all(
+      hashes.map((hash) =>
+        call<{ time: number; mediantime: number; tx: { vout: { value: number; scriptPubKey: { hex: string } }[] }[] }>(target, 'getblock', [hash, 2]),
+      ),
+    );
+    expect(blocks.map((block) => block.tx[0]?.vout[0])).toEqual(
+      Array(3).fill(expect.objectContaining({ value: 50, scriptPubKey: expect.objectContaining({ hex: '51' }) })),
+    );
     expect(blocks[1]!.time).toBeGreaterThan(blocks[0]!.mediantime);
     const empty = await post(target, { id: 1, method: 'generatetoaddress', params: [1, ''] });
     expect([empty.status, empty.body]).toMatchObject([500, { error: { code: -5, message: 'Error: Invalid address' } }]);
@@ -124,13 +130,18 @@ describe('persistence', () => {
     await call(first.target, 'generatetodescriptor', [4, 'raw(51)']);
     const best = await call<string>(first.target, 'getbestblockhash');
     await first.node.stop();
-    const lines = readFileSync(join(datadir, 'regtest', 'blocks.jsonl'), 'utf8').trim().split('\n');
+    const lines = readFileSync(join(datadir, 'regtest', 'blocks.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
     expect(lines.map((line) => (JSON.parse(line) as { height: number }).height)).toEqual([0, 1, 2, 3, 4]);
 
     const second = await start({ datadir });
     expect(await call(second.target, 'getblockcount')).toBe(4);
     expect(await call(second.target, 'getbestblockhash')).toBe(best);
-    expect((await call<{ previousblockhash: string }>(second.target, 'getblock', [(await call<string[]>(second.target, 'generatetodescriptor', [1, 'raw(51)']))[0]])).previousblockhash).toBe(best);
+    expect(
+      (await call<{ previousblockhash: string }>(second.target, 'getblock', [(await call<string[]>(second.target, 'generatetodescriptor', [1, 'raw(51)']))[0]]))
+        .previousblockhash,
+    ).toBe(best);
   });
 
   it('drops a truncated last line and goes on appending after the last whole one', async () => {

@@ -39,11 +39,7 @@ export async function readHttpResult(response: Response): Promise<HttpResult> {
 }
 
 /** POSTs a raw body (a string is sent as is, anything else as JSON) to the RPC endpoint. */
-export async function post(
-  target: RpcTarget,
-  body: unknown,
-  options: { path?: string; authorization?: string | null } = {},
-): Promise<HttpResult> {
+export async function post(target: RpcTarget, body: unknown, options: { path?: string; authorization?: string | null } = {}): Promise<HttpResult> {
   const authorization = options.authorization === undefined ? basicAuth(target.user, target.password) : options.authorization;
   const response = await fetch(`${target.url}${options.path ?? '/'}`, {
     method: 'POST',
@@ -84,7 +80,9 @@ function sha256d(data: Buffer): Buffer {
 
 /** The block hash of a serialized header (or block): double-SHA256 of the first 80 bytes, shown reversed. */
 export function headerHash(hex: string): string {
-  return sha256d(Buffer.from(hex.slice(0, 160), 'hex')).reverse().toString('hex');
+  return sha256d(Buffer.from(hex.slice(0, 160), 'hex'))
+    .reverse()
+    .toString('hex');
 }
 
 /** The fields of an 80-byte header in hex, decoded as Bitcoin lays them out (little-endian). */

@@ -87,7 +87,10 @@ export function createHttpApp(options: HttpAppOptions): Express {
     const dependencies = await probeDependencies(readiness);
     const down = Object.values(dependencies).some((report) => !report.up);
     // Up or down only: the errors name internal hosts and ports, and this port may be public.
-    res.json({ status: down ? 'degraded' : 'ok', dependencies: Object.fromEntries(Object.entries(dependencies).map(([name, report]) => [name, report.up ? 'up' : 'down'])) });
+    res.json({
+      status: down ? 'degraded' : 'ok',
+      dependencies: Object.fromEntries(Object.entries(dependencies).map(([name, report]) => [name, report.up ? 'up' : 'down'])),
+    });
   });
   app.get('/readyz', async (_req, res) => {
     const dependencies = await probeDependencies(readiness);
@@ -99,7 +102,11 @@ export function createHttpApp(options: HttpAppOptions): Express {
     const degraded = Object.values(dependencies).some((report) => !report.up);
     res.json({ status: degraded ? 'degraded' : 'ok' });
   });
-  if (metrics) app.get('/metrics', apiMetrics(metrics, () => probeDependencies(readiness)));
+  if (metrics)
+    app.get(
+      '/metrics',
+      apiMetrics(metrics, () => probeDependencies(readiness)),
+    );
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });

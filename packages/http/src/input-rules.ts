@@ -66,10 +66,13 @@ const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
 export function timestamp() {
   return z.iso
     .datetime({ offset: true, abort: true, error: 'must be an ISO 8601 date-time' })
-    .refine((value) => {
-      const time = Date.parse(value);
-      return time >= EARLIEST && time <= LATEST;
-    }, { error: 'must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z' })
+    .refine(
+      (value) => {
+        const time = Date.parse(value);
+        return time >= EARLIEST && time <= LATEST;
+      },
+      { error: 'must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z' },
+    )
     .meta({ example: '2026-01-31T12:00:00Z' });
 }
 

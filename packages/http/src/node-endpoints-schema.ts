@@ -21,5 +21,5 @@ export const nodeEndpointsSchema = z
   .meta({
     id: 'NodeEndpoints',
     description:
-      'where to call the node, as pasted into any client: with a Basic credential (routed by its user name), or with a URL token inserted as the first path segment (https://127.0.0.1:8545/<token>); a jwt node\'s are at its own name',
+      "where to call the node, as pasted into any client: with a Basic credential (routed by its user name), or with a URL token inserted as the first path segment (https://127.0.0.1:8545/<token>); a jwt node's are at its own name",
   });

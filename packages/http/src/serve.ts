@@ -57,7 +57,8 @@ export async function listenServer(server: Server, options: ServeOptions, drain?
         // gets the 503 and `Connection: close`, where closing them now would reset a request
         // already on its way.
         const inFlight = drain.size;
-        if (!(await drain.drain(graceMs))) options.logger.warn(`${options.name}: requests still unanswered after the grace period; closing their connections`, { graceMs, left: drain.size });
+        if (!(await drain.drain(graceMs)))
+          options.logger.warn(`${options.name}: requests still unanswered after the grace period; closing their connections`, { graceMs, left: drain.size });
         else if (inFlight > 0) options.logger.info(`${options.name}: requests in flight answered`, { answered: inFlight });
       }
       await closeServer(server, Math.max(0, deadline - Date.now()));

@@ -52,11 +52,16 @@ describe('CORS on the APIs (CORS_ORIGINS)', () => {
       .set('access-control-request-method', 'GET')
       .set('access-control-request-headers', 'authorization,x-cloud-background');
     expect(answer.status).toBe(204);
-    expect(preflightFailure(answer.status, answer.headers, { origin: CONSOLE, method: 'GET', headers: ['authorization', 'x-cloud-background'] })).toBeUndefined();
+    expect(
+      preflightFailure(answer.status, answer.headers, { origin: CONSOLE, method: 'GET', headers: ['authorization', 'x-cloud-background'] }),
+    ).toBeUndefined();
   });
 
   it('gives a page its error answers too, so it can show them', async () => {
-    const call = await request(app([CONSOLE])).put('/things/1').set('origin', CONSOLE).send({ name: 'a' });
+    const call = await request(app([CONSOLE]))
+      .put('/things/1')
+      .set('origin', CONSOLE)
+      .send({ name: 'a' });
     expect(call.status).toBe(401);
     expect(call.body).toEqual({ code: 'Unauthorized', message: 'a client token is required' });
     expect(corsCheck(call.headers, CONSOLE)).toBe(true);
@@ -66,7 +71,9 @@ describe('CORS on the APIs (CORS_ORIGINS)', () => {
     const target = app([CONSOLE]);
     const other = 'https://evil.example';
     const answer = await preflight(target, other);
-    expect(preflightFailure(answer.status, answer.headers, { origin: other, method: 'PUT', headers: ['authorization', 'content-type'] })).toBe('the CORS check fails');
+    expect(preflightFailure(answer.status, answer.headers, { origin: other, method: 'PUT', headers: ['authorization', 'content-type'] })).toBe(
+      'the CORS check fails',
+    );
     expect(answer.headers['access-control-allow-origin']).toBeUndefined();
     expect(answer.headers.vary).toMatch(/Origin/);
 

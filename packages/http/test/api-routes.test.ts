@@ -110,7 +110,7 @@ describe('routes declared once', () => {
     expect([res.status, res.body.code]).toEqual([401, 'Unauthorized']);
   });
 
-  it('make the document: OpenAPI paths, inputs, security with its scheme, and the auth\'s 401 unless the route has its own', () => {
+  it("make the document: OpenAPI paths, inputs, security with its scheme, and the auth's 401 unless the route has its own", () => {
     expect(document.components?.securitySchemes).toEqual({ key: { type: 'http', scheme: 'bearer', description: 'the key' } });
     const thing = document.paths?.['/things/{id}'];
     expect(thing?.get).toMatchObject({ tags: ['things'], summary: 'One thing' });
@@ -118,7 +118,10 @@ describe('routes declared once', () => {
     expect(thing?.get?.parameters?.map((parameter) => 'in' in parameter && `${parameter.in} ${parameter.name}`)).toEqual(['path id', 'query upper']);
     expect(Object.keys(thing?.get?.responses ?? {})).toEqual(['200', '404']);
     expect(thing?.put).toMatchObject({ description: 'Replaces its name.', security: [{ key: [] }], requestBody: { required: true } });
-    expect(thing?.put?.responses?.['401']).toEqual({ description: 'no key', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+    expect(thing?.put?.responses?.['401']).toEqual({
+      description: 'no key',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    });
     const poke = document.paths?.['/things/{id}/poke']?.post;
     expect(poke).toMatchObject({ requestBody: { required: false }, responses: { 401: { description: 'no key, or a key that may not poke' } } });
   });

@@ -98,7 +98,9 @@ describe('createHttpApp', () => {
     const malformed = await request(app).post('/things').set('content-type', 'application/json').send('{"name":');
     expect(malformed.status).toBe(400);
     expect(malformed.body).toEqual({ code: 'InvalidInput', message: 'the request body is not valid JSON' });
-    const large = await request(app).post('/things').send({ name: 'x'.repeat(2048), size: 1 });
+    const large = await request(app)
+      .post('/things')
+      .send({ name: 'x'.repeat(2048), size: 1 });
     expect(large.status).toBe(413);
     expect(large.body.code).toBe('PayloadTooLarge');
   });
@@ -107,13 +109,25 @@ describe('createHttpApp', () => {
     // The services' own limit (100 kB): the campaign's 6 kB and 14 kB bodies fit in it.
     const { app, logged } = buildApp({ bodyLimit: '100kb' });
     for (const depth of [65, 3_000, 7_000, 20_000]) {
-      const deep = await request(app).post('/things').set('content-type', 'application/json').send('['.repeat(depth) + ']'.repeat(depth));
-      expect([depth, deep.status, deep.body]).toEqual([depth, 400, { code: 'InvalidInput', message: 'the request body nests deeper than 64 levels of [ and {' }]);
+      const deep = await request(app)
+        .post('/things')
+        .set('content-type', 'application/json')
+        .send('['.repeat(depth) + ']'.repeat(depth));
+      expect([depth, deep.status, deep.body]).toEqual([
+        depth,
+        400,
+        { code: 'InvalidInput', message: 'the request body nests deeper than 64 levels of [ and {' },
+      ]);
     }
     // Brackets inside strings are text, not nesting; 64 levels pass to the schema.
-    const quoted = await request(app).post('/things').send({ name: '['.repeat(5_000), size: 1 });
+    const quoted = await request(app)
+      .post('/things')
+      .send({ name: '['.repeat(5_000), size: 1 });
     expect(quoted.status).toBe(201);
-    const atLimit = await request(app).post('/things').set('content-type', 'application/json').send('['.repeat(64) + ']'.repeat(64));
+    const atLimit = await request(app)
+      .post('/things')
+      .set('content-type', 'application/json')
+      .send('['.repeat(64) + ']'.repeat(64));
     expect(atLimit.status).toBe(400);
     expect(atLimit.body.message).not.toContain('nests deeper');
     expect(logged.join('')).not.toMatch(/RangeError|"level":"error"/);
@@ -197,7 +211,9 @@ describe('createHttpApp', () => {
 
   it('serves /metrics when asked: each dependency up or down, the service label, and the registries given', async () => {
     const extra = new Registry();
-    new Counter({ name: 'bus_messages_dead_lettered_total', help: 'dead letters', labelNames: ['queue'], registers: [extra] }).inc({ queue: 'nodes.usage.dead' });
+    new Counter({ name: 'bus_messages_dead_lettered_total', help: 'dead letters', labelNames: ['queue'], registers: [extra] }).inc({
+      queue: 'nodes.usage.dead',
+    });
     const { app } = buildApp({ brokerUp: false, metrics: { service: 'cloud-test', registries: [extra] } });
     const res = await request(app).get('/metrics');
     expect(res.status).toBe(200);

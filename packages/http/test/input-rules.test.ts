@@ -19,7 +19,11 @@ describe('parseInput: text every store can hold', () => {
 
   it.each([
     ['a NUL in a field', { name: 'Ada\u0000' }, 'body.name: must not contain a NUL character (\\u0000)'],
-    ['a lone low surrogate deep in an array', { name: 'Ada', address: { lines: ['ok', 'x\udfff'] } }, 'body.address.lines.1: must be valid Unicode (it holds a lone surrogate)'],
+    [
+      'a lone low surrogate deep in an array',
+      { name: 'Ada', address: { lines: ['ok', 'x\udfff'] } },
+      'body.address.lines.1: must be valid Unicode (it holds a lone surrogate)',
+    ],
     ['a lone high surrogate at the end', { name: 'Ada\ud83d' }, 'body.name: must be valid Unicode (it holds a lone surrogate)'],
     ['a NUL in a field name', { name: 'Ada', 'x\u0000': 1 }, 'body: a field name must not contain a NUL character (\\u0000)'],
   ])('refuses %s, naming the field, before the schema runs', (_what, value, message) => {
@@ -59,12 +63,15 @@ describe('idOf()', () => {
     expect(parseInput(params, { id }, 'params')).toEqual({ id });
   });
 
-  it.each(['node-x', 'user-0f8e2c4a-5b1d-4e7f-9a3c-2d6b8e1f4a70', 'node-0F8E2C4A-5B1D-4E7F-9A3C-2D6B8E1F4A70', 'node-0f8e2c4a-5b1d-4e7f-9a3c-2d6b8e1f4a70 ', ''])(
-    'refuses %p',
-    (id) => {
-      expect(refusal(() => parseInput(params, { id }, 'params'))).toBe('params.id: must be an id of the form node-<uuid>');
-    },
-  );
+  it.each([
+    'node-x',
+    'user-0f8e2c4a-5b1d-4e7f-9a3c-2d6b8e1f4a70',
+    'node-0F8E2C4A-5B1D-4E7F-9A3C-2D6B8E1F4A70',
+    'node-0f8e2c4a-5b1d-4e7f-9a3c-2d6b8e1f4a70 ',
+    '',
+  ])('refuses %p', (id) => {
+    expect(refusal(() => parseInput(params, { id }, 'params'))).toBe('params.id: must be an id of the form node-<uuid>');
+  });
 });
 
 describe('the walks over untrusted input, at any depth', () => {

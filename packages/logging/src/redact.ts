@@ -13,7 +13,5 @@ export function redactSecrets(value: unknown, seen = new WeakSet<object>()): unk
   if (seen.has(value)) return '[circular]';
   seen.add(value);
   if (Array.isArray(value)) return value.map((item) => redactSecrets(item, seen));
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [key, SECRET_KEY.test(key) ? REDACTED : redactSecrets(item, seen)]),
-  );
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, SECRET_KEY.test(key) ? REDACTED : redactSecrets(item, seen)]));
 }

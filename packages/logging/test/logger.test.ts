@@ -49,11 +49,19 @@ describe('createLogger', () => {
   it('never writes a secret passed as metadata, at any depth', async () => {
     const { stream, lines } = capture();
     const logger = createLogger({ service: 'cloud-test', stream });
-    logger.warn('login', { password: 'hunter22', body: { clientSecret: 's3cr3t', nested: [{ refreshToken: 'a.b.c' }] }, headers: { authorization: 'Basic xyz' } });
+    logger.warn('login', {
+      password: 'hunter22',
+      body: { clientSecret: 's3cr3t', nested: [{ refreshToken: 'a.b.c' }] },
+      headers: { authorization: 'Basic xyz' },
+    });
     await new Promise((resolve) => setImmediate(resolve));
     const text = JSON.stringify(lines);
     expect(text).not.toMatch(/hunter22|s3cr3t|a\.b\.c|Basic xyz/);
-    expect(lines[0]).toMatchObject({ password: REDACTED, body: { clientSecret: REDACTED, nested: [{ refreshToken: REDACTED }] }, headers: { authorization: REDACTED } });
+    expect(lines[0]).toMatchObject({
+      password: REDACTED,
+      body: { clientSecret: REDACTED, nested: [{ refreshToken: REDACTED }] },
+      headers: { authorization: REDACTED },
+    });
   });
 
   it('is quiet at level silent', async () => {

@@ -74,7 +74,8 @@ export class RevocationSet {
   readonly isRevoked: RevocationCheck = (claims: TokenClaims) => {
     if (!this.loaded) return Promise.reject(new ServiceUnavailableError('token revocations are not loaded yet; try again shortly', 'NotReady'));
     // The set forgets facts once every client token they could match has expired: a longer-lived kind could outlive them.
-    if (claims.kind !== REMOTELY_CHECKED_KIND) return Promise.reject(new Error(`the revocation set guards ${REMOTELY_CHECKED_KIND} tokens only, not ${claims.kind} tokens`));
+    if (claims.kind !== REMOTELY_CHECKED_KIND)
+      return Promise.reject(new Error(`the revocation set guards ${REMOTELY_CHECKED_KIND} tokens only, not ${claims.kind} tokens`));
     return Promise.resolve(
       this.users.has(claims.sub) ||
         claims.ver < (this.credentials.get(claims.sub)?.version ?? 0) ||

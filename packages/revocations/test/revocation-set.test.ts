@@ -34,7 +34,8 @@ async function waitUntil(what: string, condition: () => unknown, timeoutMs = 500
     } catch (error) {
       lastError = error;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}${lastError instanceof Error ? `: ${lastError.message}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}${lastError instanceof Error ? `: ${lastError.message}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
@@ -208,10 +209,14 @@ describe('RevocationSet', () => {
     expect(() => early.checkReady()).toThrow(/not loaded/);
     await serve(() => ({ ...EMPTY, users: ['user-gone'] }));
     // Within one retry of the bus (at most 500 ms apart), not after a backoff grown to seconds.
-    await waitUntil('the snapshot is loaded', () => {
-      early.checkReady();
-      return true;
-    }, 1000);
+    await waitUntil(
+      'the snapshot is loaded',
+      () => {
+        early.checkReady();
+        return true;
+      },
+      1000,
+    );
     await expect(early.isRevoked(claims('user-gone', 0))).resolves.toBe(true);
     early.stop();
   });
@@ -257,7 +262,12 @@ describe('RevocationSet', () => {
     set = new RevocationSet({ bus, logger: log.logger, service: 'cloud-test', clock: () => now });
     // The snapshot's page: its newest revocation was made an hour and a bit ago, minus 10 s.
     const pageAt = now - REVOCATION_RELEVANT_MS + 10_000;
-    await startLoaded({ clientKeys: [{ userId: 'user-a', clientId: 'key-old' }], credentials: [], users: ['user-old'], latestAt: new Date(pageAt).toISOString() });
+    await startLoaded({
+      clientKeys: [{ userId: 'user-a', clientId: 'key-old' }],
+      credentials: [],
+      users: ['user-old'],
+      latestAt: new Date(pageAt).toISOString(),
+    });
     // Broadcasts made now: a password change and a user deletion.
     await bus.publish([
       message('revocation.credentials-changed', { userId: 'user-b', credentialsVersion: 4 }, new Date(now)),

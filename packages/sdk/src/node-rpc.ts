@@ -25,7 +25,11 @@ interface NodeAnswer {
  * Resolves like the system, except that `*.localhost` is loopback (RFC 6761), as curl and
  * browsers have it: a jwt node's address on a dev platform is its name, `<id>.nodes.localhost`.
  */
-function lookup(hostname: string, options: LookupOneOptions, callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void): void {
+function lookup(
+  hostname: string,
+  options: LookupOneOptions,
+  callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+): void {
   if (hostname === 'localhost' || hostname.endsWith('.localhost')) {
     if ((options as { all?: boolean }).all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
     else callback(null, '127.0.0.1', 4);
@@ -40,7 +44,11 @@ function authorization(credentials: Credentials): string {
 }
 
 /** One HTTP exchange with a node through the proxy at `url` (a URL token's has the token in it); the body parsed as JSON. */
-export function callNodeHttp(url: string, request: { method: 'GET' | 'POST'; body?: unknown; auth?: Credentials }, options: NodeCallOptions = {}): Promise<NodeAnswer> {
+export function callNodeHttp(
+  url: string,
+  request: { method: 'GET' | 'POST'; body?: unknown; auth?: Credentials },
+  options: NodeCallOptions = {},
+): Promise<NodeAnswer> {
   const target = new URL(url);
   const tls = target.protocol === 'https:';
   if (!tls && target.protocol !== 'http:') return Promise.reject(new TypeError(`${url} is not an http or https URL`));
@@ -103,7 +111,13 @@ function proxyError(answer: NodeAnswer): Error {
  * A JSON-RPC call; its `result`, or NodeRpcError for an `error` answer (the node's, or the proxy's
  * refusal of a blocked method).
  */
-export async function callNodeRpc(url: string, auth: Credentials | undefined, method: string, params: unknown[] | Record<string, unknown>, options: NodeCallOptions = {}): Promise<unknown> {
+export async function callNodeRpc(
+  url: string,
+  auth: Credentials | undefined,
+  method: string,
+  params: unknown[] | Record<string, unknown>,
+  options: NodeCallOptions = {},
+): Promise<unknown> {
   const answer = await callNodeHttp(url, { method: 'POST', body: { jsonrpc: '2.0', id: 1, method, params }, ...(auth ? { auth } : {}) }, options);
   const body = answer.body as { result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } | null } | undefined;
   // Bitcoin-family nodes answer RPC errors with 4xx/5xx and a JSON-RPC body: that body wins.

@@ -1,7 +1,19 @@
 import { requestWithClientToken } from './client-token';
 import type { ApiClient, ApiRequest } from './http';
 import type { SessionManager } from './session';
-import type { ChainOption, CreateNodeRequest, CredentialKind, NewNodeCredential, Node, NodeAccess, NodeAccessRequest, NodeCredential, NodeUsage, UsageQuery, UserUsage } from './types';
+import type {
+  ChainOption,
+  CreateNodeRequest,
+  CredentialKind,
+  NewNodeCredential,
+  Node,
+  NodeAccess,
+  NodeAccessRequest,
+  NodeCredential,
+  NodeUsage,
+  UsageQuery,
+  UserUsage,
+} from './types';
 import { waitUntilRunning, waitUntilStopped, type WaitOptions } from './wait';
 
 /** The nodes API, called with the session's client access token. */

@@ -72,7 +72,7 @@ export function imageFamily(image: string): NodeFamily {
 function familyOf(options: { image?: string; family?: NodeFamily }): NodeFamily {
   if (options.family) return options.family;
   if (options.image) return imageFamily(options.image);
-  throw new Error('readyLines needs the node\'s image or family');
+  throw new Error("readyLines needs the node's image or family");
 }
 
 /** A read-only call every node of the family answers, and the path it is posted to. */
@@ -154,7 +154,8 @@ export function readyLines(options: ReadyLinesOptions): ReadyLine[] {
   const caFile = options.caFile ?? null;
   const lines: ReadyLine[] = [];
   const tls = (url: string) => url.startsWith('https:') || url.startsWith('wss:');
-  const trustNote = (url: string) => (caFile && tls(url) ? `NODE_EXTRA_CA_CERTS=${shellWord(caFile)} node …: Node.js trusts the dev proxy's CA only when told` : undefined);
+  const trustNote = (url: string) =>
+    caFile && tls(url) ? `NODE_EXTRA_CA_CERTS=${shellWord(caFile)} node …: Node.js trusts the dev proxy's CA only when told` : undefined;
   const withNote = (line: ReadyLine, note: string | undefined): ReadyLine => (note ? { ...line, note } : line);
 
   const rpcUrl = credential.kind === 'token' ? credential.urls.jsonRpc : endpoints.jsonRpc;
@@ -167,13 +168,19 @@ export function readyLines(options: ReadyLinesOptions): ReadyLine[] {
     if (credential.kind === 'token') {
       const { jsonRpc, webSocket } = credential.urls;
       lines.push(withNote({ name: 'ethers', line: `const provider = new JsonRpcProvider(${jsString(jsonRpc)});` }, trustNote(jsonRpc)));
-      if (webSocket) lines.push(withNote({ name: 'ethers (WebSocket)', line: `const provider = new WebSocketProvider(${jsString(webSocket)});` }, trustNote(webSocket)));
+      if (webSocket)
+        lines.push(withNote({ name: 'ethers (WebSocket)', line: `const provider = new WebSocketProvider(${jsString(webSocket)});` }, trustNote(webSocket)));
       // Behind a self-signed certificate cast needs SSL_CERT_FILE (the e2e real-clients suite runs
       // both); the line calls the plain HTTP address served to loopback callers instead, when there
       // is one, so it pastes as it is.
       const plain = credential.urls.plain?.jsonRpc;
       if (!caFile || !tls(jsonRpc)) lines.push({ name: 'cast', line: `cast block-number --rpc-url ${shellWord(jsonRpc)}` });
-      else if (plain) lines.push({ name: 'cast', line: `cast block-number --rpc-url ${shellWord(plain)}`, note: `plain HTTP, answered to loopback callers only; over TLS: SSL_CERT_FILE=${shellWord(caFile)} cast block-number --rpc-url ${shellWord(jsonRpc)}` });
+      else if (plain)
+        lines.push({
+          name: 'cast',
+          line: `cast block-number --rpc-url ${shellWord(plain)}`,
+          note: `plain HTTP, answered to loopback callers only; over TLS: SSL_CERT_FILE=${shellWord(caFile)} cast block-number --rpc-url ${shellWord(jsonRpc)}`,
+        });
     } else if (credential.kind === 'basic') {
       const url = endpoints.jsonRpc;
       const line = `const request = new FetchRequest(${jsString(url)}); request.setCredentials(${jsString(credential.user)}, ${jsString(credential.password)}); const provider = new JsonRpcProvider(request);`;
@@ -186,7 +193,14 @@ export function readyLines(options: ReadyLinesOptions): ReadyLine[] {
     const at = plainUrl === undefined ? undefined : hostAndPort(plainUrl);
     if (at) {
       const cli = options.image === 'ltc' ? 'litecoin-cli' : 'bitcoin-cli';
-      const words = [cli, `-rpcconnect=${at.host}`, `-rpcport=${at.port}`, `-rpcuser=${credential.user}`, `-rpcpassword=${credential.password}`, 'getblockcount'];
+      const words = [
+        cli,
+        `-rpcconnect=${at.host}`,
+        `-rpcport=${at.port}`,
+        `-rpcuser=${credential.user}`,
+        `-rpcpassword=${credential.password}`,
+        'getblockcount',
+      ];
       lines.push({ name: cli, line: words.map(shellWord).join(' '), ...(endpoints.plain ? { note: 'plain HTTP, answered to loopback callers only' } : {}) });
     }
   }

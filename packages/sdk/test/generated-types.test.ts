@@ -11,7 +11,7 @@ import { LIMITS } from '../src';
 const documents = { accounts: accountsOpenApiDocument, nodes: nodesOpenApiDocument, staking: stakingOpenApiDocument };
 
 describe('generated API types', () => {
-  it.each(Object.entries(documents))('src/generated/%s.ts matches the service\'s OpenAPI document', async (name, document) => {
+  it.each(Object.entries(documents))("src/generated/%s.ts matches the service's OpenAPI document", async (name, document) => {
     const { default: openapiTS, astToString } = await import('openapi-typescript');
     const header = `// Generated from the ${name} service's OpenAPI document by test/generated-types.test.ts; do not edit.\n`;
     const expected = header + astToString(await openapiTS(JSON.parse(JSON.stringify(document())) as never));
@@ -49,7 +49,10 @@ function limitsOf(schema: JsonSchema, components: Record<string, JsonSchema>): R
   return Object.keys(limits).length > 0 ? limits : undefined;
 }
 
-function requestLimits(document: { paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>; components?: { schemas?: Record<string, JsonSchema> } }) {
+function requestLimits(document: {
+  paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
+  components?: { schemas?: Record<string, JsonSchema> };
+}) {
   const components = document.components?.schemas ?? {};
   const limits: Record<string, unknown> = {};
   for (const operations of Object.values(document.paths)) {
@@ -70,7 +73,7 @@ describe('generated limits', () => {
     const expected = [
       "// Generated from the services' OpenAPI documents by test/generated-types.test.ts; do not edit.",
       '',
-      '/** The limits of each request body\'s fields, by service and request schema, as the APIs check them: forms take the same. */',
+      "/** The limits of each request body's fields, by service and request schema, as the APIs check them: forms take the same. */",
       `export const LIMITS = ${JSON.stringify(all, null, 2)} as const;`,
       '',
     ].join('\n');

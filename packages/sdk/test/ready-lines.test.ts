@@ -12,7 +12,11 @@ const tokenUrlsOfToken = {
   webSocket: `wss://127.0.0.1:8546/${token}`,
   plain: { jsonRpc: `http://127.0.0.1:8545/${token}`, webSocket: `ws://127.0.0.1:8546/${token}` },
 };
-const ltcEndpoints = { jsonRpc: 'https://127.0.0.1:9332/', rest: 'https://127.0.0.1:9332/rest/', plain: { jsonRpc: 'http://127.0.0.1:9332/', rest: 'http://127.0.0.1:9332/rest/' } };
+const ltcEndpoints = {
+  jsonRpc: 'https://127.0.0.1:9332/',
+  rest: 'https://127.0.0.1:9332/rest/',
+  plain: { jsonRpc: 'http://127.0.0.1:9332/', rest: 'http://127.0.0.1:9332/rest/' },
+};
 
 describe('readyLines', () => {
   it('gives an eth URL token curl, ethers (HTTP and WebSocket) and cast, cast on plain HTTP behind a dev CA', () => {
@@ -21,7 +25,11 @@ describe('readyLines', () => {
     expect(lines[0]!.line).toBe(
       `curl -sS --cacert '/tmp/dev ca.pem' -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}' https://127.0.0.1:8545/${token}`,
     );
-    expect(lines[1]).toEqual({ name: 'ethers', line: `const provider = new JsonRpcProvider('https://127.0.0.1:8545/${token}');`, note: expect.stringContaining("NODE_EXTRA_CA_CERTS='/tmp/dev ca.pem'") });
+    expect(lines[1]).toEqual({
+      name: 'ethers',
+      line: `const provider = new JsonRpcProvider('https://127.0.0.1:8545/${token}');`,
+      note: expect.stringContaining("NODE_EXTRA_CA_CERTS='/tmp/dev ca.pem'"),
+    });
     expect(lines[2]!.line).toBe(`const provider = new WebSocketProvider('wss://127.0.0.1:8546/${token}');`);
     expect(lines[3]).toMatchObject({ line: `cast block-number --rpc-url http://127.0.0.1:8545/${token}` });
   });
@@ -42,14 +50,22 @@ describe('readyLines', () => {
     expect(lines[1]!.line).toBe('litecoin-cli -rpcconnect=127.0.0.1 -rpcport=9332 -rpcuser=user -rpcpassword=pass getblockcount');
     const btc = readyLines({ image: 'btc', endpoints: { jsonRpc: 'http://127.0.0.1:8332/' }, credential: { kind: 'basic', user: 'u', password: 'p' } });
     expect(btc.map((each) => each.line)).toContain('bitcoin-cli -rpcconnect=127.0.0.1 -rpcport=8332 -rpcuser=u -rpcpassword=p getblockcount');
-    const noPlain = readyLines({ image: 'ltc', endpoints: { jsonRpc: 'https://rpc.example.com:9332/' }, credential: { kind: 'basic', user: 'u', password: 'p' } });
+    const noPlain = readyLines({
+      image: 'ltc',
+      endpoints: { jsonRpc: 'https://rpc.example.com:9332/' },
+      credential: { kind: 'basic', user: 'u', password: 'p' },
+    });
     expect(noPlain.map((each) => each.name)).toEqual(['curl']);
     const token = readyLines({ family: 'bitcoin', endpoints: ltcEndpoints, credential: { kind: 'token', urls: { jsonRpc: 'https://127.0.0.1:9332/nt_x' } } });
     expect(token.map((each) => each.name)).toEqual(['curl']);
   });
 
   it('calls an avalanche node at its API path, and a jwt node with the client token', () => {
-    const [avalanche] = readyLines({ image: 'avalanchefuji', endpoints: { jsonRpc: 'http://127.0.0.1:9650/' }, credential: { kind: 'token', urls: { jsonRpc: 'http://127.0.0.1:9650/nt_y' } } });
+    const [avalanche] = readyLines({
+      image: 'avalanchefuji',
+      endpoints: { jsonRpc: 'http://127.0.0.1:9650/' },
+      credential: { kind: 'token', urls: { jsonRpc: 'http://127.0.0.1:9650/nt_y' } },
+    });
     expect(avalanche!.line).toMatch(/"method":"info.getNodeID".* http:\/\/127.0.0.1:9650\/nt_y\/ext\/info$/);
     const jwt = readyLines({ image: 'eth', endpoints: { jsonRpc: 'https://node-1.nodes.localhost:8545/' }, credential: { kind: 'jwt' } });
     expect(jwt).toEqual([{ name: 'curl', line: expect.stringContaining('-H "authorization: Bearer $(npx cloud token)"') }]);
@@ -65,7 +81,10 @@ describe('readyLines', () => {
 describe('tokenUrls', () => {
   it('puts the token where the platform does, in the plain HTTP addresses too', () => {
     const at = { base: 'https://127.0.0.1', nodeDomain: 'nodes.localhost', loopbackHttp: true };
-    for (const ports of [{ jsonRpc: 9332, rest: 9332 }, { jsonRpc: 8545, webSocket: 8546 }]) {
+    for (const ports of [
+      { jsonRpc: 9332, rest: 9332 },
+      { jsonRpc: 8545, webSocket: 8546 },
+    ]) {
       const endpoints = nodeEndpoints({ id: 'node-1', ports, routedByCredential: true }, at);
       const urls = tokenUrls(endpoints, 'nt_abc');
       expect(urls).toEqual({ ...platformTokenUrls(endpoints, 'nt_abc'), plain: platformTokenUrls(endpoints.plain!, 'nt_abc') });

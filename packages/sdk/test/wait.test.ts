@@ -46,7 +46,9 @@ test('a node stopped while waiting for it to run ends the wait; waitUntilStopped
   expect(failure).toBeInstanceOf(ProvisioningFailedError);
   expect(failure).toMatchObject({ message: 'node-1 failed: it is stopped; start it first' });
   const seen: string[] = [];
-  await expect(waitUntilStopped('node-1', states(['running'], ['stopping'], ['stopped']).read, { intervalMs: 1, onState: (state) => seen.push(state) })).resolves.toMatchObject({
+  await expect(
+    waitUntilStopped('node-1', states(['running'], ['stopping'], ['stopped']).read, { intervalMs: 1, onState: (state) => seen.push(state) }),
+  ).resolves.toMatchObject({
     state: 'stopped',
   });
   expect(seen).toEqual(['running', 'stopping', 'stopped']);

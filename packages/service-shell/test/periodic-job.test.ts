@@ -7,7 +7,15 @@ import { PeriodicJob } from '../src';
 function loggedLines() {
   const stream = new PassThrough();
   const lines: { level: string; message: string }[] = [];
-  stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().trim().split('\n').map((line) => JSON.parse(line) as { level: string; message: string })));
+  stream.on('data', (chunk: Buffer) =>
+    lines.push(
+      ...chunk
+        .toString()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { level: string; message: string }),
+    ),
+  );
   return { logger: createLogger({ service: 'periodic-job-test', stream }), lines };
 }
 

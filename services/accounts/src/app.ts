@@ -118,7 +118,12 @@ export function createAccountsApp(deps: AccountsAppDependencies): AccountsApp {
     issuer: config.TWO_FACTOR_ISSUER,
   });
   const resetLimit = (name: string, points: number) =>
-    new AttemptLimit(limitStore, { name, points, windowSeconds: config.PASSWORD_RESET_WINDOW_SECONDS, refusal: 'too many password-reset requests; try again later' });
+    new AttemptLimit(limitStore, {
+      name,
+      points,
+      windowSeconds: config.PASSWORD_RESET_WINDOW_SECONDS,
+      refusal: 'too many password-reset requests; try again later',
+    });
   const passwordResets = new PasswordResets({
     users,
     keys: clientKeys,

@@ -5,4 +5,9 @@ import { ACCOUNTS_SERVICE_NAME } from './app';
 import { loadAccountsConfig } from './config';
 import { accountsMigrations, ACCOUNTS_SCHEMA } from './migrations';
 
-runMigrateCommand({ name: 'accounts', logAs: ACCOUNTS_SERVICE_NAME, loadConfig: loadAccountsConfig, owned: { schema: ACCOUNTS_SCHEMA, migrations: accountsMigrations } });
+runMigrateCommand({
+  name: 'accounts',
+  logAs: ACCOUNTS_SERVICE_NAME,
+  loadConfig: loadAccountsConfig,
+  owned: { schema: ACCOUNTS_SCHEMA, migrations: accountsMigrations },
+});

@@ -37,7 +37,9 @@ export async function createAccountsService(config: AccountsConfig, options: Acc
   const logger = options.logger ?? createLogger({ service: ACCOUNTS_SERVICE_NAME, level: config.LOG_LEVEL });
   const keys = loadAccountsKeys(config);
   if (keys.generated && config.DATABASE_URL) {
-    logger.warn('using keys generated under DATA_DIR; with more than one replica set AUTH_SIGNING_KEY_FILE, CLIENT_SECRET_HASH_KEY_FILE and TWO_FACTOR_KEY_FILE to shared files');
+    logger.warn(
+      'using keys generated under DATA_DIR; with more than one replica set AUTH_SIGNING_KEY_FILE, CLIENT_SECRET_HASH_KEY_FILE and TWO_FACTOR_KEY_FILE to shared files',
+    );
   }
   const db = await openDatabaseAtStart(config, { schema: ACCOUNTS_SCHEMA, migrations: accountsMigrations }, logger);
   const mailer: Mailer = config.SMTP_URL

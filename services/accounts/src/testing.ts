@@ -77,7 +77,12 @@ export async function startTestAccounts(env: Record<string, string> = {}, clock 
   const mailDir = path.join(dataDir, 'mail');
   const verificationTokensFor = async (to: string): Promise<string[]> => {
     // Outbox file names start with the time they were written, so reverse order is newest first.
-    const files = existsSync(mailDir) ? readdirSync(mailDir).filter((file) => file.endsWith('.eml')).sort().reverse() : [];
+    const files = existsSync(mailDir)
+      ? readdirSync(mailDir)
+          .filter((file) => file.endsWith('.eml'))
+          .sort()
+          .reverse()
+      : [];
     const tokens: string[] = [];
     for (const file of files) {
       const mail = await simpleParser(readFileSync(path.join(mailDir, file)));

@@ -130,7 +130,11 @@ describe('accounts and another service over RabbitMQ', () => {
       await expectRefusedWithinASecond(
         'the other service refuses the older client token',
         async () => {
-          const res = await t.http.put('/users/me/password').set(bearer(bob.accountToken)).send({ oldPassword: PASSWORD, newPassword: NEW_PASSWORD }).expect(200);
+          const res = await t.http
+            .put('/users/me/password')
+            .set(bearer(bob.accountToken))
+            .send({ oldPassword: PASSWORD, newPassword: NEW_PASSWORD })
+            .expect(200);
           newToken = (res.body as { accessToken: string }).accessToken;
         },
         () => nodeStatus(nodes, client.accessToken),

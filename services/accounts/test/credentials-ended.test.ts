@@ -27,7 +27,11 @@ describe('what a new password or two-factor login ends', () => {
   /** The dev outbox's messages to `to`, oldest first: subject and text. */
   const mailsTo = (to: string) => {
     const dir = path.join(t.dataDir, 'mail');
-    const files = existsSync(dir) ? readdirSync(dir).filter((file) => file.endsWith('.txt')).sort() : [];
+    const files = existsSync(dir)
+      ? readdirSync(dir)
+          .filter((file) => file.endsWith('.txt'))
+          .sort()
+      : [];
     return files
       .map((file) => readFileSync(path.join(dir, file), 'utf8'))
       .filter((text) => text.startsWith(`To: ${to}\n`))
@@ -94,7 +98,14 @@ describe('what a new password or two-factor login ends', () => {
 
     // The session goes on with the answer's token (or, after a reset, a new login): no keys listed, a new one works.
     const goOn = accountToken ?? (await t.http.post('/auth').auth(user.email, NEW_PASSWORD).expect(200)).body.accessToken;
-    expect((await t.http.get('/users/me/client-keys').set(bearer(goOn as string)).expect(200)).body).toEqual([]);
+    expect(
+      (
+        await t.http
+          .get('/users/me/client-keys')
+          .set(bearer(goOn as string))
+          .expect(200)
+      ).body,
+    ).toEqual([]);
     await clientTokens(t, goOn as string);
 
     // The owner is told what ended.

@@ -72,7 +72,14 @@ describe('revocations at the accounts service (in-process bus)', () => {
       expect(await count('events', { user_id: alice.id })).toBe(0);
       const rows = await revocationsOf(alice.id);
       expect(rows).toEqual([
-        { seq: expect.anything(), kind: 'revocation.user-deleted', user_id: alice.id, client_id: null, credentials_version: null, created_at: new Date(t.clock()) },
+        {
+          seq: expect.anything(),
+          kind: 'revocation.user-deleted',
+          user_id: alice.id,
+          client_id: null,
+          credentials_version: null,
+          created_at: new Date(t.clock()),
+        },
       ]);
 
       // The call that deleted the user is not recorded for them afterwards either.
@@ -173,7 +180,14 @@ describe('revocations at the accounts service (in-process bus)', () => {
       const user = (await t.service.db('users').where({ id: gus.id }).first()) as { credentials_version: number };
       expect(user.credentials_version).toBe(1);
       expect(await revocationsOf(gus.id)).toEqual([
-        { seq: expect.anything(), kind: 'revocation.credentials-changed', user_id: gus.id, client_id: null, credentials_version: 1, created_at: new Date(t.clock()) },
+        {
+          seq: expect.anything(),
+          kind: 'revocation.credentials-changed',
+          user_id: gus.id,
+          client_id: null,
+          credentials_version: 1,
+          created_at: new Date(t.clock()),
+        },
       ]);
 
       const newToken = (first.body as { accessToken: string }).accessToken;
@@ -268,7 +282,11 @@ describe('revocations at the accounts service (in-process bus)', () => {
       const lou = await verifiedUser(t);
       const key = await clientTokens(t, lou.accountToken);
       await t.http.delete(`/users/me/client-keys/${key.clientId}`).set(bearer(lou.accountToken)).expect(204);
-      const changed = await t.http.put('/users/me/password').set(bearer(lou.accountToken)).send({ oldPassword: PASSWORD, newPassword: NEW_PASSWORD }).expect(200);
+      const changed = await t.http
+        .put('/users/me/password')
+        .set(bearer(lou.accountToken))
+        .send({ oldPassword: PASSWORD, newPassword: NEW_PASSWORD })
+        .expect(200);
       await t.http
         .put('/users/me/password')
         .set(bearer((changed.body as { accessToken: string }).accessToken))

@@ -150,7 +150,10 @@ describe('call events of another service reach the accounts service (in-process 
     await t.http.delete('/users/me').set(bearer(gina.accountToken)).send({ password: PASSWORD }).expect(204);
     expect(await storedOf(gina.id)).toBe(0);
     // The other service hears of the deletion over the shared bus.
-    await waitUntil('the nodes service refuses the deleted user', async () => (await nodes.http.get('/nodes/node-g').set(bearer(tokens.accessToken))).status === 401);
+    await waitUntil(
+      'the nodes service refuses the deleted user',
+      async () => (await nodes.http.get('/nodes/node-g').set(bearer(tokens.accessToken))).status === 401,
+    );
 
     nodes.outbox!.start();
     await waitUntil('the outbox of the nodes service is empty', async () => (await nodes.outboxRows()) === 0);

@@ -66,7 +66,12 @@ describe('GET /users/me/events', () => {
         expect(Number.isInteger(event.output.bytesOut)).toBe(true);
         expect(event.serviceData.requestId).toEqual(expect.any(String));
       }
-      expect(recorded.map((event) => event.createdAt)).toEqual(recorded.map((event) => event.createdAt).sort().reverse());
+      expect(recorded.map((event) => event.createdAt)).toEqual(
+        recorded
+          .map((event) => event.createdAt)
+          .sort()
+          .reverse(),
+      );
       await t.settle(); // the listing itself is now stored too, as the newest event
       expect(recorded.map((event) => event.id)).toEqual((await storedIds(alice)).slice(1));
 
@@ -160,7 +165,7 @@ describe('GET /users/me/events', () => {
     it('walks every page with before=<last id>, without overlap or gap', async () => {
       const walked: string[] = [];
       let pages = 0;
-      for (let before = ''; ; ) {
+      for (let before = ''; ;) {
         const page = await events(carol, `?limit=7${before}`);
         pages += 1;
         walked.push(...page.map((event) => event.id));

@@ -6,8 +6,7 @@ const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:
 
 describe('login throttle: per (account, address), per address, and a per-account ceiling', () => {
   let t: TestAccounts;
-  const login = (from: string, user: string, password: string) =>
-    t.http.post('/auth').set('x-forwarded-for', from).set('authorization', basic(user, password));
+  const login = (from: string, user: string, password: string) => t.http.post('/auth').set('x-forwarded-for', from).set('authorization', basic(user, password));
   beforeAll(async () => {
     t = await startTestAccounts({
       TRUST_PROXY: 'true',

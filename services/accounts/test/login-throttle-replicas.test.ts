@@ -9,7 +9,14 @@ const onPostgres = process.env.DATABASE_URL ? describe : describe.skip;
 
 onPostgres('login throttle shared by replicas (PostgreSQL)', () => {
   let test: TestDatabase;
-  const options = { maxFailuresPerAccountAndAddress: 100, maxFailuresPerAddress: 100, maxFailuresPerAccount: 3, windowSeconds: 600, blockSeconds: 900, knownAddressSeconds: 86_400 };
+  const options = {
+    maxFailuresPerAccountAndAddress: 100,
+    maxFailuresPerAddress: 100,
+    maxFailuresPerAccount: 3,
+    windowSeconds: 600,
+    blockSeconds: 900,
+    knownAddressSeconds: 86_400,
+  };
   beforeAll(async () => {
     test = await createTestDatabase(ACCOUNTS_SCHEMA);
     await migrateToLatest(test.db, ACCOUNTS_SCHEMA, accountsMigrations);
@@ -25,7 +32,10 @@ onPostgres('login throttle shared by replicas (PostgreSQL)', () => {
     await replicaB.succeeded('user-1', '10.0.0.2');
     await replicaA.attempt('user-1', '10.0.0.1');
     await replicaA.attempt('user-1', '10.0.0.3'); // the third counted: still allowed
-    for (const [replica, address] of [[replicaA, '10.0.0.3'], [replicaB, '10.0.0.4']] as const) {
+    for (const [replica, address] of [
+      [replicaA, '10.0.0.3'],
+      [replicaB, '10.0.0.4'],
+    ] as const) {
       await expect(replica.attempt('user-1', address)).rejects.toMatchObject({ status: 429, code: 'TooManyRequests' });
     }
     const [row] = (await test.db('login_throttle').where({ key: 'account:user-1' })) as Array<{ expire: string }>;

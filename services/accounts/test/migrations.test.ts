@@ -40,7 +40,9 @@ describe('accounts migrations', () => {
       updated_at: now,
     });
     await test.db('client_keys').insert({ id: 'k'.repeat(40), user_id: 'user-1', secret_hash: 'f'.repeat(64), created_at: now });
-    await test.db('events').insert({ id: 'event-1', user_id: 'user-1', service: 'cloud-accounts', input: '{}', output: '{}', service_data: '{}', created_at: now });
+    await test
+      .db('events')
+      .insert({ id: 'event-1', user_id: 'user-1', service: 'cloud-accounts', input: '{}', output: '{}', service_data: '{}', created_at: now });
     await test.db('recovery_codes').insert({ user_id: 'user-1', code_hash: 'e'.repeat(64) });
     expect(await test.db('users').first('entity_type', 'credentials_version', 'two_factor_enabled_at')).toEqual({
       entity_type: 'individual',

@@ -1,7 +1,6 @@
 import { compareRoutesWithDocument, listApiRoutes, type OpenApiDocument } from '@cloud/http';
 import { startTestAccounts, type TestAccounts } from '../src/testing';
 
-
 describe('the OpenAPI document', () => {
   let t: TestAccounts;
   beforeAll(async () => {

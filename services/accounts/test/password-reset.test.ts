@@ -68,7 +68,10 @@ describe('password reset by e-mail (SMTP)', () => {
 
     const reset = await resetWith(new URL(url!).pathname, NEW_PASSWORD);
     expect(reset.status).toBe(200);
-    expect(reset.body).toMatchObject({ ended: { clientKeys: 1, clientKeyIds: [client.clientId] }, message: expect.stringContaining('The password is changed; log in with it.') });
+    expect(reset.body).toMatchObject({
+      ended: { clientKeys: 1, clientKeyIds: [client.clientId] },
+      message: expect.stringContaining('The password is changed; log in with it.'),
+    });
     expect(await t.service.db('password_resets').where({ user_id: user.id })).toEqual([]);
 
     // Tokens from before are revoked; the old password is gone, the new one works.
@@ -158,7 +161,13 @@ describe('password reset by e-mail (SMTP)', () => {
 
   it.each([
     ['a wrong token', (id: string) => `/users/${id}/password-reset/${'A'.repeat(43)}`, { password: NEW_PASSWORD }, 400, 'InvalidResetToken'],
-    ['an unknown user', () => `/users/user-00000000-0000-4000-8000-000000000000/password-reset/${'A'.repeat(43)}`, { password: NEW_PASSWORD }, 400, 'InvalidResetToken'],
+    [
+      'an unknown user',
+      () => `/users/user-00000000-0000-4000-8000-000000000000/password-reset/${'A'.repeat(43)}`,
+      { password: NEW_PASSWORD },
+      400,
+      'InvalidResetToken',
+    ],
     ['no password', (id: string) => `/users/${id}/password-reset/${'A'.repeat(43)}`, {}, 400, 'InvalidInput'],
     ['an unknown field', (id: string) => `/users/${id}/password-reset/${'A'.repeat(43)}`, { password: NEW_PASSWORD, admin: true }, 400, 'InvalidInput'],
   ])('refuses %s with a 4xx JSON error', async (_name, path, body, status, code) => {
@@ -182,7 +191,12 @@ describe('password-reset throttling', () => {
   let t: TestAccounts;
   const ask = (from: string, email: string) => t.http.post('/users/password-reset').set('x-forwarded-for', from).send({ email });
   beforeAll(async () => {
-    t = await startTestAccounts({ TRUST_PROXY: 'true', PASSWORD_RESET_MAX_PER_EMAIL: '2', PASSWORD_RESET_MAX_PER_ADDRESS: '4', PASSWORD_RESET_WINDOW_SECONDS: '3600' });
+    t = await startTestAccounts({
+      TRUST_PROXY: 'true',
+      PASSWORD_RESET_MAX_PER_EMAIL: '2',
+      PASSWORD_RESET_MAX_PER_ADDRESS: '4',
+      PASSWORD_RESET_WINDOW_SECONDS: '3600',
+    });
   });
   afterAll(() => t.close());
 
@@ -215,13 +229,23 @@ describe('password-reset throttling', () => {
     expect((await ask('10.9.1.1', uniqueEmail('a'))).status).toBe(202);
     expect((await ask('10.9.1.1', uniqueEmail('b'))).status).toBe(202);
     for (let i = 0; i < 2; i += 1) {
-      const wrong = await t.http.put(`/users/user-00000000-0000-4000-8000-000000000000/password-reset/${'A'.repeat(43)}`).set('x-forwarded-for', '10.9.1.1').send({ password: NEW_PASSWORD });
+      const wrong = await t.http
+        .put(`/users/user-00000000-0000-4000-8000-000000000000/password-reset/${'A'.repeat(43)}`)
+        .set('x-forwarded-for', '10.9.1.1')
+        .send({ password: NEW_PASSWORD });
       expect(wrong.status).toBe(400);
     }
     const refused = await ask('10.9.1.1', uniqueEmail('c'));
     expect(refused.status).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await t.http.put(`/users/user-00000000-0000-4000-8000-000000000000/password-reset/${'A'.repeat(43)}`).set('x-forwarded-for', '10.9.1.1').send({ password: NEW_PASSWORD })).status).toBe(429);
+    expect(
+      (
+        await t.http
+          .put(`/users/user-00000000-0000-4000-8000-000000000000/password-reset/${'A'.repeat(43)}`)
+          .set('x-forwarded-for', '10.9.1.1')
+          .send({ password: NEW_PASSWORD })
+      ).status,
+    ).toBe(429);
     expect((await ask('10.9.1.2', uniqueEmail('d'))).status).toBe(202);
   });
 });

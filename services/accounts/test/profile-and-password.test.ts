@@ -25,9 +25,17 @@ describe('GET /users/me', () => {
   it('returns exactly the profile fields (and whether two-factor login is on), with ISO 8601 UTC millisecond timestamps', async () => {
     const res = await t.http.get('/users/me').set(bearer(user.accountToken));
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body as object).sort()).toEqual(
-      ['billingAddress', 'createdAt', 'displayName', 'email', 'entityType', 'id', 'twoFactor', 'updatedAt', 'verifiedAt'],
-    );
+    expect(Object.keys(res.body as object).sort()).toEqual([
+      'billingAddress',
+      'createdAt',
+      'displayName',
+      'email',
+      'entityType',
+      'id',
+      'twoFactor',
+      'updatedAt',
+      'verifiedAt',
+    ]);
     expect(res.body).toMatchObject({ id: user.id, email: user.email, displayName: 'Test User', entityType: 'individual', twoFactor: false });
     expect(res.body.billingAddress).toEqual({ country: '', zipCode: '', address: '', state: '' });
     for (const field of ['createdAt', 'updatedAt', 'verifiedAt']) expect(res.body[field]).toMatch(ISO_MS_UTC);
@@ -78,7 +86,11 @@ describe('PATCH /users/me', () => {
   });
   afterAll(() => t.close());
 
-  const patch = (body: unknown) => t.http.patch('/users/me').set(bearer(user.accountToken)).send(body as object);
+  const patch = (body: unknown) =>
+    t.http
+      .patch('/users/me')
+      .set(bearer(user.accountToken))
+      .send(body as object);
 
   it('changes the display name, moves updatedAt and stores the change', async () => {
     const before = (await t.http.get('/users/me').set(bearer(user.accountToken))).body as { createdAt: string; updatedAt: string };
@@ -132,7 +144,11 @@ describe('PUT /users/me/password', () => {
   });
   afterAll(() => t.close());
 
-  const change = (token: string, body: unknown) => t.http.put('/users/me/password').set(bearer(token)).send(body as object);
+  const change = (token: string, body: unknown) =>
+    t.http
+      .put('/users/me/password')
+      .set(bearer(token))
+      .send(body as object);
 
   it.each([
     ['a wrong old password', { oldPassword: 'not my password 1', newPassword: NEW_PASSWORD }, 403, 'Forbidden', /old password is wrong/],
@@ -207,7 +223,10 @@ describe('PUT /users/me/password throttling', () => {
   it('answers 429 after 3 wrong old passwords, even for the right one, and blocks logins of that account from that address too', async () => {
     const user = await verifiedUser(t, uniqueEmail('guesser'));
     for (let i = 0; i < 3; i += 1) {
-      const res = await t.http.put('/users/me/password').set(bearer(user.accountToken)).send({ oldPassword: `guess number ${i}!`, newPassword: NEW_PASSWORD });
+      const res = await t.http
+        .put('/users/me/password')
+        .set(bearer(user.accountToken))
+        .send({ oldPassword: `guess number ${i}!`, newPassword: NEW_PASSWORD });
       expect(res.status).toBe(403);
     }
     const blocked = await t.http.put('/users/me/password').set(bearer(user.accountToken)).send({ oldPassword: PASSWORD, newPassword: NEW_PASSWORD });

@@ -38,20 +38,24 @@ describe('accounts service stopped with SIGTERM', () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const root = path.join(__dirname, '..');
-    child = spawn(process.execPath, ['--conditions=@cloud/source', '-r', require.resolve('@cloud/jest-preset/run-typescript.cjs'), path.join(root, 'src', 'main.ts')], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH ?? '',
-        DATA_DIR: dataDir,
-        ACCOUNTS_PORT: String(port),
-        SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-        // The default cost: each sign-up is real bcrypt work in the thread pool.
-        BCRYPT_ROUNDS: '12',
-        SIGNUP_MAX_PER_ADDRESS: '1000',
-        LOG_LEVEL: 'info',
+    child = spawn(
+      process.execPath,
+      ['--conditions=@cloud/source', '-r', require.resolve('@cloud/jest-preset/run-typescript.cjs'), path.join(root, 'src', 'main.ts')],
+      {
+        cwd: root,
+        env: {
+          PATH: process.env.PATH ?? '',
+          DATA_DIR: dataDir,
+          ACCOUNTS_PORT: String(port),
+          SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+          // The default cost: each sign-up is real bcrypt work in the thread pool.
+          BCRYPT_ROUNDS: '12',
+          SIGNUP_MAX_PER_ADDRESS: '1000',
+          LOG_LEVEL: 'info',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    );
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: Date.now() })));

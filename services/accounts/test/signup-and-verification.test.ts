@@ -149,11 +149,14 @@ describe('sign-up and e-mail verification', () => {
       expect(res.body).toEqual({ code: 'NotFound', message: 'no such user' });
     });
 
-    it.each(['neither-id-nor-address', 'user-42', 'a%00@example.com'])('answers 400 InvalidInput for a user reference %s that is neither an id nor an address', async (userId) => {
-      const res = await t.http.put(`/users/${userId}/token/some-token`);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({ code: 'InvalidInput', message: expect.stringMatching(/^params\.userId: /) });
-    });
+    it.each(['neither-id-nor-address', 'user-42', 'a%00@example.com'])(
+      'answers 400 InvalidInput for a user reference %s that is neither an id nor an address',
+      async (userId) => {
+        const res = await t.http.put(`/users/${userId}/token/some-token`);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ code: 'InvalidInput', message: expect.stringMatching(/^params\.userId: /) });
+      },
+    );
 
     it('accepts a token until VERIFICATION_TOKEN_TTL_HOURS (48) have passed, then answers 404', async () => {
       const [early, late] = [uniqueEmail('early'), uniqueEmail('late')];

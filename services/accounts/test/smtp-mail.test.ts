@@ -74,7 +74,11 @@ describe('sign-up while the SMTP server is down', () => {
     const userId = signUp.body.id as string;
     expect(signUp.body).toMatchObject({ email, verifiedAt: null });
 
-    const row = (await t.service.db('users').where({ id: userId }).first()) as { email: string; verified_at: Date | null; verification_token_hash: string | null };
+    const row = (await t.service.db('users').where({ id: userId }).first()) as {
+      email: string;
+      verified_at: Date | null;
+      verification_token_hash: string | null;
+    };
     expect(row).toMatchObject({ email, verified_at: null, verification_token_hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(logged).toHaveBeenCalledWith('could not send the verification e-mail', expect.objectContaining({ userId }));
 

@@ -86,7 +86,10 @@ describe('two-factor login (TOTP)', () => {
     expect((await login(t, user)).status).toBe(200);
     const again = await t.http.post('/users/me/two-factor').set(bearer(user.accountToken)).send({ password: PASSWORD }).expect(200);
     expect(again.body.secret).not.toBe(secret);
-    const stale = await t.http.post('/users/me/two-factor/confirm').set(bearer(user.accountToken)).send({ code: codeAt(secret, t.clock()) });
+    const stale = await t.http
+      .post('/users/me/two-factor/confirm')
+      .set(bearer(user.accountToken))
+      .send({ code: codeAt(secret, t.clock()) });
     expect(stale.status).toBe(403);
     expect(stale.body).toMatchObject({ code: 'InvalidTwoFactorCode' });
   });
@@ -100,7 +103,10 @@ describe('two-factor login (TOTP)', () => {
     const enrol = await t.http.post('/users/me/two-factor').set(bearer(user.accountToken)).send({ password: PASSWORD }).expect(200);
     const secret = enrol.body.secret as string;
     const code = codeAt(secret, t.clock());
-    const wrong = await t.http.post('/users/me/two-factor/confirm').set(bearer(user.accountToken)).send({ code: code === '000000' ? '000001' : '000000' });
+    const wrong = await t.http
+      .post('/users/me/two-factor/confirm')
+      .set(bearer(user.accountToken))
+      .send({ code: code === '000000' ? '000001' : '000000' });
     expect(wrong.status).toBe(403);
     expect(wrong.body).toMatchObject({ code: 'InvalidTwoFactorCode' });
 
@@ -155,7 +161,10 @@ describe('two-factor login (TOTP)', () => {
     expectRefusal(await login(t, user, { code: codeAt(secret, t.clock() - 2 * STEP_MS) }), 401, 'InvalidTwoFactorCode');
     expectRefusal(await login(t, user, { code: codeAt(secret, t.clock() + 2 * STEP_MS) }), 401, 'InvalidTwoFactorCode');
     // A wrong password is still just that, code or not.
-    const wrongPassword = await t.http.post('/auth').auth(user.email, WRONG).send({ code: codeAt(secret, t.clock()) });
+    const wrongPassword = await t.http
+      .post('/auth')
+      .auth(user.email, WRONG)
+      .send({ code: codeAt(secret, t.clock()) });
     expectRefusal(wrongPassword, 401, 'Unauthorized');
   });
 
@@ -210,12 +219,15 @@ describe('two-factor login (TOTP)', () => {
     expect(again.body).toMatchObject({ code: 'TwoFactorNotEnabled' });
   });
 
-  it('answers 503 TwoFactorUnavailable, not 500, when the stored secret does not open with this server\'s key (TWO_FACTOR_KEY_FILE replaced)', async () => {
+  it("answers 503 TwoFactorUnavailable, not 500, when the stored secret does not open with this server's key (TWO_FACTOR_KEY_FILE replaced)", async () => {
     const user = await verifiedUser(t, uniqueEmail('key-changed'));
     const { secret } = await turnOn(t, user);
     // What a replaced key file looks like from here: the secret sealed with another key.
     const otherKey = new TwoFactorCrypto(Buffer.alloc(32, 7));
-    await t.service.db('users').where({ id: user.id }).update({ two_factor_secret: otherKey.encrypt(user.id, secret) });
+    await t.service
+      .db('users')
+      .where({ id: user.id })
+      .update({ two_factor_secret: otherKey.encrypt(user.id, secret) });
     const res = await login(t, user, { code: codeAt(secret, t.clock()) });
     expect(res.status).toBe(503);
     expect(res.headers['retry-after']).toBe('60');
@@ -229,7 +241,10 @@ describe('two-factor login (TOTP)', () => {
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 'InvalidInput', message: expect.stringMatching(/^body/) });
     }
-    const confirm = await t.http.post('/users/me/two-factor/confirm').set(bearer(user.accountToken)).send({ code: ['123456'] });
+    const confirm = await t.http
+      .post('/users/me/two-factor/confirm')
+      .set(bearer(user.accountToken))
+      .send({ code: ['123456'] });
     expect(confirm.status).toBe(400);
     expect(confirm.body).toMatchObject({ code: 'InvalidInput' });
   });

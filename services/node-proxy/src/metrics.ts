@@ -129,7 +129,11 @@ export class ProxyMetrics {
   private childrenOf(listener: ListenerName): ListenerMetrics {
     let children = this.byListener.get(listener);
     if (!children) {
-      children = { refused: this.refusedCalls.labels({ listener }), unknown: this.unknownMethodCalls.labels({ listener }), upstream: this.upstreamSeconds.labels({ listener }) };
+      children = {
+        refused: this.refusedCalls.labels({ listener }),
+        unknown: this.unknownMethodCalls.labels({ listener }),
+        upstream: this.upstreamSeconds.labels({ listener }),
+      };
       this.byListener.set(listener, children);
     }
     return children;

@@ -91,7 +91,13 @@ export async function startNodeProxy(config: ProxyConfig, options: NodeProxyOpti
     limiter: new RateLimiter({ ratePerSecond: config.PROXY_RATE_PER_SECOND, burst: config.PROXY_RATE_BURST, now: clock }),
     upstreams: new Upstreams({ key: loadNodeRpcKey(config), timeoutMs: config.PROXY_UPSTREAM_TIMEOUT_MS, maxAnswerBytes: config.PROXY_MAX_ANSWER_BYTES }),
     filters,
-    usage: new UsageMeter({ bus, logger, proxyId: config.PROXY_INSTANCE_ID ?? `node-proxy-${randomUUID()}`, intervalMs: config.PROXY_USAGE_INTERVAL_MS, clock }),
+    usage: new UsageMeter({
+      bus,
+      logger,
+      proxyId: config.PROXY_INSTANCE_ID ?? `node-proxy-${randomUUID()}`,
+      intervalMs: config.PROXY_USAGE_INTERVAL_MS,
+      clock,
+    }),
     metrics,
     ports: {},
   };
@@ -150,7 +156,12 @@ export async function startNodeProxy(config: ProxyConfig, options: NodeProxyOpti
   };
   const admin: RunningServer | undefined = options.worker
     ? undefined
-    : await serveHttp(createAdminApp({ logger, metrics: scrape, readiness }), { port: config.PROXY_ADMIN_PORT, host: config.PROXY_ADMIN_HOST, logger, name: 'node-proxy admin' });
+    : await serveHttp(createAdminApp({ logger, metrics: scrape, readiness }), {
+        port: config.PROXY_ADMIN_PORT,
+        host: config.PROXY_ADMIN_HOST,
+        logger,
+        name: 'node-proxy admin',
+      });
 
   let closing: Promise<void> | undefined;
   return {

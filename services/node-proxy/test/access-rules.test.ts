@@ -2,7 +2,7 @@ import { allowsAddress, compileAccess } from '../src/access/access-rules';
 
 const rules = (ipAllowlist: string[]) => compileAccess({ ipAllowlist, originAllowlist: [], refusedMethods: [], ratePerSecond: null, maxAnswerBytes: null });
 
-describe('a node\'s IP allowlist', () => {
+describe("a node's IP allowlist", () => {
   it('takes addresses in its ranges, IPv4 (also as a dual-stack socket writes it) and IPv6, and refuses the rest', () => {
     const allowlist = rules(['203.0.113.0/24', '2001:db8::/32']);
     expect(['203.0.113.7', '::ffff:203.0.113.7', '2001:db8::1'].map((address) => allowsAddress(allowlist, address))).toEqual([true, true, true]);

@@ -19,23 +19,43 @@ function refusalOf(run: () => unknown): AppError {
 }
 
 describe('the paths an avalanche node serves', () => {
-  it.each(['/ext/info', '/ext/health', '/ext/bc/P', '/ext/bc/X', '/ext/bc/C/rpc', '/ext/bc/C/avax', '/ext/index/X/tx', '/ext/index/X/vtx', '/ext/index/X/block', '/ext/index/P/block', '/ext/index/C/block'])(
-    'POST %s is JSON-RPC',
-    (apiPath) => expect(avalancheCallKind(apiPath, 'POST')).toBe('json-rpc'),
-  );
+  it.each([
+    '/ext/info',
+    '/ext/health',
+    '/ext/bc/P',
+    '/ext/bc/X',
+    '/ext/bc/C/rpc',
+    '/ext/bc/C/avax',
+    '/ext/index/X/tx',
+    '/ext/index/X/vtx',
+    '/ext/index/X/block',
+    '/ext/index/P/block',
+    '/ext/index/C/block',
+  ])('POST %s is JSON-RPC', (apiPath) => expect(avalancheCallKind(apiPath, 'POST')).toBe('json-rpc'));
 
   it.each(['/ext/health', '/ext/health/health', '/ext/health/liveness', '/ext/health/readiness'])('GET %s is passed through', (apiPath) => {
     expect(avalancheCallKind(apiPath, 'GET')).toBe('get');
   });
 
-  it.each(['/ext/admin', '/ext/keystore', '/ext/ipcs', '/ext/auth', '/ext/metrics', '/ext/dev', '/ext/bc/X/wallet', '/ext/bc/C/admin', '/ext/bc/C/ws', '/ext/bc/X/events', '/ext/bc/P/', '/EXT/INFO', '/rest/chaininfo.json'])(
-    '%s is not served, and the answer names it',
-    (apiPath) => {
-      const refused = refusalOf(() => avalancheCallKind(apiPath, 'POST'));
-      expect(refused).toMatchObject({ status: 404, code: 'NotFound' });
-      expect(refused.message).toContain(`nothing is served at ${apiPath} on this node`);
-    },
-  );
+  it.each([
+    '/ext/admin',
+    '/ext/keystore',
+    '/ext/ipcs',
+    '/ext/auth',
+    '/ext/metrics',
+    '/ext/dev',
+    '/ext/bc/X/wallet',
+    '/ext/bc/C/admin',
+    '/ext/bc/C/ws',
+    '/ext/bc/X/events',
+    '/ext/bc/P/',
+    '/EXT/INFO',
+    '/rest/chaininfo.json',
+  ])('%s is not served, and the answer names it', (apiPath) => {
+    const refused = refusalOf(() => avalancheCallKind(apiPath, 'POST'));
+    expect(refused).toMatchObject({ status: 404, code: 'NotFound' });
+    expect(refused.message).toContain(`nothing is served at ${apiPath} on this node`);
+  });
 
   it('answers / with the paths there are', () => {
     const refused = refusalOf(() => avalancheCallKind('/', 'POST'));
@@ -53,11 +73,69 @@ describe('the paths an avalanche node serves', () => {
 
 describe('the avalanche method rules', () => {
   it.each([
-    ['/ext/bc/P', ['platform.exportKey', 'platform.importKey', 'platform.createAddress', 'platform.listAddresses', 'platform.addValidator', 'platform.addDelegator', 'platform.addSubnetValidator', 'platform.createSubnet', 'platform.createBlockchain', 'platform.exportAVAX', 'platform.importAVAX']],
-    ['/ext/bc/X', ['avm.send', 'avm.sendMultiple', 'avm.createAddress', 'avm.exportKey', 'avm.importKey', 'avm.export', 'avm.import', 'avm.exportAVAX', 'avm.mint', 'avm.createAsset', 'avm.createFixedCapAsset', 'avm.createVariableCapAsset', 'avm.createNFTAsset', 'avm.mintNFT', 'avm.sendNFT', 'avm.listAddresses', 'wallet.send', 'wallet.issueTx']],
+    [
+      '/ext/bc/P',
+      [
+        'platform.exportKey',
+        'platform.importKey',
+        'platform.createAddress',
+        'platform.listAddresses',
+        'platform.addValidator',
+        'platform.addDelegator',
+        'platform.addSubnetValidator',
+        'platform.createSubnet',
+        'platform.createBlockchain',
+        'platform.exportAVAX',
+        'platform.importAVAX',
+      ],
+    ],
+    [
+      '/ext/bc/X',
+      [
+        'avm.send',
+        'avm.sendMultiple',
+        'avm.createAddress',
+        'avm.exportKey',
+        'avm.importKey',
+        'avm.export',
+        'avm.import',
+        'avm.exportAVAX',
+        'avm.mint',
+        'avm.createAsset',
+        'avm.createFixedCapAsset',
+        'avm.createVariableCapAsset',
+        'avm.createNFTAsset',
+        'avm.mintNFT',
+        'avm.sendNFT',
+        'avm.listAddresses',
+        'wallet.send',
+        'wallet.issueTx',
+      ],
+    ],
     ['/ext/bc/C/avax', ['avax.export', 'avax.import', 'avax.exportKey', 'avax.importKey', 'avax.exportAVAX', 'avax.importAVAX']],
-    ['/ext/bc/C/rpc', ['eth_sign', 'eth_signTypedData_v4', 'eth_sendTransaction', 'eth_accounts', 'personal_unlockAccount', 'admin_addPeer', 'miner_start', 'debug_setHead', 'debug_writeMemProfile', 'shh_post', 'performance_startCPUProfiler', 'snowman_issueBlock', 'debug_traceTransaction', 'eth_sendTransactionSync']],
-    ['/ext/info and every other path', ['admin.lockProfile', 'admin.dbGet', 'keystore.exportUser', 'ipcs.publishBlockchain', 'auth.newToken', 'dev.addValidator']],
+    [
+      '/ext/bc/C/rpc',
+      [
+        'eth_sign',
+        'eth_signTypedData_v4',
+        'eth_sendTransaction',
+        'eth_accounts',
+        'personal_unlockAccount',
+        'admin_addPeer',
+        'miner_start',
+        'debug_setHead',
+        'debug_writeMemProfile',
+        'shh_post',
+        'performance_startCPUProfiler',
+        'snowman_issueBlock',
+        'debug_traceTransaction',
+        'eth_sendTransactionSync',
+      ],
+    ],
+    [
+      '/ext/info and every other path',
+      ['admin.lockProfile', 'admin.dbGet', 'keystore.exportUser', 'ipcs.publishBlockchain', 'auth.newToken', 'dev.addValidator'],
+    ],
   ])('%s: refuses the calls that use node-held keys or act on the node', (_path, methods) => {
     for (const method of methods) expect([method, avalanche.verdict(method)]).toEqual([method, 'refused']);
   });
@@ -83,11 +161,13 @@ describe('the avalanche method rules', () => {
   });
 
   it('refuses as unknown what no list names, on any path', () => {
-    for (const method of ['platform.getNewThing', 'avm.frobnicate', 'info.', 'eth_newMethod', 'foo']) expect([method, avalanche.verdict(method)]).toEqual([method, 'unknown']);
+    for (const method of ['platform.getNewThing', 'avm.frobnicate', 'info.', 'eth_newMethod', 'foo'])
+      expect([method, avalanche.verdict(method)]).toEqual([method, 'unknown']);
   });
 
   it('refuses names avalanchego upper-cases into a refused method (ı to I, ſ to S)', () => {
-    for (const method of ['avm.ſend', 'avm.ſendMultiple', 'platform.ımportKey', 'avax.ımportKey', 'PLATFORM.EXPORTKEY']) expect([method, avalanche.verdict(method)]).toEqual([method, 'refused']);
+    for (const method of ['avm.ſend', 'avm.ſendMultiple', 'platform.ımportKey', 'avax.ımportKey', 'PLATFORM.EXPORTKEY'])
+      expect([method, avalanche.verdict(method)]).toEqual([method, 'refused']);
   });
 
   it('answers a refused call in JSON-RPC 2.0 form, and a body that is not JSON too', () => {
@@ -95,7 +175,19 @@ describe('the avalanche method rules', () => {
     expect(refused).toEqual({
       outcome: 'refused',
       status: 200,
-      answer: { jsonrpc: '2.0', id: 3, error: { code: -32601, message: 'method "platform.exportKey" is not allowed on this hosted node', data: { refusedBy: 'platform', method: 'platform.exportKey', message: 'the method "platform.exportKey" does not exist/is not available on this hosted node' } } },
+      answer: {
+        jsonrpc: '2.0',
+        id: 3,
+        error: {
+          code: -32601,
+          message: 'method "platform.exportKey" is not allowed on this hosted node',
+          data: {
+            refusedBy: 'platform',
+            method: 'platform.exportKey',
+            message: 'the method "platform.exportKey" does not exist/is not available on this hosted node',
+          },
+        },
+      },
       refusedCount: 1,
       unknown: [],
       // Counted in usage under its name as the lists write it.
@@ -120,7 +212,19 @@ describe('the avalanche method rules', () => {
     ]);
     expect(merged).toEqual([
       { jsonrpc: '2.0', id: 1, result: '0x10' },
-      { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'method "eth_sendTransaction" is not allowed on this hosted node', data: { refusedBy: 'platform', method: 'eth_sendTransaction', message: 'the method "eth_sendTransaction" does not exist/is not available on this hosted node' } } },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        error: {
+          code: -32601,
+          message: 'method "eth_sendTransaction" is not allowed on this hosted node',
+          data: {
+            refusedBy: 'platform',
+            method: 'eth_sendTransaction',
+            message: 'the method "eth_sendTransaction" does not exist/is not available on this hosted node',
+          },
+        },
+      },
       { jsonrpc: '2.0', id: 3, result: '0xa869' },
     ]);
   });

@@ -52,7 +52,12 @@ export async function startProxyPlatform(options: TestPlatformOptions & { nodesE
     nodes,
     async startProxy(env = {}) {
       const config = loadProxyConfig({ DATA_DIR: platform.dataDir, LOG_LEVEL: 'silent', PROXY_TLS: 'off', ...FREE_PORTS, ...platform.busEnv, ...env });
-      const proxy = await startNodeProxy(config, { logger, keys: platform.keys, clock: platform.clock, ...(platform.sharedBus ? { bus: platform.sharedBus } : {}) });
+      const proxy = await startNodeProxy(config, {
+        logger,
+        keys: platform.keys,
+        clock: platform.clock,
+        ...(platform.sharedBus ? { bus: platform.sharedBus } : {}),
+      });
       proxies.push(proxy);
       // A closed replica hears of nothing more: later nodes are not waited for on it. Closing
       // twice (a test, then its suite's scope) closes once.
@@ -79,14 +84,23 @@ export async function startProxyPlatform(options: TestPlatformOptions & { nodesE
           100,
         );
         // The proxies hear of `running` over the bus a moment later: a call before that is NodeNotReady.
-        await waitUntil(`the proxies to route node ${node.id} as running`, () => proxies.every((proxy) => proxy.context.table.get(node.id)?.state === 'running'), 10_000);
+        await waitUntil(
+          `the proxies to route node ${node.id} as running`,
+          () => proxies.every((proxy) => proxy.context.table.get(node.id)?.state === 'running'),
+          10_000,
+        );
       }
       return node;
     },
     async rotateCredentials(user, nodeId) {
-      const api = (method: 'get' | 'post' | 'delete', path = '') => nodes.http[method](`/users/me/nodes/${nodeId}/credentials${path}`).set('authorization', `Bearer ${user.clientToken}`);
+      const api = (method: 'get' | 'post' | 'delete', path = '') =>
+        nodes.http[method](`/users/me/nodes/${nodeId}/credentials${path}`).set('authorization', `Bearer ${user.clientToken}`);
       const before = (await api('get').expect(200)).body as Array<{ id: string }>;
-      const created = (await api('post').send({ name: `rotated-${Date.now()}` }).expect(200)).body as { nodeUser: string; nodePass: string };
+      const created = (
+        await api('post')
+          .send({ name: `rotated-${Date.now()}` })
+          .expect(200)
+      ).body as { nodeUser: string; nodePass: string };
       for (const { id } of before) await api('delete', `/${id}`).expect(200);
       return created;
     },

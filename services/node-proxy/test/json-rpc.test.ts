@@ -6,12 +6,25 @@ import { loadMethodPolicies } from '../src/json-rpc/method-policy';
 const { bitcoin, ethereum } = loadMethodPolicies(DEFAULT_FILTER_DIR);
 
 /** A refusal's `data`: who refused it, and go-ethereum's words that ethers v6 classifies. */
-const refusedBy = (by: 'platform' | 'accessRule', method: string) => ({ refusedBy: by, method, message: `the method "${method}" does not exist/is not available on this hosted node` });
+const refusedBy = (by: 'platform' | 'accessRule', method: string) => ({
+  refusedBy: by,
+  method,
+  message: `the method "${method}" does not exist/is not available on this hosted node`,
+});
 
 describe('checking a JSON-RPC request', () => {
   it('forwards an allowed call re-serialised from what was parsed', () => {
     const checked = checkRequest('  {"jsonrpc":"1.0", "id":"x",\n "method":"getblockcount","params":[]}  ', bitcoin, 100);
-    expect(checked).toEqual({ outcome: 'forward', body: '{"jsonrpc":"1.0","id":"x","method":"getblockcount","params":[]}', batch: false, refusedCount: 0, call: { jsonrpc: '1.0', id: 'x', method: 'getblockcount', params: [] }, method: 'getblockcount', unknown: [], refusedMethods: [] });
+    expect(checked).toEqual({
+      outcome: 'forward',
+      body: '{"jsonrpc":"1.0","id":"x","method":"getblockcount","params":[]}',
+      batch: false,
+      refusedCount: 0,
+      call: { jsonrpc: '1.0', id: 'x', method: 'getblockcount', params: [] },
+      method: 'getblockcount',
+      unknown: [],
+      refusedMethods: [],
+    });
   });
 
   it('refuses a blocked method in any case, in the node’s dialect', () => {
@@ -20,7 +33,11 @@ describe('checking a JSON-RPC request', () => {
       expect(checked).toEqual({
         outcome: 'refused',
         status: 200,
-        answer: { result: null, error: { code: -32601, message: `method "${method}" is not allowed on this hosted node`, data: refusedBy('platform', method) }, id: 7 },
+        answer: {
+          result: null,
+          error: { code: -32601, message: `method "${method}" is not allowed on this hosted node`, data: refusedBy('platform', method) },
+          id: 7,
+        },
         refusedCount: 1,
         unknown: [],
         // Counted in usage under the name the lists write.
@@ -32,7 +49,11 @@ describe('checking a JSON-RPC request', () => {
   });
 
   it('answers in the family’s dialect whatever the call says, as its nodes do: Litecoin Core 0.21 answers 1.0 to a 2.0 call, anvil 2.0 to a call without jsonrpc', () => {
-    const batch = checkRequest('[{"jsonrpc":"2.0","id":1,"method":"getblockcount"},{"jsonrpc":"2.0","id":2,"method":"stop"},{"jsonrpc":"2.0","id":3,"method":5}]', bitcoin, 100);
+    const batch = checkRequest(
+      '[{"jsonrpc":"2.0","id":1,"method":"getblockcount"},{"jsonrpc":"2.0","id":2,"method":"stop"},{"jsonrpc":"2.0","id":3,"method":5}]',
+      bitcoin,
+      100,
+    );
     if (batch.outcome !== 'forward' || !batch.batch) throw new Error(`expected a forwarded batch, got ${JSON.stringify(batch)}`);
     expect(batch.answers).toEqual([
       undefined,
@@ -63,7 +84,16 @@ describe('checking a JSON-RPC request', () => {
     const checked = checkRequest('{"id":1,"method":"getblockcount","method":"stop","params":[]}', bitcoin, 100);
     expect(checked).toMatchObject({ outcome: 'refused', answer: { error: { code: -32601, message: 'method "stop" is not allowed on this hosted node' } } });
     const allowed = checkRequest('{"id":1,"method":"stop","method":"getblockcount"}', bitcoin, 100);
-    expect(allowed).toEqual({ outcome: 'forward', body: '{"id":1,"method":"getblockcount"}', batch: false, refusedCount: 0, call: { id: 1, method: 'getblockcount' }, method: 'getblockcount', unknown: [], refusedMethods: [] });
+    expect(allowed).toEqual({
+      outcome: 'forward',
+      body: '{"id":1,"method":"getblockcount"}',
+      batch: false,
+      refusedCount: 0,
+      call: { id: 1, method: 'getblockcount' },
+      method: 'getblockcount',
+      unknown: [],
+      refusedMethods: [],
+    });
   });
 
   it('refuses a call naming its method again in another case, which Go nodes (geth, avalanchego) would read last', () => {
@@ -87,9 +117,17 @@ describe('checking a JSON-RPC request', () => {
   });
 
   it('answers an empty batch with -32600 and a batch over the limit with 413', () => {
-    expect(checkRequest('[]', ethereum, 100)).toMatchObject({ outcome: 'refused', status: 400, answer: { error: { code: -32600, message: 'invalid request: empty batch' } } });
+    expect(checkRequest('[]', ethereum, 100)).toMatchObject({
+      outcome: 'refused',
+      status: 400,
+      answer: { error: { code: -32600, message: 'invalid request: empty batch' } },
+    });
     const long = JSON.stringify(Array.from({ length: 4 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'eth_blockNumber' })));
-    expect(checkRequest(long, ethereum, 3)).toMatchObject({ outcome: 'refused', status: 413, answer: { error: { code: -32600, message: 'batch of 4 calls is over the limit of 3' } } });
+    expect(checkRequest(long, ethereum, 3)).toMatchObject({
+      outcome: 'refused',
+      status: 413,
+      answer: { error: { code: -32600, message: 'batch of 4 calls is over the limit of 3' } },
+    });
   });
 
   it('forwards only the allowed calls of a batch and keeps a refusal at each refused position', () => {
@@ -110,7 +148,11 @@ describe('checking a JSON-RPC request', () => {
     ]);
     expect(merged).toEqual([
       { jsonrpc: '2.0', id: 1, result: '0x10' },
-      { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'method "EVM_MINE" is not allowed on this hosted node', data: refusedBy('platform', 'EVM_MINE') } },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        error: { code: -32601, message: 'method "EVM_MINE" is not allowed on this hosted node', data: refusedBy('platform', 'EVM_MINE') },
+      },
       { jsonrpc: '2.0', id: 3, result: '0x7a69' },
       { jsonrpc: '2.0', id: 4, error: { code: -32600, message: 'invalid request: a call is an object with a string "method"' } },
     ]);
@@ -118,7 +160,14 @@ describe('checking a JSON-RPC request', () => {
 
   it('judges each call of a batch repeating a method, whatever came before it: in another case, with a look-alike key, refused by the owner', () => {
     const call = (id: number, method: string, extra: object = {}) => ({ jsonrpc: '2.0', id, method, params: [], ...extra });
-    const batch = [call(1, 'eth_blockNumber'), call(2, 'eth_blockNumber'), call(3, 'ETH_BLOCKNUMBER'), call(4, 'eth_blockNumber', { METHOD: 'evm_mine' }), call(5, 'evm_mine'), call(6, 'eth_blockNumber')];
+    const batch = [
+      call(1, 'eth_blockNumber'),
+      call(2, 'eth_blockNumber'),
+      call(3, 'ETH_BLOCKNUMBER'),
+      call(4, 'eth_blockNumber', { METHOD: 'evm_mine' }),
+      call(5, 'evm_mine'),
+      call(6, 'eth_blockNumber'),
+    ];
     const checked = checkRequest(JSON.stringify(batch), ethereum, 100);
     if (checked.outcome !== 'forward' || !checked.batch) throw new Error(`expected a forwarded batch, got ${JSON.stringify(checked)}`);
     expect(checked.methods).toEqual(['eth_blocknumber', 'eth_blocknumber', 'eth_blocknumber', 'eth_blocknumber']);
@@ -130,9 +179,17 @@ describe('checking a JSON-RPC request', () => {
     const checked = checkRequest('[{"jsonrpc":"2.0","method":"eth_chainId"},{"jsonrpc":"2.0","id":7,"method":"eth_accounts"}]', ethereum, 100);
     if (checked.outcome !== 'forward' || !checked.batch) throw new Error(`expected a forwarded batch, got ${JSON.stringify(checked)}`);
     expect(mergeBatchAnswers(checked.answers, checked.forwarded, parseNodeBatchAnswer('').value)).toEqual([
-      { jsonrpc: '2.0', id: 7, error: { code: -32601, message: 'method "eth_accounts" is not allowed on this hosted node', data: refusedBy('platform', 'eth_accounts') } },
+      {
+        jsonrpc: '2.0',
+        id: 7,
+        error: { code: -32601, message: 'method "eth_accounts" is not allowed on this hosted node', data: refusedBy('platform', 'eth_accounts') },
+      },
     ]);
-    expect(parseNodeBatchAnswer('<html>').value).toEqual({ result: null, error: { code: -32603, message: 'the node answered with something other than JSON' }, id: null });
+    expect(parseNodeBatchAnswer('<html>').value).toEqual({
+      result: null,
+      error: { code: -32603, message: 'the node answered with something other than JSON' },
+      id: null,
+    });
   });
 
   it('answers a batch of refused calls without the node', () => {
@@ -144,15 +201,89 @@ describe('checking a JSON-RPC request', () => {
 
 describe('the shipped method rules', () => {
   it.each([
-    ['bitcoin', bitcoin, ['stop', 'generate', 'generatetoaddress', 'getbalance', 'sendtoaddress', 'dumpwallet', 'importprivkey', 'fundrawtransaction', 'getaccount', 'setban', 'invalidateblock', 'setmocktime', 'logging', 'dumptxoutset', 'submitblock', 'submitheader', 'getpeerinfo', 'gettxoutsetinfo']],
-    ['ethereum', ethereum, ['eth_accounts', 'shh_newIdentity', 'eth_sign', 'eth_signTypedData_v4', 'eth_sendTransaction', 'eth_sendTransactionSync', 'personal_sign', 'admin_addPeer', 'miner_start', 'debug_setHead', 'debug_traceTransaction', 'trace_block', 'anvil_setBalance', 'tenderly_setBalance', 'tenderly_addBalance', 'evm_revert', 'hardhat_mine', 'shh_post']],
+    [
+      'bitcoin',
+      bitcoin,
+      [
+        'stop',
+        'generate',
+        'generatetoaddress',
+        'getbalance',
+        'sendtoaddress',
+        'dumpwallet',
+        'importprivkey',
+        'fundrawtransaction',
+        'getaccount',
+        'setban',
+        'invalidateblock',
+        'setmocktime',
+        'logging',
+        'dumptxoutset',
+        'submitblock',
+        'submitheader',
+        'getpeerinfo',
+        'gettxoutsetinfo',
+      ],
+    ],
+    [
+      'ethereum',
+      ethereum,
+      [
+        'eth_accounts',
+        'shh_newIdentity',
+        'eth_sign',
+        'eth_signTypedData_v4',
+        'eth_sendTransaction',
+        'eth_sendTransactionSync',
+        'personal_sign',
+        'admin_addPeer',
+        'miner_start',
+        'debug_setHead',
+        'debug_traceTransaction',
+        'trace_block',
+        'anvil_setBalance',
+        'tenderly_setBalance',
+        'tenderly_addBalance',
+        'evm_revert',
+        'hardhat_mine',
+        'shh_post',
+      ],
+    ],
   ] as const)('%s refuses the issue’s methods on purpose', (_family, policy, methods) => {
     for (const method of methods) expect([method, policy.verdict(method)]).toEqual([method, 'refused']);
   });
 
   it.each([
-    ['bitcoin', bitcoin, ['getblock', 'getblockcount', 'getdifficulty', 'getblockchaininfo', 'sendrawtransaction', 'signrawtransactionwithkey', 'estimatesmartfee', 'getrawtransaction', 'GetBlockCount']],
-    ['ethereum', ethereum, ['eth_blockNumber', 'eth_call', 'eth_getBalance', 'eth_sendRawTransaction', 'eth_subscribe', 'eth_estimateGas', 'eth_getLogs', 'net_version', 'ETH_CHAINID']],
+    [
+      'bitcoin',
+      bitcoin,
+      [
+        'getblock',
+        'getblockcount',
+        'getdifficulty',
+        'getblockchaininfo',
+        'sendrawtransaction',
+        'signrawtransactionwithkey',
+        'estimatesmartfee',
+        'getrawtransaction',
+        'GetBlockCount',
+      ],
+    ],
+    [
+      'ethereum',
+      ethereum,
+      [
+        'eth_blockNumber',
+        'eth_call',
+        'eth_getBalance',
+        'eth_sendRawTransaction',
+        'eth_subscribe',
+        'eth_estimateGas',
+        'eth_getLogs',
+        'net_version',
+        'ETH_CHAINID',
+      ],
+    ],
   ] as const)('%s lets standard calls through', (_family, policy, methods) => {
     for (const method of methods) expect([method, policy.verdict(method)]).toEqual([method, 'allowed']);
   });
@@ -168,13 +299,24 @@ describe('the shipped method rules', () => {
     expect(checkRequest('{"jsonrpc":"2.0","id":4,"method":"foo_bar","params":[]}', ethereum, 100)).toEqual({
       outcome: 'refused',
       status: 200,
-      answer: { jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'method "foo_bar" is not allowed on this hosted node (not offered)', data: refusedBy('platform', 'foo_bar') } },
+      answer: {
+        jsonrpc: '2.0',
+        id: 4,
+        error: { code: -32601, message: 'method "foo_bar" is not allowed on this hosted node (not offered)', data: refusedBy('platform', 'foo_bar') },
+      },
       refusedCount: 1,
       unknown: ['foo_bar'],
       refusedMethods: ['other'],
     });
     const batch = checkRequest('[{"id":1,"method":"getblockcount"},{"id":2,"method":"stop"},{"id":3,"method":"futurecall"}]', bitcoin, 100);
-    expect(batch).toMatchObject({ outcome: 'forward', batch: true, refusedCount: 2, unknown: ['futurecall'], refusedMethods: ['stop', 'other'], body: '[{"id":1,"method":"getblockcount"}]' });
+    expect(batch).toMatchObject({
+      outcome: 'forward',
+      batch: true,
+      refusedCount: 2,
+      unknown: ['futurecall'],
+      refusedMethods: ['stop', 'other'],
+      body: '[{"id":1,"method":"getblockcount"}]',
+    });
   });
 
   it('names each refused call for usage as the lists know it, bounded: an exact name, the refused prefix that covers it, else other', () => {
@@ -190,6 +332,9 @@ describe('the shipped method rules', () => {
     // The dev layer's names are known names too: refused by name on a real network.
     expect(checkRequest('{"id":1,"method":"generatetoaddress"}', bitcoin, 100)).toMatchObject({ outcome: 'refused', refusedMethods: ['generatetoaddress'] });
     // A request refused whole is no call of a known name: its calls count under other.
-    expect(checkRequest(JSON.stringify(Array.from({ length: 4 }, (_, id) => ({ id, method: 'stop' }))), bitcoin, 3)).toMatchObject({ refusedCount: 4, refusedMethods: [] });
+    expect(checkRequest(JSON.stringify(Array.from({ length: 4 }, (_, id) => ({ id, method: 'stop' }))), bitcoin, 3)).toMatchObject({
+      refusedCount: 4,
+      refusedMethods: [],
+    });
   });
 });

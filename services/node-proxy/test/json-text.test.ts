@@ -43,9 +43,15 @@ describe('reading JSON bodies', () => {
 
   it('forwards and answers ids and params exactly as sent, also in a merged batch', () => {
     const forwarded = checkRequest('{"jsonrpc":"1.0","id":12345678901234567890,"method":"getblockhash","params":[1.50]}', bitcoin, 100);
-    expect(forwarded).toMatchObject({ outcome: 'forward', body: '{"jsonrpc":"1.0","id":12345678901234567890,"method":"getblockhash","params":[1.50]}', lossless: true });
+    expect(forwarded).toMatchObject({
+      outcome: 'forward',
+      body: '{"jsonrpc":"1.0","id":12345678901234567890,"method":"getblockhash","params":[1.50]}',
+      lossless: true,
+    });
     const refused = checkRequest('{"id":1e400,"method":"stop"}', bitcoin, 100);
-    expect(serialise(refused, refused.outcome === 'refused' && refused.answer)).toBe('{"result":null,"error":{"code":-32601,"message":"method \\"stop\\" is not allowed on this hosted node","data":{"refusedBy":"platform","method":"stop","message":"the method \\"stop\\" does not exist/is not available on this hosted node"}},"id":1e400}');
+    expect(serialise(refused, refused.outcome === 'refused' && refused.answer)).toBe(
+      '{"result":null,"error":{"code":-32601,"message":"method \\"stop\\" is not allowed on this hosted node","data":{"refusedBy":"platform","method":"stop","message":"the method \\"stop\\" does not exist/is not available on this hosted node"}},"id":1e400}',
+    );
 
     const batch = checkRequest('[{"id":-0,"method":"getblockcount"},{"id":1.50,"method":"stop"},{"id":"s","method":"getbestblockhash"}]', bitcoin, 100);
     if (batch.outcome !== 'forward' || !batch.batch) throw new Error('expected a forwarded batch');
@@ -59,7 +65,11 @@ describe('reading JSON bodies', () => {
 
   it('keeps integer ids past 2^53 apart when it matches a reordered batch answer', () => {
     // Both ids are the same double; matched by value they would swap answers.
-    const batch = checkRequest('[{"id":12345678901234567890,"method":"getblockhash","params":[1]},{"id":12345678901234567891,"method":"getblockhash","params":[2]},{"id":3,"method":"stop"}]', bitcoin, 100);
+    const batch = checkRequest(
+      '[{"id":12345678901234567890,"method":"getblockhash","params":[1]},{"id":12345678901234567891,"method":"getblockhash","params":[2]},{"id":3,"method":"stop"}]',
+      bitcoin,
+      100,
+    );
     if (batch.outcome !== 'forward' || !batch.batch) throw new Error('expected a forwarded batch');
     const node = parseNodeBatchAnswer('[{"result":"hash2","error":null,"id":12345678901234567891},{"result":"hash1","error":null,"id":12345678901234567890}]');
     expect(mergedBatchText(batch, node)).toBe(

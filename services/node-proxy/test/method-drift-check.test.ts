@@ -7,8 +7,13 @@ const policies = loadMethodPolicies(DEFAULT_FILTER_DIR);
 
 describe('the drift check itself', () => {
   it('fails on a served method in neither list, naming it, and passes listed ones whichever list has them', () => {
-    expect(unlisted(['getblockcount', 'stop', 'submitblock', 'frobnicatechain', 'getnewfancything'], policies.bitcoin)).toEqual(['frobnicatechain', 'getnewfancything']);
-    expect(unlisted(['eth_blockNumber', 'anvil_setBalance', 'tenderly_setBalance', 'eth_sendTransactionSync', 'newspace_doThing'], policies.ethereum)).toEqual(['newspace_doThing']);
+    expect(unlisted(['getblockcount', 'stop', 'submitblock', 'frobnicatechain', 'getnewfancything'], policies.bitcoin)).toEqual([
+      'frobnicatechain',
+      'getnewfancything',
+    ]);
+    expect(unlisted(['eth_blockNumber', 'anvil_setBalance', 'tenderly_setBalance', 'eth_sendTransactionSync', 'newspace_doThing'], policies.ethereum)).toEqual([
+      'newspace_doThing',
+    ]);
     expect(unlisted(['info.getNodeID', 'platform.exportKey', 'platform.getFancyThing', 'eth_chainId'], policies.avalanche)).toEqual(['platform.getFancyThing']);
     expect(unlisted([], policies.bitcoin)).toEqual([]);
   });
@@ -29,7 +34,11 @@ describe('the drift check itself', () => {
   });
 
   it('finds Go API methods under each namespace, first letter lower-cased', () => {
-    const names = goCandidates('github.com/ethereum/go-ethereum/internal/ethapi.(*BlockChainAPI).GetBalance\0avalanchego/vms/platformvm.(*Service).GetHeight\0', ['eth', 'debug'], '_');
+    const names = goCandidates(
+      'github.com/ethereum/go-ethereum/internal/ethapi.(*BlockChainAPI).GetBalance\0avalanchego/vms/platformvm.(*Service).GetHeight\0',
+      ['eth', 'debug'],
+      '_',
+    );
     expect([...names].sort()).toEqual(['debug_getBalance', 'debug_getHeight', 'eth_getBalance', 'eth_getHeight']);
   });
 

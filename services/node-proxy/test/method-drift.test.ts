@@ -29,7 +29,10 @@ interface Check {
 /** Optional software: the variable the nodes service reads its path from (README "Method rules"). */
 const OPTIONAL = [
   { variable: 'BITCOIND_PATH', check: { image: 'btc', what: 'Bitcoin Core, BITCOIND_PATH', software: 'bitcoin-core', sample: 'getblockcount' } },
-  { variable: 'BCHN_BITCOIND_PATH', check: { image: 'bch', what: 'Bitcoin Cash Node, BCHN_BITCOIND_PATH', software: 'bitcoin-cash-node', sample: 'getblockcount' } },
+  {
+    variable: 'BCHN_BITCOIND_PATH',
+    check: { image: 'bch', what: 'Bitcoin Cash Node, BCHN_BITCOIND_PATH', software: 'bitcoin-cash-node', sample: 'getblockcount' },
+  },
   { variable: 'AVALANCHEGO_PATH', check: { image: 'avalanche', what: 'avalanchego, AVALANCHEGO_PATH', software: 'avalanchego', sample: 'info.getNodeID' } },
 ] as const satisfies readonly { variable: string; check: Check }[];
 
@@ -41,8 +44,12 @@ const CHECKS: Check[] = [
   { image: 'ltc', what: 'litecoind, or the dev chain without it', sample: 'getblockcount' },
   { image: 'eth', what: 'anvil', software: 'anvil', sample: 'eth_blockNumber' },
   // btc and avalanche run on the dev chain (its bitcoin and avalanche modes) unless their real software is given.
-  ...(given.some(({ check }) => check.image === 'btc') ? [] : [{ image: 'btc', what: 'the dev chain', software: 'cloud-dev-chain', sample: 'getblockcount' } as const]),
-  ...(given.some(({ check }) => check.image === 'avalanche') ? [] : [{ image: 'avalanche', what: 'the dev chain’s avalanche mode', software: 'cloud-dev-chain', sample: 'info.getNodeID' } as const]),
+  ...(given.some(({ check }) => check.image === 'btc')
+    ? []
+    : [{ image: 'btc', what: 'the dev chain', software: 'cloud-dev-chain', sample: 'getblockcount' } as const]),
+  ...(given.some(({ check }) => check.image === 'avalanche')
+    ? []
+    : [{ image: 'avalanche', what: 'the dev chain’s avalanche mode', software: 'cloud-dev-chain', sample: 'info.getNodeID' } as const]),
   ...given.map(({ check }) => check),
 ];
 
@@ -81,7 +88,9 @@ describe('the method drift check: every method the node software serves is allow
     expect([found.program, found.served.has(sample)]).toEqual([found.program, true]);
     const missing = unlisted(found.served, new MethodPolicy(lists[family]));
     if (missing.length > 0) {
-      throw new Error(`${found.software} (${found.program}) serves methods in neither list of filters/${family}.json; decide for each whether users may call it: ${missing.join(', ')}`);
+      throw new Error(
+        `${found.software} (${found.program}) serves methods in neither list of filters/${family}.json; decide for each whether users may call it: ${missing.join(', ')}`,
+      );
     }
     const withoutSample = new MethodPolicy({ allowed: lists[family].allowed.filter((name) => name !== sample.toLowerCase()), refused: lists[family].refused });
     expect(unlisted(found.served, withoutSample)).toEqual([sample]);
@@ -96,16 +105,23 @@ describe('the method drift check: every method the node software serves is allow
     if (found.software.startsWith('cloud-dev-chain')) return;
     const served = new Set([...found.served].map((name) => name.toLowerCase()));
     const missing = lists[family].dev.filter((name) => !served.has(name));
-    if (missing.length > 0) throw new Error(`${found.software} (${found.program}) does not serve these methods of the dev layer of filters/${family}.json; drop or rename them: ${missing.join(', ')}`);
+    if (missing.length > 0)
+      throw new Error(
+        `${found.software} (${found.program}) does not serve these methods of the dev layer of filters/${family}.json; drop or rename them: ${missing.join(', ')}`,
+      );
   }
 
-  it.each(CHECKS)('$image node ($what)', async ({ image, software, sample }) => {
-    const family = IMAGES[image].family;
-    const found = await servedBy(image, family);
-    if (software) expect(found.software).toMatch(new RegExp(`^${software}`));
-    expectEveryMethodListed(found, family, sample);
-    expectDevLayerServed(found, family);
-  }, 180_000);
+  it.each(CHECKS)(
+    '$image node ($what)',
+    async ({ image, software, sample }) => {
+      const family = IMAGES[image].family;
+      const found = await servedBy(image, family);
+      if (software) expect(found.software).toMatch(new RegExp(`^${software}`));
+      expectEveryMethodListed(found, family, sample);
+      expectDevLayerServed(found, family);
+    },
+    180_000,
+  );
 
   // geth is run by no image; when given, it is checked as a geth node would serve the most.
   if (process.env.GETH_PATH) {

@@ -16,18 +16,17 @@ describe('loading the method rules', () => {
   const write = (name: string, content: unknown) => writeFileSync(path.join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
 
   it('puts the operator’s files on top of the shipped ones: allowing a refused method, refusing an allowed one, adding a new one', () => {
-    write('ethereum-tracing.json', { family: 'ethereum', description: 'tracing for our paying users', allowed: [group(['debug_tracetransaction', 'eth_newcall'])] });
+    write('ethereum-tracing.json', {
+      family: 'ethereum',
+      description: 'tracing for our paying users',
+      allowed: [group(['debug_tracetransaction', 'eth_newcall'])],
+    });
     write('ethereum-strict.json', { family: 'ethereum', description: 'no logs here', refused: [group(['eth_getlogs', 'eth_get*'])] });
     write('bitcoin.json', { family: 'bitcoin', description: 'no estimates', refused: [group(['estimatesmartfee'])] });
     const { ethereum, bitcoin, avalanche } = loadMethodPolicies(DEFAULT_FILTER_DIR, dir);
-    expect(['debug_traceTransaction', 'debug_traceCall', 'eth_newCall', 'eth_getLogs', 'eth_getBalance', 'eth_blockNumber'].map((name) => ethereum.verdict(name))).toEqual([
-      'allowed',
-      'refused',
-      'allowed',
-      'refused',
-      'refused',
-      'allowed',
-    ]);
+    expect(
+      ['debug_traceTransaction', 'debug_traceCall', 'eth_newCall', 'eth_getLogs', 'eth_getBalance', 'eth_blockNumber'].map((name) => ethereum.verdict(name)),
+    ).toEqual(['allowed', 'refused', 'allowed', 'refused', 'refused', 'allowed']);
     expect([bitcoin.verdict('estimatesmartfee'), bitcoin.verdict('getblockcount')]).toEqual(['refused', 'allowed']);
     expect(avalanche.verdict('debug_traceTransaction')).toBe('refused');
   });
@@ -71,32 +70,63 @@ describe('the dev layer: funding and mining on dev nodes only', () => {
   const lists = loadMethodLists(DEFAULT_FILTER_DIR);
   const families = ['bitcoin', 'ethereum', 'avalanche'] as const;
 
-  it.each(families)('%s: every dev-layer method is refused on purpose on a real-network node and allowed on a dev node; every exclusion refused on both', (family) => {
-    const real = policies[family];
-    const dev = real.forNode(true);
-    expect([real.forNode(false), real.forNode(undefined), dev.forNode(true)]).toEqual([real, real, dev]);
-    for (const name of lists[family].dev) expect([name, real.verdict(name), dev.verdict(name)]).toEqual([name, 'refused', 'allowed']);
-    for (const entry of lists[family].devExcluded) {
-      const name = entry.endsWith('*') ? `${entry.slice(0, -1)}anything` : entry;
-      expect([name, real.verdict(name), dev.verdict(name)]).toEqual([name, 'refused', 'refused']);
-    }
-    // What the dev layer does not name is decided alike on both.
-    for (const name of [...lists[family].allowed, ...lists[family].refused.filter((entry) => !entry.endsWith('*'))].filter((name) => !lists[family].dev.includes(name))) {
-      expect([name, dev.verdict(name)]).toEqual([name, real.verdict(name)]);
-    }
-  });
+  it.each(families)(
+    '%s: every dev-layer method is refused on purpose on a real-network node and allowed on a dev node; every exclusion refused on both',
+    (family) => {
+      const real = policies[family];
+      const dev = real.forNode(true);
+      expect([real.forNode(false), real.forNode(undefined), dev.forNode(true)]).toEqual([real, real, dev]);
+      for (const name of lists[family].dev) expect([name, real.verdict(name), dev.verdict(name)]).toEqual([name, 'refused', 'allowed']);
+      for (const entry of lists[family].devExcluded) {
+        const name = entry.endsWith('*') ? `${entry.slice(0, -1)}anything` : entry;
+        expect([name, real.verdict(name), dev.verdict(name)]).toEqual([name, 'refused', 'refused']);
+      }
+      // What the dev layer does not name is decided alike on both.
+      for (const name of [...lists[family].allowed, ...lists[family].refused.filter((entry) => !entry.endsWith('*'))].filter(
+        (name) => !lists[family].dev.includes(name),
+      )) {
+        expect([name, dev.verdict(name)]).toEqual([name, real.verdict(name)]);
+      }
+    },
+  );
 
   it('has the issue’s methods: anvil’s funding, mining, clock, snapshots and funded accounts; regtest’s generate calls', () => {
     const eth = policies.ethereum;
-    const ethDev = ['anvil_setBalance', 'anvil_mine', 'evm_mine', 'evm_increaseTime', 'evm_setNextBlockTimestamp', 'evm_snapshot', 'evm_revert', 'anvil_setNonce', 'anvil_impersonateAccount', 'anvil_stopImpersonatingAccount', 'eth_accounts', 'eth_sendTransaction'];
+    const ethDev = [
+      'anvil_setBalance',
+      'anvil_mine',
+      'evm_mine',
+      'evm_increaseTime',
+      'evm_setNextBlockTimestamp',
+      'evm_snapshot',
+      'evm_revert',
+      'anvil_setNonce',
+      'anvil_impersonateAccount',
+      'anvil_stopImpersonatingAccount',
+      'eth_accounts',
+      'eth_sendTransaction',
+    ];
     for (const name of ethDev) expect([name, eth.verdict(name), eth.dev.verdict(name)]).toEqual([name, 'refused', 'allowed']);
     const btc = policies.bitcoin;
-    for (const name of ['generatetoaddress', 'generateblock', 'generatetodescriptor']) expect([name, btc.verdict(name), btc.dev.verdict(name)]).toEqual([name, 'refused', 'allowed']);
+    for (const name of ['generatetoaddress', 'generateblock', 'generatetodescriptor'])
+      expect([name, btc.verdict(name), btc.dev.verdict(name)]).toEqual([name, 'refused', 'allowed']);
     // Never on a dev node either: another host, a file, stopping, the platform's own records.
-    for (const name of ['anvil_reset', 'hardhat_reset', 'anvil_setRpcUrl', 'anvil_dumpState', 'anvil_loadState', 'anvil_setChainId', 'anvil_setLoggingEnabled', 'eth_sendTransactionSync', 'hardhat_setBalance', 'anvil_nodeInfo']) {
+    for (const name of [
+      'anvil_reset',
+      'hardhat_reset',
+      'anvil_setRpcUrl',
+      'anvil_dumpState',
+      'anvil_loadState',
+      'anvil_setChainId',
+      'anvil_setLoggingEnabled',
+      'eth_sendTransactionSync',
+      'hardhat_setBalance',
+      'anvil_nodeInfo',
+    ]) {
       expect([name, eth.dev.verdict(name)]).toEqual([name, 'refused']);
     }
-    for (const name of ['stop', 'generate', 'addnode', 'setnetworkactive', 'setmocktime', 'submitblock', 'invalidateblock']) expect([name, btc.dev.verdict(name)]).toEqual([name, 'refused']);
+    for (const name of ['stop', 'generate', 'addnode', 'setnetworkactive', 'setmocktime', 'submitblock', 'invalidateblock'])
+      expect([name, btc.dev.verdict(name)]).toEqual([name, 'refused']);
     // The avalanche family has no dev layer: its dev policy is its policy.
     expect(policies.avalanche.dev).toBe(policies.avalanche);
     expect(policies.avalanche.dev.verdict('dev.registerValidator')).toBe('refused');
@@ -104,7 +134,10 @@ describe('the dev layer: funding and mining on dev nodes only', () => {
 
   it('says why for each group, and cites its sources', () => {
     for (const family of families) {
-      const file = JSON.parse(readFileSync(path.join(DEFAULT_FILTER_DIR, `${family}.json`), 'utf8')) as { dev?: { why: string; sources: string[] }[]; devExcluded: { why: string; sources: string[] }[] };
+      const file = JSON.parse(readFileSync(path.join(DEFAULT_FILTER_DIR, `${family}.json`), 'utf8')) as {
+        dev?: { why: string; sources: string[] }[];
+        devExcluded: { why: string; sources: string[] }[];
+      };
       for (const { why, sources } of [...(file.dev ?? []), ...file.devExcluded]) expect([why.length > 80, sources.length > 0]).toEqual([true, true]);
     }
   });
@@ -116,7 +149,13 @@ describe('the dev layer: funding and mining on dev nodes only', () => {
     const write = (name: string, content: unknown) => writeFileSync(path.join(dir, name), JSON.stringify(content));
 
     it('adds to the dev layer, and takes out of it what it refuses or excludes', () => {
-      write('ethereum-dev.json', { family: 'ethereum', description: 'hardhat users', dev: [group(['hardhat_setbalance'])], devExcluded: [group(['anvil_setcode'])], refused: [group(['anvil_setstorageat'])] });
+      write('ethereum-dev.json', {
+        family: 'ethereum',
+        description: 'hardhat users',
+        dev: [group(['hardhat_setbalance'])],
+        devExcluded: [group(['anvil_setcode'])],
+        refused: [group(['anvil_setstorageat'])],
+      });
       write('bitcoin-dev.json', { family: 'bitcoin', description: 'allowed everywhere', allowed: [group(['generateblock'])] });
       const { ethereum, bitcoin } = loadMethodPolicies(DEFAULT_FILTER_DIR, dir);
       expect([ethereum.verdict('hardhat_setBalance'), ethereum.dev.verdict('hardhat_setBalance')]).toEqual(['refused', 'allowed']);
@@ -128,8 +167,16 @@ describe('the dev layer: funding and mining on dev nodes only', () => {
 
     it('stops start-up on a dev layer that is also allowed, or excluded, in its own layer, or names a prefix', () => {
       const cases: [string, unknown, string][] = [
-        ['twice.json', { family: 'ethereum', description: 'x', allowed: [group(['anvil_mine'])], dev: [group(['anvil_mine'])] }, 'anvil_mine is both allowed and in the dev layer'],
-        ['excluded.json', { family: 'ethereum', description: 'x', dev: [group(['anvil_reset'])], devExcluded: [group(['anvil_re*'])] }, 'anvil_reset is both in the dev layer and excluded from it (anvil_re*)'],
+        [
+          'twice.json',
+          { family: 'ethereum', description: 'x', allowed: [group(['anvil_mine'])], dev: [group(['anvil_mine'])] },
+          'anvil_mine is both allowed and in the dev layer',
+        ],
+        [
+          'excluded.json',
+          { family: 'ethereum', description: 'x', dev: [group(['anvil_reset'])], devExcluded: [group(['anvil_re*'])] },
+          'anvil_reset is both in the dev layer and excluded from it (anvil_re*)',
+        ],
         ['prefix.json', { family: 'ethereum', description: 'x', dev: [group(['anvil_*'])] }, 'no prefixes in the allowed list'],
       ];
       for (const [name, content, reason] of cases) {
@@ -146,15 +193,36 @@ describe('the dev layer: funding and mining on dev nodes only', () => {
     const ethereum = policies.ethereum;
     const onDev = policyFor(ethereum.forNode(true), rules);
     const onReal = policyFor(ethereum.forNode(false), rules);
-    expect([onDev.verdict('anvil_setBalance'), onDev.verdict('evm_mine'), onReal.verdict('evm_mine'), onReal.verdict('anvil_setBalance')]).toEqual(['refusedByOwner', 'allowed', 'refused', 'refusedByOwner']);
+    expect([onDev.verdict('anvil_setBalance'), onDev.verdict('evm_mine'), onReal.verdict('evm_mine'), onReal.verdict('anvil_setBalance')]).toEqual([
+      'refusedByOwner',
+      'allowed',
+      'refused',
+      'refusedByOwner',
+    ]);
     // Made once per rules and platform policy.
     expect(policyFor(ethereum.forNode(true), rules)).toBe(policyFor(ethereum.forNode(true), rules));
-    const call = (method: string) => JSON.stringify([{ jsonrpc: '2.0', id: 1, method, params: [] }, { jsonrpc: '2.0', id: 2, method: 'eth_chainId' }]);
+    const call = (method: string) =>
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method, params: [] },
+        { jsonrpc: '2.0', id: 2, method: 'eth_chainId' },
+      ]);
     const answers = (policy: typeof onDev, method: string) => {
       const checked = checkRequest(call(method), policy, 100);
       return checked.outcome === 'forward' && checked.batch ? checked.answers[0] : checked;
     };
-    expect(answers(onDev, 'anvil_setBalance')).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'method "anvil_setBalance" is not allowed on this hosted node', data: { refusedBy: 'accessRule', method: 'anvil_setBalance', message: 'the method "anvil_setBalance" does not exist/is not available on this hosted node' } } });
+    expect(answers(onDev, 'anvil_setBalance')).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: {
+        code: -32601,
+        message: 'method "anvil_setBalance" is not allowed on this hosted node',
+        data: {
+          refusedBy: 'accessRule',
+          method: 'anvil_setBalance',
+          message: 'the method "anvil_setBalance" does not exist/is not available on this hosted node',
+        },
+      },
+    });
     expect(answers(onReal, 'evm_mine')).toMatchObject({ error: { code: -32601, data: { refusedBy: 'platform', method: 'evm_mine' } } });
     expect(answers(onDev, 'evm_mine')).toBeUndefined();
   });

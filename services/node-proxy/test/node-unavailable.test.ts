@@ -51,16 +51,21 @@ describe('a Litecoin Core node busy or warming up, through the proxy', () => {
     if (status.state !== 'running') throw new Error(`the node is ${status.state}`);
     const body = JSON.stringify({ jsonrpc: '1.0', id: 'direct', method, params });
     return new Promise((resolve, reject) => {
-      const req = request(status.endpoint.url, { method: 'POST', headers: { authorization: nodeRpcAuthorization(platform.rpcKey, node.id), 'content-type': 'application/json' } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode!));
-      });
+      const req = request(
+        status.endpoint.url,
+        { method: 'POST', headers: { authorization: nodeRpcAuthorization(platform.rpcKey, node.id), 'content-type': 'application/json' } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode!));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
   }
 
-  const nodeState = async () => ((await platform.nodes.http.get(`/users/me/nodes/${node.id}`).set(bearer(user.clientToken)).expect(200)).body as { state: string }).state;
+  const nodeState = async () =>
+    ((await platform.nodes.http.get(`/users/me/nodes/${node.id}`).set(bearer(user.clientToken)).expect(200)).body as { state: string }).state;
 
   /** What a caller may get from a node busy or warming up: its answer, or 503 + Retry-After with a JSON-RPC error in its dialect. */
   function expectResultOrUnavailable(answer: ProxyAnswer, id: string): void {
@@ -87,7 +92,7 @@ describe('a Litecoin Core node busy or warming up, through the proxy', () => {
     expectResultOrUnavailable(await rpc('after', 'getblockcount'), 'after');
   });
 
-  it('answers -28 (loading, verifying blocks) as 503 + Retry-After in the node\'s dialect, and the node is syncing, not running, meanwhile', async () => {
+  it("answers -28 (loading, verifying blocks) as 503 + Retry-After in the node's dialect, and the node is syncing, not running, meanwhile", async () => {
     // A chain long enough that verifying it at start takes a while, then a clean stop: its supervisor starts it again.
     expect(await direct('generatetodescriptor', [1000, 'raw(51)'])).toBe(200);
     expect(await direct('stop', [])).toBe(200);
@@ -127,7 +132,7 @@ describe('the answer in place of a busy or warming-up node', () => {
   };
   const busyMessage = 'the node is busy and did not take the call; try again in 1 s';
 
-  it('answers each call of a batch busy, in the node\'s dialect, with the proxy\'s refusals in place', () => {
+  it("answers each call of a batch busy, in the node's dialect, with the proxy's refusals in place", () => {
     const checked = forwarded([
       { jsonrpc: '1.0', id: 1, method: 'getblockcount', params: [] },
       { jsonrpc: '1.0', id: 2, method: 'stop', params: [] },
@@ -142,13 +147,28 @@ describe('the answer in place of a busy or warming-up node', () => {
     ]);
   });
 
-  it('answers any node\'s 503 busy in JSON-RPC 2.0 for an ethereum node, and passes other errors on as the node gave them', () => {
+  it("answers any node's 503 busy in JSON-RPC 2.0 for an ethereum node, and passes other errors on as the node gave them", () => {
     const checked = forwarded({ jsonrpc: '2.0', id: 'a', method: 'eth_blockNumber', params: [] }, ethereum);
-    expect(JSON.parse(unavailableAnswer(checked, ethereum.dialect, 503, Buffer.from('<html>overloaded</html>'))!.text)).toEqual({ jsonrpc: '2.0', id: 'a', error: { code: -32005, message: busyMessage } });
+    expect(JSON.parse(unavailableAnswer(checked, ethereum.dialect, 503, Buffer.from('<html>overloaded</html>'))!.text)).toEqual({
+      jsonrpc: '2.0',
+      id: 'a',
+      error: { code: -32005, message: busyMessage },
+    });
     const ltc = forwarded({ jsonrpc: '1.0', id: 'b', method: 'getblockhash', params: [99] });
-    expect(unavailableAnswer(ltc, bitcoin.dialect, 500, Buffer.from('{"result":null,"error":{"code":-8,"message":"Block height out of range"},"id":"b"}'))).toBeUndefined();
+    expect(
+      unavailableAnswer(ltc, bitcoin.dialect, 500, Buffer.from('{"result":null,"error":{"code":-8,"message":"Block height out of range"},"id":"b"}')),
+    ).toBeUndefined();
     const warmup = '{"result":null,"error":{"code":-28,"message":"Loading block index..."},"id":"b"}';
-    expect(unavailableAnswer(ltc, bitcoin.dialect, 500, Buffer.from(warmup))).toEqual({ status: 503, headers: { 'content-type': 'application/json', 'retry-after': '1' }, text: warmup });
-    expect([mayBeUnavailable('bitcoin', 500), mayBeUnavailable('ethereum', 500), mayBeUnavailable('ethereum', 503), mayBeUnavailable('bitcoin', 200)]).toEqual([true, false, true, false]);
+    expect(unavailableAnswer(ltc, bitcoin.dialect, 500, Buffer.from(warmup))).toEqual({
+      status: 503,
+      headers: { 'content-type': 'application/json', 'retry-after': '1' },
+      text: warmup,
+    });
+    expect([mayBeUnavailable('bitcoin', 500), mayBeUnavailable('ethereum', 500), mayBeUnavailable('ethereum', 503), mayBeUnavailable('bitcoin', 200)]).toEqual([
+      true,
+      false,
+      true,
+      false,
+    ]);
   });
 });

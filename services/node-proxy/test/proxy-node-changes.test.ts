@@ -30,7 +30,11 @@ describe('the proxy following node changes, with the management interface, limit
   afterAll(() => platform?.close());
 
   const getBlockCount = (credentials = `${node.nodeUser}:${node.nodePass}`, target = node) =>
-    callProxy(proxy, target.image === 'eth' ? 'eth' : 'ltc', { host: target.address, auth: credentials, body: { id: 1, method: target.image === 'eth' ? 'eth_blockNumber' : 'getblockcount', params: [] } });
+    callProxy(proxy, target.image === 'eth' ? 'eth' : 'ltc', {
+      host: target.address,
+      auth: credentials,
+      body: { id: 1, method: target.image === 'eth' ? 'eth_blockNumber' : 'getblockcount', params: [] },
+    });
 
   it('tells the node health on the management port, and serves its log', async () => {
     const management = (request: { path: string; body?: unknown; method?: string }) =>
@@ -83,7 +87,10 @@ describe('the proxy following node changes, with the management interface, limit
     const answers = await Promise.all(Array.from({ length: 60 }, () => getBlockCount()));
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(15);
-    expect(answers.find((answer) => answer.status === 429)).toMatchObject({ body: { code: 'TooManyRequests' }, headers: { 'retry-after': expect.stringMatching(/^\d+$/) } });
+    expect(answers.find((answer) => answer.status === 429)).toMatchObject({
+      body: { code: 'TooManyRequests' },
+      headers: { 'retry-after': expect.stringMatching(/^\d+$/) },
+    });
   });
 
   it('publishes usage per node and user, and exposes metrics without node ids', async () => {

@@ -29,7 +29,11 @@ describe('node-proxy replicas over RabbitMQ', () => {
     }
 
     // The owner's access rules travel the same way: an allowlist without loopback shuts both out.
-    await platform.nodes.http.put(`/users/me/nodes/${node.id}/access`).set('authorization', `Bearer ${user.clientToken}`).send({ ipAllowlist: ['203.0.113.0/24'] }).expect(200);
+    await platform.nodes.http
+      .put(`/users/me/nodes/${node.id}/access`)
+      .set('authorization', `Bearer ${user.clientToken}`)
+      .send({ ipAllowlist: ['203.0.113.0/24'] })
+      .expect(200);
     const changed = Date.now();
     for (const proxy of replicas) await waitUntil('the rules to reach the replica', async () => (await call(proxy, fresh)).status === 403, 2000, 20);
     expect(Date.now() - changed).toBeLessThan(1000);
@@ -60,7 +64,8 @@ describe('node-proxy replicas over RabbitMQ', () => {
     try {
       proxy = await platform.startProxy({ AMQP_URL: link.url });
       const replica = proxy;
-      const call = () => callProxy(replica, 'ltc', { host: node.address, auth: `${node.nodeUser}:${node.nodePass}`, body: { id: 1, method: 'getblockcount', params: [] } });
+      const call = () =>
+        callProxy(replica, 'ltc', { host: node.address, auth: `${node.nodeUser}:${node.nodePass}`, body: { id: 1, method: 'getblockcount', params: [] } });
       const admin = async (path: string) => {
         const response = await fetch(new URL(path, replica.adminUrl));
         return { status: response.status, text: await response.text() };
@@ -75,7 +80,10 @@ describe('node-proxy replicas over RabbitMQ', () => {
       expect(await admin('/readyz')).toEqual({ status: 200, text: JSON.stringify({ status: 'degraded' }) });
       const health = await admin('/healthz');
       expect(health.status).toBe(200);
-      expect(JSON.parse(health.text)).toEqual({ status: 'degraded', dependencies: { 'routing table': 'up', 'token revocations': 'up', 'token signing keys': 'up', 'message bus': 'down' } });
+      expect(JSON.parse(health.text)).toEqual({
+        status: 'degraded',
+        dependencies: { 'routing table': 'up', 'token revocations': 'up', 'token signing keys': 'up', 'message bus': 'down' },
+      });
       expect(await busGauge()).toBe('0');
 
       await link.restore();

@@ -51,13 +51,15 @@ describeWithLitecoind(`hosted nodes syncing from a private network${litecoind ? 
   });
 
   const nodeApi = () => platform.nodes.http;
-  const getNode = async (id: string) => (await nodeApi().get(`/users/me/nodes/${id}`).set('authorization', `Bearer ${user.clientToken}`).expect(200)).body as NodeAnswer;
+  const getNode = async (id: string) =>
+    (await nodeApi().get(`/users/me/nodes/${id}`).set('authorization', `Bearer ${user.clientToken}`).expect(200)).body as NodeAnswer;
   const rpc = (node: NodeAnswer, method: string, params: unknown[] = []) =>
     callProxy(proxy, 'ltc', { host: node.address, auth: `${node.nodeUser}:${node.nodePass}`, body: { jsonrpc: '1.0', id: method, method, params } });
   const status = (node: NodeAnswer) => callProxy(proxy, 'management', { host: node.address, auth: `${node.nodeUser}:${node.nodePass}`, path: '/status' });
 
   it('goes provisioning → syncing (answering, /status "syncing") → running with rising progress, then "healthy"; with txindex, getrawtransaction finds a mined transaction', async () => {
-    const create = (body: Record<string, unknown>) => nodeApi().post('/users/me/nodes').set('authorization', `Bearer ${user.clientToken}`).send(body).expect(200);
+    const create = (body: Record<string, unknown>) =>
+      nodeApi().post('/users/me/nodes').set('authorization', `Bearer ${user.clientToken}`).send(body).expect(200);
     const indexed = (await create({ image: 'ltc', txindex: true })).body as NodeAnswer;
     const plain = (await create({ image: 'ltc' })).body as NodeAnswer;
     expect(indexed).toMatchObject({ state: 'provisioning', dev: true, txindex: true, sync: null });

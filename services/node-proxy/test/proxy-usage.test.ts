@@ -28,14 +28,16 @@ describe.each([
   }, 120_000);
   afterAll(() => platform?.close());
 
-  const usage = async () => (await platform.nodes.http.get(`/users/me/nodes/${node.id}/usage`).set('authorization', `Bearer ${user.clientToken}`).expect(200)).body as Report;
+  const usage = async () =>
+    (await platform.nodes.http.get(`/users/me/nodes/${node.id}/usage`).set('authorization', `Bearer ${user.clientToken}`).expect(200)).body as Report;
 
   it('counts calls per method and outcome, once, across a proxy restart', async () => {
     // The fake clock stands still, so the rate's burst is all a replica gets: 6 calls.
     const env = { PROXY_RATE_PER_SECOND: '1', PROXY_RATE_BURST: '6', PROXY_USAGE_INTERVAL_MS: '3600000' };
     const first = await platform.startProxy(env);
     node = await platform.createNode(user, { image: 'eth' });
-    const call = (proxy: typeof first, body: unknown, auth = `${node.nodeUser}:${node.nodePass}`) => callProxy(proxy, 'eth', { host: node.address, auth, body });
+    const call = (proxy: typeof first, body: unknown, auth = `${node.nodeUser}:${node.nodePass}`) =>
+      callProxy(proxy, 'eth', { host: node.address, auth, body });
     const rpc = (method: string, params: unknown[] = []) => ({ jsonrpc: '2.0', id: 1, method, params });
 
     expect((await call(first, rpc('eth_blockNumber'))).body).toMatchObject({ result: expect.stringMatching(/^0x/) });
@@ -46,7 +48,10 @@ describe.each([
     expect((await call(first, rpc('eth_blockNumber'), `${node.nodeUser}:wrong`)).status).toBe(401);
     // A batch: one allowed call and one nobody offers.
     const batch = await call(first, [rpc('eth_chainId'), { ...rpc('foo_bar'), id: 2 }]);
-    expect(batch.body).toEqual([expect.objectContaining({ result: expect.any(String) }), expect.objectContaining({ error: expect.objectContaining({ code: -32601 }) })]);
+    expect(batch.body).toEqual([
+      expect.objectContaining({ result: expect.any(String) }),
+      expect.objectContaining({ error: expect.objectContaining({ code: -32601 }) }),
+    ]);
     await first.close();
 
     // A new replica (its own burst of 6): 6 more calls pass, then 2 are over the rate.
@@ -66,15 +71,17 @@ describe.each([
       rate_limited: rateLimited,
       unauthorized,
     });
-    expect(report.methods).toEqual([
-      { method: 'eth_chainid', calls: calls(7, 0, 0, 0, 0), total: 7 },
-      // Refused calls by the name the lists know them by (a refused prefix for personal_unlockAccount); foo_bar, which no list has, under other.
-      { method: 'personal_*', calls: calls(0, 0, 1, 0, 0), total: 1 },
-      { method: 'other', calls: calls(0, 0, 1, 0, 0), total: 1 },
-      { method: 'unread', calls: calls(0, 0, 0, 2, 1), total: 3 },
-      { method: 'eth_blocknumber', calls: calls(1, 1, 0, 0, 0), total: 2 },
-      { method: 'eth_getbalance', calls: calls(0, 1, 0, 0, 0), total: 1 },
-    ].sort((a, b) => b.total - a.total || a.method.localeCompare(b.method)));
+    expect(report.methods).toEqual(
+      [
+        { method: 'eth_chainid', calls: calls(7, 0, 0, 0, 0), total: 7 },
+        // Refused calls by the name the lists know them by (a refused prefix for personal_unlockAccount); foo_bar, which no list has, under other.
+        { method: 'personal_*', calls: calls(0, 0, 1, 0, 0), total: 1 },
+        { method: 'other', calls: calls(0, 0, 1, 0, 0), total: 1 },
+        { method: 'unread', calls: calls(0, 0, 0, 2, 1), total: 3 },
+        { method: 'eth_blocknumber', calls: calls(1, 1, 0, 0, 0), total: 2 },
+        { method: 'eth_getbalance', calls: calls(0, 1, 0, 0, 0), total: 1 },
+      ].sort((a, b) => b.total - a.total || a.method.localeCompare(b.method)),
+    );
     expect(report.totals.calls).toEqual(calls(8, 2, 2, 2, 1));
     expect(report.totals.bytesIn).toBeGreaterThan(0);
     expect(report.totals.bytesOut).toBeGreaterThan(0);
@@ -94,15 +101,20 @@ describe.each([
     await socket.box.next('both answers', () => socket.box.messages.length === 2);
     socket.ws.close();
     await third.context.usage.flush();
-    await waitUntil('the third replica\'s calls to be stored', async () => (await usage()).totals.total === 18, 20_000, 100);
+    await waitUntil("the third replica's calls to be stored", async () => (await usage()).totals.total === 18, 20_000, 100);
     expect((await usage()).totals.calls).toEqual(calls(10, 2, 3, 2, 1));
-    expect((await usage()).methods.find((each) => each.method === 'eth_blocknumber')).toEqual({ method: 'eth_blocknumber', calls: calls(2, 1, 0, 0, 0), total: 3 });
+    expect((await usage()).methods.find((each) => each.method === 'eth_blocknumber')).toEqual({
+      method: 'eth_blocknumber',
+      calls: calls(2, 1, 0, 0, 0),
+      total: 3,
+    });
     expect(Number((await platform.nodes.service.db('usage_messages').count({ n: '*' }))[0]!.n)).toBe(3);
   });
   it('counts WebSocket calls by what the node answered, access refusals, and the calls of each credential', async () => {
     const proxy = await platform.startProxy({ PROXY_USAGE_INTERVAL_MS: '3600000' });
     node = await platform.createNode(user, { image: 'eth' });
-    const nodeApi = (method: 'get' | 'post' | 'put', path: string) => platform.nodes.http[method](`/users/me/nodes/${node.id}${path}`).set('authorization', `Bearer ${user.clientToken}`);
+    const nodeApi = (method: 'get' | 'post' | 'put', path: string) =>
+      platform.nodes.http[method](`/users/me/nodes/${node.id}${path}`).set('authorization', `Bearer ${user.clientToken}`);
     const ci = (await nodeApi('post', '/credentials').send({ name: 'ci' }).expect(200)).body as { id: string; nodeUser: string; nodePass: string };
     const [first] = (await nodeApi('get', '/credentials').expect(200)).body as { id: string; name: string }[];
     await waitUntil('the proxy to take the new credential', () => (proxy.context.table.get(node.id)?.credentials?.length ?? 0) === 2, 5_000, 10);
@@ -122,7 +134,9 @@ describe.each([
     socket.ws.close();
 
     // The owner allows one network only: this caller's calls are refused (403) before credentials are read.
-    await nodeApi('put', '/access').send({ ipAllowlist: ['10.0.0.0/8'] }).expect(200);
+    await nodeApi('put', '/access')
+      .send({ ipAllowlist: ['10.0.0.0/8'] })
+      .expect(200);
     await waitUntil('the proxy to apply the rule', () => (proxy.context.table.get(node.id)?.access?.ipAllowlist.length ?? 0) === 1, 5_000, 10);
     const refused = await callProxy(proxy, 'eth', { host: node.address, auth: `${ci.nodeUser}:${ci.nodePass}`, body: rpc('eth_blockNumber') });
     expect(refused.status).toBe(403);

@@ -37,14 +37,22 @@ describe('node-proxy with PROXY_WORKERS=2, as its own process', () => {
   const call = (credentials: string): Promise<ProxyAnswer> =>
     // A connection per call, so the primary hands the calls to the workers in turn. A call the
     // killed worker held may never be answered: the timeout ends it (as a failure).
-    callProxy(target, 'ltc', { host: node.address, auth: credentials, headers: { connection: 'close' }, timeoutMs: 10_000, body: { id: 1, method: 'getblockcount', params: [] } });
+    callProxy(target, 'ltc', {
+      host: node.address,
+      auth: credentials,
+      headers: { connection: 'close' },
+      timeoutMs: 10_000,
+      body: { id: 1, method: 'getblockcount', params: [] },
+    });
   const metrics = async () => (await fetch(`${adminUrl}/metrics`)).text();
   const metric = (text: string, name: string) => Number(new RegExp(`^${name.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
   const forwarded = 'node_proxy_requests_total{listener="ltc",outcome="forwarded"}';
   /** Requests counted in the usage messages so far, per sending worker. */
   const usageByWorker = () => {
     const counts = new Map<string, number>();
-    for (const each of usage) for (const entry of each.payload.nodes) if (entry.nodeId === node.id) counts.set(each.payload.proxyId, (counts.get(each.payload.proxyId) ?? 0) + entry.requests);
+    for (const each of usage)
+      for (const entry of each.payload.nodes)
+        if (entry.nodeId === node.id) counts.set(each.payload.proxyId, (counts.get(each.payload.proxyId) ?? 0) + entry.requests);
     return counts;
   };
   const sum = (counts: Map<string, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
@@ -125,7 +133,12 @@ describe('node-proxy with PROXY_WORKERS=2, as its own process', () => {
     const fresh = `${rotated.nodeUser}:${rotated.nodePass}`;
     await waitUntil('the rotation to reach a worker', async () => (await call(old)).status === 401, 5000, 20);
     // Calls alternate between the workers: every one of them refuses the old and takes the new.
-    await waitUntil('the rotation to reach every worker', async () => (await Promise.all([call(old), call(old)])).every((answer) => answer.status === 401), 5000, 20);
+    await waitUntil(
+      'the rotation to reach every worker',
+      async () => (await Promise.all([call(old), call(old)])).every((answer) => answer.status === 401),
+      5000,
+      20,
+    );
     for (let i = 0; i < 6; i += 1) expect(await call(old)).toMatchObject({ status: 401 });
     for (let i = 0; i < 6; i += 1) expect(await call(fresh)).toMatchObject({ status: 200 });
     node = { ...node, nodeUser: rotated.nodeUser, nodePass: rotated.nodePass };
@@ -158,12 +171,22 @@ describe('node-proxy with PROXY_WORKERS=2, as its own process', () => {
       await waitUntil('calls to flow', () => results.length >= 40, 20_000, 10);
       completedBeforeKill = results.length;
       process.kill(workers[0]!, 'SIGKILL');
-      await waitUntil('the primary to count the death', async () => metric(await metrics(), 'node_proxy_worker_restarts_total') === restartsBefore + 1, 10_000, 10);
+      await waitUntil(
+        'the primary to count the death',
+        async () => metric(await metrics(), 'node_proxy_worker_restarts_total') === restartsBefore + 1,
+        10_000,
+        10,
+      );
       noticed = true;
-      await waitUntil('a replacement worker to listen', async () => {
-        const now = childrenOf(primary.pid!);
-        return now.length === 2 && !now.includes(workers[0]!) && (await workersListening());
-      }, 30_000, 50);
+      await waitUntil(
+        'a replacement worker to listen',
+        async () => {
+          const now = childrenOf(primary.pid!);
+          return now.length === 2 && !now.includes(workers[0]!) && (await workersListening());
+        },
+        30_000,
+        50,
+      );
       const startedBeforeReplacement = results.length;
       await waitUntil('calls after the replacement', () => results.length >= startedBeforeReplacement + 40 + CONCURRENCY, 20_000, 10);
     } finally {
@@ -221,7 +244,12 @@ describe('node-proxy with PROXY_WORKERS=2, as its own process', () => {
 
       await new Promise((resolve) => blocker.close(resolve));
       await waitUntil('a worker to listen once the port is free', async () => (await fetch(`${admin}/readyz`)).status === 200, 60_000, 200);
-      const answer = await callProxy({ ports: blockedPorts, scheme: 'http' }, 'ltc', { host: node.address, auth: `${node.nodeUser}:${node.nodePass}`, headers: { connection: 'close' }, body: { id: 1, method: 'getblockcount', params: [] } });
+      const answer = await callProxy({ ports: blockedPorts, scheme: 'http' }, 'ltc', {
+        host: node.address,
+        auth: `${node.nodeUser}:${node.nodePass}`,
+        headers: { connection: 'close' },
+        body: { id: 1, method: 'getblockcount', params: [] },
+      });
       expect(answer).toMatchObject({ status: 200, body: { result: expect.any(Number) } });
     } finally {
       const exited = new Promise((resolve) => broken.once('exit', resolve));
@@ -234,7 +262,11 @@ describe('node-proxy with PROXY_WORKERS=2, as its own process', () => {
 /** `src/main.ts` in a process of its own (the TypeScript sources, as jest runs them); `onOutput` gets its stdout and stderr. */
 function spawnProxy(env: Record<string, string>, onOutput: (text: string) => void): ChildProcess {
   const root = path.join(__dirname, '..');
-  const child = spawn(process.execPath, ['--conditions=@cloud/source', '-r', require.resolve('@cloud/jest-preset/run-typescript.cjs'), path.join(root, 'src', 'main.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@cloud/source', '-r', require.resolve('@cloud/jest-preset/run-typescript.cjs'), path.join(root, 'src', 'main.ts')],
+    { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   child.stdout!.on('data', (chunk: Buffer) => onOutput(chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => onOutput(chunk.toString()));
   return child;
@@ -250,10 +282,14 @@ function portsEnv(adminPort: number, ports: Record<ListenerName, number>): Recor
 /** Ports free right now (held together, so they differ, then released for the proxy). */
 async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
-    Array.from({ length: count }, () => new Promise<ReturnType<typeof createServer>>((resolve) => {
-      const server = createServer();
-      server.listen(0, '127.0.0.1', () => resolve(server));
-    })),
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<ReturnType<typeof createServer>>((resolve) => {
+          const server = createServer();
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
   );
   const ports = servers.map((server) => (server.address() as AddressInfo).port);
   await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));

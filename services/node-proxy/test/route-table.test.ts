@@ -30,7 +30,13 @@ describe('the routing table', () => {
       { id: 'cred-1', user: 'u-one', passwordSha256: 'a'.repeat(64) },
       { id: 'cred-2', user: 'u-two', passwordSha256: 'b'.repeat(64) },
     ];
-    const access = { ipAllowlist: ['10.0.0.0/8'], originAllowlist: ['https://app.example'], refusedMethods: ['getblockcount'], ratePerSecond: 3, maxAnswerBytes: null };
+    const access = {
+      ipAllowlist: ['10.0.0.0/8'],
+      originAllowlist: ['https://app.example'],
+      refusedMethods: ['getblockcount'],
+      ratePerSecond: 3,
+      maxAnswerBytes: null,
+    };
     table.apply(route('node-a', 1, { basic: { user: 'u-one', passwordSha256: 'a'.repeat(64) }, credentials, access }));
     expect([table.byNodeUser('u-one')?.nodeId, table.byNodeUser('u-two')?.nodeId]).toEqual(['node-a', 'node-a']);
     expect(table.get('node-a')!.basicCredentials.map((each) => each.id)).toEqual(['cred-1', 'cred-2']);

@@ -64,7 +64,12 @@ describe('Upstreams.streamTo', () => {
   /** The owner's answer bound of the node (`maxAnswerBytes`), or none: the platform's. */
   let ownerAnswerBytes: number | undefined;
   const route = () =>
-    ({ nodeId: `${NODE_ID}-${family}`, upstream: `http://127.0.0.1:${upstreamPort}`, interfaces: { family }, rules: ownerAnswerBytes === undefined ? undefined : { maxAnswerBytes: ownerAnswerBytes } }) as Route;
+    ({
+      nodeId: `${NODE_ID}-${family}`,
+      upstream: `http://127.0.0.1:${upstreamPort}`,
+      interfaces: { family },
+      rules: ownerAnswerBytes === undefined ? undefined : { maxAnswerBytes: ownerAnswerBytes },
+    }) as Route;
 
   beforeAll(async () => {
     upstreamPort = await listen(upstream.server);
@@ -243,7 +248,10 @@ describe('Upstreams.streamTo', () => {
       upstream.handle((_req, res) => writeForever(res, Buffer.alloc(1024 * 1024, 'z')));
       const { response, settled } = await call();
       const res = await response;
-      const received = readAll(res).then((body) => body.length, () => 'cut' as const);
+      const received = readAll(res).then(
+        (body) => body.length,
+        () => 'cut' as const,
+      );
       const error = (await settled.catch((caught: unknown) => caught)) as AnswerTooLargeError;
       expect(error).toBeInstanceOf(AnswerTooLargeError);
       expect(error).toMatchObject({ size: undefined, limit: { bytes: PLATFORM_ANSWER_BYTES, setBy: 'platform' } });

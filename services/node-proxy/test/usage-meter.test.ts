@@ -41,8 +41,29 @@ describe('the usage meter', () => {
     const [usage] = received;
     expect(usage).toMatchObject({ kind: 'node.usage', payload: { proxyId: 'proxy-1', from: '2026-11-25T10:00:00.000Z', to: '2026-11-25T10:01:00.000Z' } });
     expect(usage!.kind === 'node.usage' && usage!.payload.nodes).toEqual([
-      { nodeId: 'node-a', userId: 'user-1', requests: 3, blocked: 0, bytesIn: 10, bytesOut: 20, calls: [{ method: 'getblockcount', outcome: 'ok', calls: 2 }, { method: 'getblockcount', outcome: 'node_error', calls: 1 }], credentials: [] },
-      { nodeId: 'node-b', userId: 'user-2', requests: 0, blocked: 0, bytesIn: 0, bytesOut: 0, calls: [{ method: 'unread', outcome: 'unauthorized', calls: 1 }], credentials: [] },
+      {
+        nodeId: 'node-a',
+        userId: 'user-1',
+        requests: 3,
+        blocked: 0,
+        bytesIn: 10,
+        bytesOut: 20,
+        calls: [
+          { method: 'getblockcount', outcome: 'ok', calls: 2 },
+          { method: 'getblockcount', outcome: 'node_error', calls: 1 },
+        ],
+        credentials: [],
+      },
+      {
+        nodeId: 'node-b',
+        userId: 'user-2',
+        requests: 0,
+        blocked: 0,
+        bytesIn: 0,
+        bytesOut: 0,
+        calls: [{ method: 'unread', outcome: 'unauthorized', calls: 1 }],
+        credentials: [],
+      },
     ]);
 
     // After an idle interval, the next counts are dated from the end of the idle one, not its start.
@@ -70,7 +91,10 @@ describe('the usage meter', () => {
     const nodes = received[0]!.kind === 'node.usage' ? received[0]!.payload.nodes : [];
     expect(nodes[0]).toMatchObject({
       nodeId: 'node-a',
-      calls: [{ method: 'getblockcount', outcome: 'ok', calls: 5 }, { method: 'getblock', outcome: 'node_error', calls: 1 }],
+      calls: [
+        { method: 'getblockcount', outcome: 'ok', calls: 5 },
+        { method: 'getblock', outcome: 'node_error', calls: 1 },
+      ],
       credentials: [
         { credentialId: 'cred-ci', outcome: 'ok', calls: 3 },
         { credentialId: 'cred-ci', outcome: 'node_error', calls: 1 },

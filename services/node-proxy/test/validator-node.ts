@@ -4,8 +4,16 @@ import type { CreatedNode, ProxyPlatform, TestUser } from './harness';
 import { waitUntil } from './harness';
 
 /** Creates an avalanche validator through the staking service, as a user would, and waits until its node runs. */
-export async function createValidatorNode(platform: ProxyPlatform, staking: TestStaking, user: TestUser, image: 'avalanche' | 'avalanchefuji'): Promise<CreatedNode> {
-  const created = await staking.http.post(`/staking/avalanche/${IMAGES[image].network}/validators`).set('authorization', `Bearer ${user.clientToken}`).expect(200);
+export async function createValidatorNode(
+  platform: ProxyPlatform,
+  staking: TestStaking,
+  user: TestUser,
+  image: 'avalanche' | 'avalanchefuji',
+): Promise<CreatedNode> {
+  const created = await staking.http
+    .post(`/staking/avalanche/${IMAGES[image].network}/validators`)
+    .set('authorization', `Bearer ${user.clientToken}`)
+    .expect(200);
   const { nodeId, nodePass } = created.body as { nodeId: string; nodePass: string };
   let node: CreatedNode | undefined;
   await waitUntil(

@@ -21,8 +21,19 @@ export interface Message {
 }
 
 /** A `ws` client to a node's eth port, resolving every name to loopback and trusting the proxy's certificate. */
-export function socketTo(proxy: NodeProxy, address: string, authorization?: string, port = proxy.ports.eth, path = '/', headers: Record<string, string> = {}): WebSocket {
-  const options: ClientOptions & { lookup: LookupFunction } = { lookup, headers: { ...headers, ...(authorization ? { authorization } : {}) }, ...(proxy.certificate ? { ca: proxy.certificate } : {}) };
+export function socketTo(
+  proxy: NodeProxy,
+  address: string,
+  authorization?: string,
+  port = proxy.ports.eth,
+  path = '/',
+  headers: Record<string, string> = {},
+): WebSocket {
+  const options: ClientOptions & { lookup: LookupFunction } = {
+    lookup,
+    headers: { ...headers, ...(authorization ? { authorization } : {}) },
+    ...(proxy.certificate ? { ca: proxy.certificate } : {}),
+  };
   return new WebSocket(`${proxy.scheme === 'https' ? 'wss' : 'ws'}://${address}:${port}${path}`, options);
 }
 

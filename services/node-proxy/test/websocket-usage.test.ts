@@ -10,7 +10,7 @@ import { waitUntil } from './harness';
 const logger = createLogger({ service: 'websocket-usage-test', level: 'silent' });
 const { ethereum } = loadMethodPolicies(DEFAULT_FILTER_DIR);
 
-describe('counting WebSocket calls by the node\'s answers', () => {
+describe("counting WebSocket calls by the node's answers", () => {
   const caller = { nodeId: 'node-a', userId: 'user-1' };
   let bus: InProcessBus;
   let meter: UsageMeter;
@@ -22,7 +22,7 @@ describe('counting WebSocket calls by the node\'s answers', () => {
   let handled = 0;
   const countsOf = async () => {
     await meter.flush();
-    await waitUntil('the meter\'s messages to be handled', () => handled === published, 2000, 5);
+    await waitUntil("the meter's messages to be handled", () => handled === published, 2000, 5);
     return counted;
   };
   const forward = (body: unknown) => {
@@ -41,10 +41,14 @@ describe('counting WebSocket calls by the node\'s answers', () => {
       }
     };
     [published, handled] = [0, 0];
-    await bus.subscribe({ name: 'usage', bindings: ['node.usage'], handle: async (messages) => {
-      messages.forEach(add);
-      handled += messages.length;
-    } });
+    await bus.subscribe({
+      name: 'usage',
+      bindings: ['node.usage'],
+      handle: async (messages) => {
+        messages.forEach(add);
+        handled += messages.length;
+      },
+    });
     const publish = bus.publish.bind(bus);
     bus.publish = async (messages) => {
       published += messages.length;
@@ -78,7 +82,7 @@ describe('counting WebSocket calls by the node\'s answers', () => {
     expect(await countsOf()).toEqual({ eth_blocknumber: { ok: 1 }, eth_chainid: { ok: 1 }, eth_call: { node_error: 1 } });
   });
 
-  it('tells a reused id\'s calls apart in order, and counts what was never answered as forwarded (ok) when the socket closes', async () => {
+  it("tells a reused id's calls apart in order, and counts what was never answered as forwarded (ok) when the socket closes", async () => {
     forward({ jsonrpc: '2.0', id: 7, method: 'eth_getBalance', params: ['x', 'latest'] });
     forward({ jsonrpc: '2.0', id: 7, method: 'eth_chainId' });
     calls.answered('{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"bad"}}');

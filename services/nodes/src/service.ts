@@ -88,7 +88,7 @@ export async function createNodesService(config: NodesConfig, options: NodesServ
   const mode =
     networks === 'dev'
       ? 'nodes run on private dev chains (LOCAL_NETWORKS=dev): chain options and nodes say dev: true'
-      : 'nodes run on their images\' real networks, where the real software is installed (an image without it runs a dev chain and says dev: true)';
+      : "nodes run on their images' real networks, where the real software is installed (an image without it runs a dev chain and says dev: true)";
   logger.info(`nodes service started; ${mode}`, { instanceId, driver: driver.name, networks });
   return {
     ...parts,

@@ -140,7 +140,8 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
       await stopNodeProcessesUnder(path.join(dataDir, 'nodes'));
       await accounts.close();
       await bus.close();
-      if (rabbitBus) await deleteTopologyOf(TEST_AMQP_URL, [rabbitBus, accounts.service.bus, ...instances.map((instance) => instance.service.bus), ...extraBuses]);
+      if (rabbitBus)
+        await deleteTopologyOf(TEST_AMQP_URL, [rabbitBus, accounts.service.bus, ...instances.map((instance) => instance.service.bus), ...extraBuses]);
       await database.destroy();
       rmSync(dataDir, { recursive: true, force: true });
     },

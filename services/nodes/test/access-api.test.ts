@@ -44,7 +44,12 @@ describe('node access rules and credentials API', () => {
     heard.filter((each) => each.kind === kind && (each.payload as NodeRoute).nodeId === id).map((each) => each.payload as NodeRoute);
   // The revision also rises as the node comes up, so "changed nothing" compares the rules alone.
   const rules = async (id: string) => (await nodes.service.db('nodes').where({ id }).first('access', 'credentials')) as Record<string, unknown>;
-  const stored = async (id: string) => (await nodes.service.db('nodes').where({ id }).first('access', 'credentials', 'revision')) as { access: unknown; credentials: Array<Record<string, string>>; revision: number };
+  const stored = async (id: string) =>
+    (await nodes.service.db('nodes').where({ id }).first('access', 'credentials', 'revision')) as {
+      access: unknown;
+      credentials: Array<Record<string, string>>;
+      revision: number;
+    };
 
   describe('access rules', () => {
     it('stores the rules normalised, shows them in the node record, and announces them in the route', async () => {
@@ -94,7 +99,7 @@ describe('node access rules and credentials API', () => {
       ['a wildcard host', { originAllowlist: ['https://*.example.com'] }, 'body.originAllowlist.0'],
       ['an origin of another scheme', { originAllowlist: ['ftp://example.com'] }, 'body.originAllowlist.0'],
       ['a method name with a space', { refusedMethods: ['eth call'] }, 'body.refusedMethods.0'],
-      ['a rate above the platform\'s', { ratePerSecond: 51 }, 'body.ratePerSecond'],
+      ["a rate above the platform's", { ratePerSecond: 51 }, 'body.ratePerSecond'],
       ['a rate of zero', { ratePerSecond: 0 }, 'body.ratePerSecond'],
       ['a rate that is not a number', { ratePerSecond: '5' }, 'body.ratePerSecond'],
       ["an answer bound above the platform's", { maxAnswerBytes: 1_048_577 }, 'body.maxAnswerBytes: must be at most 1048576'],
@@ -110,32 +115,54 @@ describe('node access rules and credentials API', () => {
     });
 
     it("reads rules stored before answer bounds existed as having none (the platform's)", async () => {
-      await nodes.service.db('nodes').where({ id: basicNode.id }).update({ access: JSON.stringify({ ipAllowlist: [], originAllowlist: [], refusedMethods: ['eth_getlogs'], ratePerSecond: null }) });
+      await nodes.service
+        .db('nodes')
+        .where({ id: basicNode.id })
+        .update({ access: JSON.stringify({ ipAllowlist: [], originAllowlist: [], refusedMethods: ['eth_getlogs'], ratePerSecond: null }) });
       const shown = (await nodes.http.get(`/users/me/nodes/${basicNode.id}/access`).set(asAlice()).expect(200)).body;
       expect(shown).toEqual({ ipAllowlist: [], originAllowlist: [], refusedMethods: ['eth_getlogs'], ratePerSecond: null, maxAnswerBytes: null });
       await nodes.http.put(`/users/me/nodes/${basicNode.id}/access`).set(asAlice()).send({}).expect(200);
     });
 
     it('sets rules on a jwt node too', async () => {
-      const response = await nodes.http.put(`/users/me/nodes/${jwtNode.id}/access`).set(asAlice()).send({ originAllowlist: ['https://dapp.example'] });
+      const response = await nodes.http
+        .put(`/users/me/nodes/${jwtNode.id}/access`)
+        .set(asAlice())
+        .send({ originAllowlist: ['https://dapp.example'] });
       expect(response.status).toBe(200);
       expect(response.body.access.originAllowlist).toEqual(['https://dapp.example']);
     });
   });
 
   describe('credentials', () => {
-    it('lists the node\'s first credential as default, never with its password or hash', async () => {
+    it("lists the node's first credential as default, never with its password or hash", async () => {
       const response = await nodes.http.get(`/users/me/nodes/${basicNode.id}/credentials`).set(asAlice()).expect(200);
-      expect(response.body).toEqual([{ id: expect.stringMatching(/^cred-/), name: 'default', kind: 'basic', nodeUser: basicNode.nodeUser, createdAt: expect.stringMatching(/Z$/) }]);
+      expect(response.body).toEqual([
+        { id: expect.stringMatching(/^cred-/), name: 'default', kind: 'basic', nodeUser: basicNode.nodeUser, createdAt: expect.stringMatching(/Z$/) },
+      ]);
     });
 
     it('adds named credentials, the password shown once and stored as its SHA-256, up to the cap', async () => {
       const created = await nodes.http.post(`/users/me/nodes/${basicNode.id}/credentials`).set(asAlice()).send({ name: 'ci server' });
       expect(created.status).toBe(200);
       const ci = created.body as Credential;
-      expect(ci).toEqual({ id: expect.stringMatching(/^cred-/), name: 'ci server', kind: 'basic', nodeUser: expect.stringMatching(/^u[0-9a-f]{16}$/), nodePass: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), createdAt: expect.any(String) });
+      expect(ci).toEqual({
+        id: expect.stringMatching(/^cred-/),
+        name: 'ci server',
+        kind: 'basic',
+        nodeUser: expect.stringMatching(/^u[0-9a-f]{16}$/),
+        nodePass: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        createdAt: expect.any(String),
+      });
       const row = await stored(basicNode.id);
-      expect(row.credentials[1]).toEqual({ kind: 'basic', id: ci.id, name: 'ci server', user: ci.nodeUser, passwordSha256: sha256(ci.nodePass!), createdAt: ci.createdAt });
+      expect(row.credentials[1]).toEqual({
+        kind: 'basic',
+        id: ci.id,
+        name: 'ci server',
+        user: ci.nodeUser,
+        passwordSha256: sha256(ci.nodePass!),
+        createdAt: ci.createdAt,
+      });
       expect(JSON.stringify(row)).not.toContain(ci.nodePass);
 
       const duplicate = await nodes.http.post(`/users/me/nodes/${basicNode.id}/credentials`).set(asAlice()).send({ name: 'ci server' });
@@ -186,7 +213,7 @@ describe('node access rules and credentials API', () => {
       expect((await stored(basicNode.id)).credentials.map((each) => each.id)).toEqual([third!.id]);
     });
 
-    it('answers 409 for a jwt node, which takes its owner\'s client access tokens', async () => {
+    it("answers 409 for a jwt node, which takes its owner's client access tokens", async () => {
       for (const call of [
         nodes.http.get(`/users/me/nodes/${jwtNode.id}/credentials`),
         nodes.http.post(`/users/me/nodes/${jwtNode.id}/credentials`).send({ name: 'x' }),
@@ -203,7 +230,12 @@ describe('node access rules and credentials API', () => {
   });
 
   describe('URL tokens and rotation', () => {
-    let node: { id: string; nodeUser: string; nodePass: string; endpoints: { jsonRpc: string; webSocket?: string; plain?: { jsonRpc: string; webSocket?: string } } };
+    let node: {
+      id: string;
+      nodeUser: string;
+      nodePass: string;
+      endpoints: { jsonRpc: string; webSocket?: string; plain?: { jsonRpc: string; webSocket?: string } };
+    };
     const secrets: string[] = [];
     const hashes: string[] = [];
     const base = (url: string) => url.replace(/\/$/, '');
@@ -213,7 +245,7 @@ describe('node access rules and credentials API', () => {
       secrets.push(node.nodePass);
     });
 
-    it('creates a URL token: shown once with the node\'s URLs, stored and announced as its SHA-256 only, listed without it', async () => {
+    it("creates a URL token: shown once with the node's URLs, stored and announced as its SHA-256 only, listed without it", async () => {
       const response = await nodes.http.post(`/users/me/nodes/${node.id}/credentials`).set(asAlice()).send({ name: 'dapp', kind: 'token' });
       expect(response.status).toBe(200);
       const created = response.body as Credential;
@@ -230,7 +262,9 @@ describe('node access rules and credentials API', () => {
         urls: {
           jsonRpc: `${base(endpoints.jsonRpc)}/${token}`,
           webSocket: `${base(endpoints.webSocket!)}/${token}`,
-          ...(endpoints.plain ? { plain: { jsonRpc: `${base(endpoints.plain.jsonRpc)}/${token}`, webSocket: `${base(endpoints.plain.webSocket!)}/${token}` } } : {}),
+          ...(endpoints.plain
+            ? { plain: { jsonRpc: `${base(endpoints.plain.jsonRpc)}/${token}`, webSocket: `${base(endpoints.plain.webSocket!)}/${token}` } }
+            : {}),
         },
         createdAt: expect.stringMatching(/Z$/),
       });
@@ -262,7 +296,13 @@ describe('node access rules and credentials API', () => {
       const rotated = (await nodes.http.post(`/users/me/nodes/${node.id}/credentials/${dapp!.id}/rotate`).set(asAlice()).expect(200)).body as Credential;
       secrets.push(rotated.token!);
       hashes.push(sha256(rotated.token!));
-      expect(rotated).toMatchObject({ id: dapp!.id, name: 'dapp', kind: 'token', createdAt: dapp!.createdAt, token: expect.stringMatching(/^nt_[A-Za-z0-9_-]{43}$/) });
+      expect(rotated).toMatchObject({
+        id: dapp!.id,
+        name: 'dapp',
+        kind: 'token',
+        createdAt: dapp!.createdAt,
+        token: expect.stringMatching(/^nt_[A-Za-z0-9_-]{43}$/),
+      });
       expect(sha256(rotated.token!)).not.toBe(oldHash);
       expect(rotated.urls!.jsonRpc).toBe(`${base(node.endpoints.jsonRpc)}/${rotated.token}`);
       const newHash = (route: NodeRoute) => route.tokens?.some((each) => each.tokenSha256 === sha256(rotated.token!)) ?? false;
@@ -271,14 +311,24 @@ describe('node access rules and credentials API', () => {
       expect(route.tokens).toEqual([{ id: dapp!.id, tokenSha256: sha256(rotated.token!) }]);
       expect(JSON.stringify(route)).not.toContain(oldHash);
 
-      const password = (await nodes.http.post(`/users/me/nodes/${node.id}/credentials/${basic!.id}/rotate`).set(asAlice()).send({}).expect(200)).body as Credential;
+      const password = (await nodes.http.post(`/users/me/nodes/${node.id}/credentials/${basic!.id}/rotate`).set(asAlice()).send({}).expect(200))
+        .body as Credential;
       secrets.push(password.nodePass!);
-      expect(password).toEqual({ id: basic!.id, name: 'default', kind: 'basic', nodeUser: node.nodeUser, nodePass: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), createdAt: basic!.createdAt });
+      expect(password).toEqual({
+        id: basic!.id,
+        name: 'default',
+        kind: 'basic',
+        nodeUser: node.nodeUser,
+        nodePass: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        createdAt: basic!.createdAt,
+      });
       expect(password.nodePass).not.toBe(node.nodePass);
       expect((await stored(node.id)).credentials[0]).toMatchObject({ user: node.nodeUser, passwordSha256: sha256(password.nodePass!) });
       const newPassword = (each: NodeRoute) => each.basic?.passwordSha256 === sha256(password.nodePass!);
       await waitUntil('the new password is announced', () => routesOf('node.credentials-changed', node.id).some(newPassword), 10_000);
-      expect(routesOf('node.credentials-changed', node.id).find(newPassword)!.credentials).toEqual([{ id: basic!.id, user: node.nodeUser, passwordSha256: sha256(password.nodePass!) }]);
+      expect(routesOf('node.credentials-changed', node.id).find(newPassword)!.credentials).toEqual([
+        { id: basic!.id, user: node.nodeUser, passwordSha256: sha256(password.nodePass!) },
+      ]);
 
       const unknown = await nodes.http.post(`/users/me/nodes/${node.id}/credentials/cred-nope/rotate`).set(asAlice());
       expect(unknown.status).toBe(404);
@@ -299,10 +349,12 @@ describe('node access rules and credentials API', () => {
       expect(last.body).toEqual({ code: 'Conflict', message: expect.stringContaining('last credential') });
 
       // Basic credentials come back beside the token; the cap counts both kinds.
-      const again = (await nodes.http.post(`/users/me/nodes/${node.id}/credentials`).set(asAlice()).send({ name: 'server', kind: 'basic' }).expect(200)).body as Credential;
+      const again = (await nodes.http.post(`/users/me/nodes/${node.id}/credentials`).set(asAlice()).send({ name: 'server', kind: 'basic' }).expect(200))
+        .body as Credential;
       secrets.push(again.nodePass!);
       expect(again).toMatchObject({ kind: 'basic', nodeUser: expect.stringMatching(/^u[0-9a-f]{16}$/) });
-      const third = (await nodes.http.post(`/users/me/nodes/${node.id}/credentials`).set(asAlice()).send({ name: 'mobile', kind: 'token' }).expect(200)).body as Credential;
+      const third = (await nodes.http.post(`/users/me/nodes/${node.id}/credentials`).set(asAlice()).send({ name: 'mobile', kind: 'token' }).expect(200))
+        .body as Credential;
       secrets.push(third.token!);
       hashes.push(sha256(third.token!));
       const over = await nodes.http.post(`/users/me/nodes/${node.id}/credentials`).set(asAlice()).send({ name: 'more', kind: 'token' });
@@ -312,7 +364,11 @@ describe('node access rules and credentials API', () => {
 
     it('puts no password or token in any message it sent (routes, call events), and no token hash in a call event', async () => {
       await nodes.service.recorder.drain();
-      await waitUntil('the call events are heard', () => heard.some((each) => each.kind === 'call.recorded' && JSON.stringify(each).includes(`${node.id}`)), 10_000);
+      await waitUntil(
+        'the call events are heard',
+        () => heard.some((each) => each.kind === 'call.recorded' && JSON.stringify(each).includes(`${node.id}`)),
+        10_000,
+      );
       const everything = JSON.stringify(heard);
       for (const secret of secrets) expect(everything).not.toContain(secret);
       const events = JSON.stringify(heard.filter((each) => each.kind === 'call.recorded'));
@@ -320,7 +376,7 @@ describe('node access rules and credentials API', () => {
     });
   });
 
-  it('hides another user\'s node: 404 on every access and credentials route, nothing changed', async () => {
+  it("hides another user's node: 404 on every access and credentials route, nothing changed", async () => {
     const before = await rules(basicNode.id);
     const [credential] = (await nodes.http.get(`/users/me/nodes/${basicNode.id}/credentials`).set(asAlice()).expect(200)).body as Credential[];
     for (const call of [

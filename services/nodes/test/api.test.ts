@@ -17,7 +17,11 @@ describe('nodes API', () => {
   afterAll(() => platform.close());
 
   const asAlice = () => bearer(alice.clientToken);
-  const createNode = (token: string, body: unknown) => nodes.http.post('/users/me/nodes').set(bearer(token)).send(body as object);
+  const createNode = (token: string, body: unknown) =>
+    nodes.http
+      .post('/users/me/nodes')
+      .set(bearer(token))
+      .send(body as object);
 
   describe('authentication', () => {
     it.each([
@@ -143,7 +147,14 @@ describe('nodes API', () => {
       basic = node as typeof basic;
       const row = (await nodes.service.db('nodes').where({ id: basic.id }).first()) as Record<string, unknown>;
       expect(row.credentials).toEqual([
-        { kind: 'basic', id: expect.stringMatching(/^cred-/), name: 'default', user: basic.nodeUser, passwordSha256: createHash('sha256').update(basic.nodePass).digest('hex'), createdAt: expect.stringMatching(/Z$/) },
+        {
+          kind: 'basic',
+          id: expect.stringMatching(/^cred-/),
+          name: 'default',
+          user: basic.nodeUser,
+          passwordSha256: createHash('sha256').update(basic.nodePass).digest('hex'),
+          createdAt: expect.stringMatching(/Z$/),
+        },
       ]);
       expect(JSON.stringify(row)).not.toContain(basic.nodePass);
 
@@ -190,29 +201,48 @@ describe('nodes API', () => {
         expect(response.status).toBe(404);
         expect(response.body).toEqual({ code: 'NotFound', message: `no node ${basic.id}` });
       }
-      expect((await nodes.http.get(`/users/me/nodes/${basic.id}`).set(asAlice()).expect(200)).body).toMatchObject({ state: expect.not.stringMatching('deleting') });
+      expect((await nodes.http.get(`/users/me/nodes/${basic.id}`).set(asAlice()).expect(200)).body).toMatchObject({
+        state: expect.not.stringMatching('deleting'),
+      });
     });
 
     it('adds a named credential beside the first, its password shown once and stored hashed', async () => {
       const response = await nodes.http.post(`/users/me/nodes/${basic.id}/credentials`).set(asAlice()).send({ name: 'second' }).expect(200);
       const added = response.body as { id: string; nodeUser: string; nodePass: string };
       expect(added.nodePass).not.toBe(basic.nodePass);
-      const row = (await nodes.service.db('nodes').where({ id: basic.id }).first('credentials')) as { credentials: Array<{ name: string; user: string; passwordSha256: string }> };
+      const row = (await nodes.service.db('nodes').where({ id: basic.id }).first('credentials')) as {
+        credentials: Array<{ name: string; user: string; passwordSha256: string }>;
+      };
       expect(row.credentials.map((each) => [each.name, each.user, each.passwordSha256])).toEqual([
         ['default', basic.nodeUser, createHash('sha256').update(basic.nodePass).digest('hex')],
         ['second', added.nodeUser, createHash('sha256').update(added.nodePass).digest('hex')],
       ]);
     });
 
-    it('serves the node software\'s log, at most the lines asked for', async () => {
+    it("serves the node software's log, at most the lines asked for", async () => {
       let running: { state: string; dev: boolean; sync: unknown } | undefined;
-      await waitUntil('the btc node runs', async () => {
-        const node = (await nodes.http.get(`/users/me/nodes/${basic.id}`).set(asAlice()).expect(200)).body as { state: string; dev: boolean; sync: unknown };
-        running = node;
-        return node.state === 'running';
-      }, 30_000, 100);
+      await waitUntil(
+        'the btc node runs',
+        async () => {
+          const node = (await nodes.http.get(`/users/me/nodes/${basic.id}`).set(asAlice()).expect(200)).body as { state: string; dev: boolean; sync: unknown };
+          running = node;
+          return node.state === 'running';
+        },
+        30_000,
+        100,
+      );
       // A dev chain is its own: nothing to sync with, no peers.
-      expect(running).toMatchObject({ dev: true, sync: { height: expect.any(Number), bestKnownHeight: expect.any(Number), progress: 1, peers: 0, syncing: false, checkedAt: expect.stringMatching(/Z$/) } });
+      expect(running).toMatchObject({
+        dev: true,
+        sync: {
+          height: expect.any(Number),
+          bestKnownHeight: expect.any(Number),
+          progress: 1,
+          peers: 0,
+          syncing: false,
+          checkedAt: expect.stringMatching(/Z$/),
+        },
+      });
       const response = await nodes.http.get(`/users/me/nodes/${basic.id}/logs?lines=3`).set(asAlice()).expect(200);
       const lines = response.body as string[];
       expect(lines.length).toBeGreaterThan(0);
@@ -222,16 +252,22 @@ describe('nodes API', () => {
 
     it('records an event of every call, as cloud-nodes, at the accounts service', async () => {
       await nodes.service.recorder.drain();
-      await waitUntil('the nodes calls are in the event list', async () => {
-        const events = (await platform.accounts.http.get('/users/me/events?service=cloud-nodes&limit=500').set(bearer(alice.accountToken)).expect(200)).body as Array<{
-          input: { method: string; route: string; resourceId?: string };
-          output: { httpStatusCode: number };
-        }>;
-        return (
-          events.some((event) => event.input.route === '/users/me/nodes' && event.input.method === 'POST' && event.output.httpStatusCode === 403) &&
-          events.some((event) => event.input.route === '/users/me/nodes/:id/credentials' && event.input.resourceId === basic.id)
-        );
-      }, 15_000, 100);
+      await waitUntil(
+        'the nodes calls are in the event list',
+        async () => {
+          const events = (await platform.accounts.http.get('/users/me/events?service=cloud-nodes&limit=500').set(bearer(alice.accountToken)).expect(200))
+            .body as Array<{
+            input: { method: string; route: string; resourceId?: string };
+            output: { httpStatusCode: number };
+          }>;
+          return (
+            events.some((event) => event.input.route === '/users/me/nodes' && event.input.method === 'POST' && event.output.httpStatusCode === 403) &&
+            events.some((event) => event.input.route === '/users/me/nodes/:id/credentials' && event.input.resourceId === basic.id)
+          );
+        },
+        15_000,
+        100,
+      );
     });
   });
 });

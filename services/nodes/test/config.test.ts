@@ -45,7 +45,16 @@ describe('nodes configuration', () => {
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(ConfigError);
-    expect((thrown as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual(['ACCOUNTS_URL', 'LOCAL_NETWORKS', 'LOCAL_PRUNE_MB', 'LTC_PEERS', 'MAX_NODES_PER_USER', 'NODES_PORT', 'NODE_DOMAIN', 'NODE_DRIVER']);
+    expect((thrown as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual([
+      'ACCOUNTS_URL',
+      'LOCAL_NETWORKS',
+      'LOCAL_PRUNE_MB',
+      'LTC_PEERS',
+      'MAX_NODES_PER_USER',
+      'NODES_PORT',
+      'NODE_DOMAIN',
+      'NODE_DRIVER',
+    ]);
   });
 
   it('runs the node software the environment names, and reports its version', async () => {
@@ -54,7 +63,10 @@ describe('nodes configuration', () => {
       const fakeLitecoind = path.join(dir, 'litecoind');
       writeFileSync(fakeLitecoind, '#!/bin/sh\necho "Litecoin Core version v9.8.7-gabcdef"\n', { mode: 0o755 });
       const chainsWith = async (env: Record<string, string>) => {
-        const driver = openNodeDriver(loadNodesConfig({ DATA_DIR: dir, LITECOIND_PATH: fakeLitecoind, ...env }), createLogger({ service: 'test', level: 'silent' }));
+        const driver = openNodeDriver(
+          loadNodesConfig({ DATA_DIR: dir, LITECOIND_PATH: fakeLitecoind, ...env }),
+          createLogger({ service: 'test', level: 'silent' }),
+        );
         const chains = await driver.chains();
         await driver.close();
         return Object.fromEntries(chains.map((option) => [option.image, option]));

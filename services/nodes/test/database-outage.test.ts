@@ -38,10 +38,15 @@ async function startBehindLink(env: Record<string, string> = {}): Promise<{ node
 async function createRunning(nodes: TestNodes): Promise<string> {
   const created = await nodes.http.post('/users/me/nodes').set(bearer(user.clientToken)).send({ image: 'btc' }).expect(200);
   const { id } = created.body as { id: string };
-  await waitUntil('the node runs', async () => {
-    const node = await nodes.http.get(`/users/me/nodes/${id}`).set(bearer(user.clientToken));
-    return node.status === 200 && (node.body as { state: string }).state === 'running';
-  }, 60_000, 100);
+  await waitUntil(
+    'the node runs',
+    async () => {
+      const node = await nodes.http.get(`/users/me/nodes/${id}`).set(bearer(user.clientToken));
+      return node.status === 200 && (node.body as { state: string }).state === 'running';
+    },
+    60_000,
+    100,
+  );
   return id;
 }
 
@@ -85,7 +90,12 @@ describe('a database outage', () => {
     expect(health.body).toMatchObject({ status: 'degraded', dependencies: { database: 'down', 'message bus': 'up' } });
 
     await link.restore();
-    await waitUntil('the API answers again', async () => (await nodes.http.get(`/users/me/nodes/${id}`).set(bearer(user.clientToken))).status === 200, 15_000, 100);
+    await waitUntil(
+      'the API answers again',
+      async () => (await nodes.http.get(`/users/me/nodes/${id}`).set(bearer(user.clientToken))).status === 200,
+      15_000,
+      100,
+    );
     await waitUntil('the instance is ready again', async () => (await nodes.http.get('/readyz')).status === 200, 15_000, 50);
     const node = (await nodes.http.get(`/users/me/nodes/${id}`).set(bearer(user.clientToken)).expect(200)).body as { state: string };
     expect(node.state).toBe('running');
@@ -98,11 +108,15 @@ describe('a database outage', () => {
     expect(list).toHaveLength(1);
   });
 
-  it('stops an instance\'s copy of a node only once it learns that another instance holds the lease', async () => {
+  it("stops an instance's copy of a node only once it learns that another instance holds the lease", async () => {
     // Separate node directories, as instances on two machines have.
     const a = await startBehindLink({ NODES_INSTANCE_ID: 'instance-a', LOCAL_NODES_DIR: path.join(platform.dataDir, 'nodes-a') });
     const id = await createRunning(a.nodes);
-    const b = await platform.startNodes({ NODES_INSTANCE_ID: 'instance-b', NODE_LEASE_SECONDS: LEASE_SECONDS, LOCAL_NODES_DIR: path.join(platform.dataDir, 'nodes-b') });
+    const b = await platform.startNodes({
+      NODES_INSTANCE_ID: 'instance-b',
+      NODE_LEASE_SECONDS: LEASE_SECONDS,
+      LOCAL_NODES_DIR: path.join(platform.dataDir, 'nodes-b'),
+    });
     expect(await b.service.repository.owners()).toEqual(new Map([[id, 'instance-a']]));
 
     // Only instance a is cut off: b takes the node once a's lease has run out.
@@ -144,7 +158,18 @@ describe('usage reports during a database outage (issue 29, item 8)', () => {
       proxyId: 'proxy-test',
       from: new Date(now - 5_000).toISOString(),
       to: new Date(now).toISOString(),
-      nodes: [{ nodeId, userId: owner.id, requests: 7, blocked: 0, bytesIn: 70, bytesOut: 140, calls: [{ method: 'eth_blocknumber', outcome: 'ok', calls: 7 }], credentials: [] }],
+      nodes: [
+        {
+          nodeId,
+          userId: owner.id,
+          requests: 7,
+          blocked: 0,
+          bytesIn: 70,
+          bytesOut: 140,
+          calls: [{ method: 'eth_blocknumber', outcome: 'ok', calls: 7 }],
+          credentials: [],
+        },
+      ],
     });
 
     await link.cut();

@@ -38,7 +38,12 @@ describe('NODE_DRIVER=kubernetes', () => {
   it('stops on bad KUBE_* values, naming each variable', () => {
     let thrown: unknown;
     try {
-      loadNodesConfig({ KUBE_NAMESPACE: 'Cloud_Nodes', KUBE_PROXY_POD_SELECTOR: 'node-proxy', KUBE_RPC_ALLOW_CIDRS: '10.0.0.0/8,everywhere', KUBE_PVC_DELETE_GRACE_SECONDS: '-1' });
+      loadNodesConfig({
+        KUBE_NAMESPACE: 'Cloud_Nodes',
+        KUBE_PROXY_POD_SELECTOR: 'node-proxy',
+        KUBE_RPC_ALLOW_CIDRS: '10.0.0.0/8,everywhere',
+        KUBE_PVC_DELETE_GRACE_SECONDS: '-1',
+      });
     } catch (error) {
       thrown = error;
     }

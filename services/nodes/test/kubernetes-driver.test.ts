@@ -89,7 +89,9 @@ describe('the kubernetes driver against a fake API server', () => {
     const container = statefulSet?.spec?.template?.spec?.containers?.[0];
     expect(container?.args).toContain('-txindex');
     const devNode = { ...btcSpec, id: nodeIdOf('ltc'), image: 'ltc' as const, dev: true };
-    await expect(driver.ensure(devNode)).rejects.toThrow(new ImageUnavailableError(`node ${devNode.id} was created on a dev chain, which the kubernetes driver does not run`));
+    await expect(driver.ensure(devNode)).rejects.toThrow(
+      new ImageUnavailableError(`node ${devNode.id} was created on a dev chain, which the kubernetes driver does not run`),
+    );
     expect(fake.get('statefulsets', devNode.id)).toBeUndefined();
   });
 
@@ -203,13 +205,16 @@ describe('the kubernetes driver against a fake API server', () => {
     const driver = newDriver();
     await driver.ensure(btcSpec);
     const claim = fake.get('persistentvolumeclaims', `data-${BTC}-0`);
-    const resources = () => ((fake.get('statefulsets', BTC)?.spec as { template: { spec: { containers: Array<{ resources: unknown }> } } }).template.spec.containers[0]?.resources);
+    const resources = () =>
+      (fake.get('statefulsets', BTC)?.spec as { template: { spec: { containers: Array<{ resources: unknown }> } } }).template.spec.containers[0]?.resources;
     const standard = resources();
     const uid = fake.get('statefulsets', BTC)?.metadata.uid;
     await driver.stop(BTC);
     await driver.ensure({ ...btcSpec, large: true });
 
-    const large = golden('btc', 'large').find((object) => (object as { kind: string }).kind === 'StatefulSet') as { spec: { template: { spec: { containers: Array<{ resources: unknown }> } } } };
+    const large = golden('btc', 'large').find((object) => (object as { kind: string }).kind === 'StatefulSet') as {
+      spec: { template: { spec: { containers: Array<{ resources: unknown }> } } };
+    };
     expect(resources()).toEqual(large.spec.template.spec.containers[0]?.resources);
     expect(resources()).not.toEqual(standard);
     expect((fake.get('statefulsets', BTC)?.spec as { replicas: number }).replicas).toBe(1);
@@ -290,7 +295,9 @@ describe('the kubernetes driver against a fake API server', () => {
 
     await newDriver({ catalogue }).ensure(btcSpec);
     expect(fake.calls('PUT').map((request) => request.resource)).toEqual(['statefulsets']);
-    const after = fake.get('statefulsets', BTC) as WireObject & { spec: { volumeClaimTemplates: unknown; selector: unknown; template: { spec: { containers: { image: string }[] } } } };
+    const after = fake.get('statefulsets', BTC) as WireObject & {
+      spec: { volumeClaimTemplates: unknown; selector: unknown; template: { spec: { containers: { image: string }[] } } };
+    };
     expect(after.spec.template.spec.containers[0]?.image).toBe('docker.io/bitcoin/bitcoin:31.1');
     expect(after.spec.volumeClaimTemplates).toEqual(before.spec.volumeClaimTemplates);
     expect(after.spec.selector).toEqual(before.spec.selector);
@@ -333,7 +340,9 @@ describe('the kubernetes driver against a fake API server', () => {
     const error: unknown = await driver.ensure(btcSpec).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(KubernetesApiError);
     expect((error as KubernetesApiError).status).toBe(403);
-    expect((error as Error).message).toMatch(/may not create StatefulSet in namespace cloud-nodes \(403 Forbidden: statefulsets.apps is forbidden.*\); give its service account a Role there/);
+    expect((error as Error).message).toMatch(
+      /may not create StatefulSet in namespace cloud-nodes \(403 Forbidden: statefulsets.apps is forbidden.*\); give its service account a Role there/,
+    );
     expect(fake.list('statefulsets')).toEqual([]);
 
     await driver.ensure(btcSpec);
@@ -365,7 +374,14 @@ describe('the kubernetes driver against a fake API server', () => {
     const driver = newDriver({ catalogue });
     const chains = await driver.chains();
     expect(chains.map((option) => option.image)).toEqual(['btc', 'bch', 'btctestnet', 'bchtestnet', 'eth', 'avalanche', 'avalanchefuji']);
-    expect(chains.find((option) => option.image === 'eth')).toEqual({ image: 'eth', chain: 'eth', network: 'mainnet', software: 'geth-1.17.5', dev: false, pruned: false });
+    expect(chains.find((option) => option.image === 'eth')).toEqual({
+      image: 'eth',
+      chain: 'eth',
+      network: 'mainnet',
+      software: 'geth-1.17.5',
+      dev: false,
+      pruned: false,
+    });
     // The cluster runs the real networks, whole: nothing there is a dev chain.
     expect(chains.filter((option) => option.dev || option.pruned)).toEqual([]);
     await expect(driver.ensure({ id: nodeIdOf('ltc'), image: 'ltc', large: false, dev: false, txindex: false })).rejects.toThrow(ImageUnavailableError);
@@ -386,110 +402,118 @@ const litecoind = process.env.LITECOIND_PATH || findOnPath('litecoind');
 if (!litecoind && process.env.CI) throw new Error('litecoind is missing: install it or set LITECOIND_PATH');
 const describeWithLitecoind = litecoind ? describe : describe.skip;
 
-describeWithLitecoind(`the kubernetes driver reads a node's sync status at its pod (real litecoind)${litecoind ? '' : ' (skipped: litecoind not found)'}`, () => {
-  const LTC = nodeIdOf('ltc');
-  // A guard against a hang, not a speed goal: the first reading is asked again until this is spent.
-  const LITECOIND_READS = { syncReadTimeoutMs: 30_000 };
-  // What the driver logged (a failed reading says why there) and what litecoind logged: shown with
-  // a reading that is missing, which CI has seen on a loaded machine and this machine has not.
-  let logged: string[];
-  const recordingLogger = () =>
-    createLogger({
-      service: 'test',
-      level: 'debug',
-      stream: new Writable({
-        write(chunk: Buffer, _encoding, callback) {
-          logged.push(chunk.toString('utf8').trim());
-          callback();
-        },
-      }),
-    });
-  const litecoindLog = () => {
-    const file = path.join(dir, 'regtest', 'debug.log');
-    return existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-40) : [];
-  };
-  /** The status, or a failure that says why its reading is missing. */
-  const withReading = (status: NodeStatus): NodeStatus => {
-    if ('sync' in status && status.sync) return status;
-    throw new Error(`no sync reading in ${JSON.stringify(status)}\ndriver's log:\n${logged.join('\n')}\nlitecoind's log:\n${litecoindLog().join('\n')}`);
-  };
-  let node: ChildProcess;
-  let rpcPort: number;
+describeWithLitecoind(
+  `the kubernetes driver reads a node's sync status at its pod (real litecoind)${litecoind ? '' : ' (skipped: litecoind not found)'}`,
+  () => {
+    const LTC = nodeIdOf('ltc');
+    // A guard against a hang, not a speed goal: the first reading is asked again until this is spent.
+    const LITECOIND_READS = { syncReadTimeoutMs: 30_000 };
+    // What the driver logged (a failed reading says why there) and what litecoind logged: shown with
+    // a reading that is missing, which CI has seen on a loaded machine and this machine has not.
+    let logged: string[];
+    const recordingLogger = () =>
+      createLogger({
+        service: 'test',
+        level: 'debug',
+        stream: new Writable({
+          write(chunk: Buffer, _encoding, callback) {
+            logged.push(chunk.toString('utf8').trim());
+            callback();
+          },
+        }),
+      });
+    const litecoindLog = () => {
+      const file = path.join(dir, 'regtest', 'debug.log');
+      return existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-40) : [];
+    };
+    /** The status, or a failure that says why its reading is missing. */
+    const withReading = (status: NodeStatus): NodeStatus => {
+      if ('sync' in status && status.sync) return status;
+      throw new Error(`no sync reading in ${JSON.stringify(status)}\ndriver's log:\n${logged.join('\n')}\nlitecoind's log:\n${litecoindLog().join('\n')}`);
+    };
+    let node: ChildProcess;
+    let rpcPort: number;
 
-  // The node's pod, as the fake API server reports it: the container on `port` of 127.0.0.1.
-  const putLtcPod = (uid: string, port: number) =>
-    fake.put('pods', {
-      metadata: { name: `${LTC}-0`, uid, labels: { 'app.kubernetes.io/managed-by': 'cloud-nodes', 'cloud.nodes/node-id': LTC, 'cloud.nodes/image': 'ltc' } },
-      spec: { containers: [{ name: 'node', image: 'docker.io/uphold/litecoin-core:0.21', ports: [{ name: 'rpc', containerPort: port }] }] },
-      status: { phase: 'Running', podIP: '127.0.0.1', conditions: [condition('PodScheduled', 'True'), condition('Ready', 'True')] },
-    });
+    // The node's pod, as the fake API server reports it: the container on `port` of 127.0.0.1.
+    const putLtcPod = (uid: string, port: number) =>
+      fake.put('pods', {
+        metadata: { name: `${LTC}-0`, uid, labels: { 'app.kubernetes.io/managed-by': 'cloud-nodes', 'cloud.nodes/node-id': LTC, 'cloud.nodes/image': 'ltc' } },
+        spec: { containers: [{ name: 'node', image: 'docker.io/uphold/litecoin-core:0.21', ports: [{ name: 'rpc', containerPort: port }] }] },
+        status: { phase: 'Running', podIP: '127.0.0.1', conditions: [condition('PodScheduled', 'True'), condition('Ready', 'True')] },
+      });
 
-  beforeEach(async () => {
-    // A node just started, with no peer yet: in initial block download, as a real node is until its network tells it the tip.
-    logged = [];
-    rpcPort = await choosePort(undefined);
-    node = spawn(
-      litecoind!,
-      [
-        '-regtest',
-        `-datadir=${dir}`,
-        ...['-connect=0', '-listen=0', '-dnsseed=0', '-disablewallet', '-printtoconsole=0'],
-        ...['-server', '-rpcbind=127.0.0.1', '-rpcallowip=127.0.0.1', `-rpcport=${rpcPort}`, `-rpcauth=${nodeRpcAuth(SECRET_KEY, LTC)}`],
-      ],
-      { stdio: 'ignore' },
-    );
-  });
-
-  afterEach(async () => {
-    if (node.exitCode !== null) return;
-    const exited = once(node, 'exit');
-    node.kill('SIGTERM');
-    await exited;
-  });
-
-  it('reports a node still in initial block download with its reading, and the new reading once it has caught up', async () => {
-    const driver = newDriver({ ...LITECOIND_READS, logger: recordingLogger() });
-    const rpc = asProxy({ url: `http://127.0.0.1:${rpcPort}` }, SECRET_KEY, LTC);
-    await waitForValue('litecoind to answer', async () => (await jsonRpc(rpc, 'getblockcount').catch(() => undefined))?.result);
-    await driver.ensure({ id: LTC, image: 'ltc', large: false, dev: false, txindex: false });
-    putLtcPod('pod-1', rpcPort);
-
-    // The first reading of a pod is awaited, by every caller asking meanwhile too: a syncing node is never announced `running` without it.
-    const [first, meanwhile] = (await Promise.all([driver.status(LTC), driver.status(LTC)])).map(withReading);
-    expect(meanwhile).toEqual(first);
-    expect(first).toEqual({
-      state: 'running',
-      endpoint: { url: `http://${LTC}.${NAMESPACE}.svc:${rpcPort}` },
-      sync: { height: 0, bestKnownHeight: 0, progress: 0, peers: 0, syncing: true, checkedAt: expect.any(Date) as Date },
+    beforeEach(async () => {
+      // A node just started, with no peer yet: in initial block download, as a real node is until its network tells it the tip.
+      logged = [];
+      rpcPort = await choosePort(undefined);
+      node = spawn(
+        litecoind!,
+        [
+          '-regtest',
+          `-datadir=${dir}`,
+          ...['-connect=0', '-listen=0', '-dnsseed=0', '-disablewallet', '-printtoconsole=0'],
+          ...['-server', '-rpcbind=127.0.0.1', '-rpcallowip=127.0.0.1', `-rpcport=${rpcPort}`, `-rpcauth=${nodeRpcAuth(SECRET_KEY, LTC)}`],
+        ],
+        { stdio: 'ignore' },
+      );
     });
 
-    // It gets the network's tip (here: mines it), and leaves initial block download.
-    expect((await jsonRpc(rpc, 'generatetodescriptor', [1, 'raw(51)'])).error).toBeUndefined();
-    // Within the read interval the last reading answers, without calling the node.
-    expect(await driver.status(LTC)).toMatchObject({ sync: { height: 0, syncing: true } });
-    // After it, a new reading is taken (in the background: the pass is not held up by the node's RPC).
-    const caughtUp = await waitForValue('a new reading', async () => {
-      now += 5_000;
-      const status = await driver.status(LTC);
-      return status.state === 'running' && status.sync?.syncing === false ? status.sync : undefined;
+    afterEach(async () => {
+      if (node.exitCode !== null) return;
+      const exited = once(node, 'exit');
+      node.kill('SIGTERM');
+      await exited;
     });
-    expect(caughtUp).toMatchObject({ height: 1, bestKnownHeight: 1, progress: 1, peers: 0, syncing: false });
-  });
 
-  it('reads a new pod afresh, and reports a node it cannot reach without a reading rather than failing', async () => {
-    // A short read timeout: the first pod's reading, at a closed port, is retried until it is spent.
-    const driver = newDriver({ syncReadTimeoutMs: 3_000, logger: recordingLogger() });
-    const rpc = asProxy({ url: `http://127.0.0.1:${rpcPort}` }, SECRET_KEY, LTC);
-    await waitForValue('litecoind to answer', async () => (await jsonRpc(rpc, 'getblockcount').catch(() => undefined))?.result);
-    await driver.ensure({ id: LTC, image: 'ltc', large: false, dev: false, txindex: false });
-    const closedPort = await choosePort(undefined);
-    putLtcPod('pod-1', closedPort);
-    expect(await driver.status(LTC)).toEqual({ state: 'running', endpoint: { url: `http://${LTC}.${NAMESPACE}.svc:${closedPort}` } });
-    const warned = logged.map((line) => JSON.parse(line) as { level: string }).filter((line) => line.level === 'warn');
-    expect(warned).toEqual([expect.objectContaining({ message: expect.stringMatching(/^cannot read the node's sync status at its RPC/) as string, error: expect.objectContaining({ code: 'ECONNREFUSED' }) as object })]);
+    it('reports a node still in initial block download with its reading, and the new reading once it has caught up', async () => {
+      const driver = newDriver({ ...LITECOIND_READS, logger: recordingLogger() });
+      const rpc = asProxy({ url: `http://127.0.0.1:${rpcPort}` }, SECRET_KEY, LTC);
+      await waitForValue('litecoind to answer', async () => (await jsonRpc(rpc, 'getblockcount').catch(() => undefined))?.result);
+      await driver.ensure({ id: LTC, image: 'ltc', large: false, dev: false, txindex: false });
+      putLtcPod('pod-1', rpcPort);
 
-    // Rescheduled (a new pod), now where its RPC answers: read at once, not after the interval (the clock stands still).
-    putLtcPod('pod-2', rpcPort);
-    expect(withReading(await driver.status(LTC))).toMatchObject({ state: 'running', sync: { height: 0, syncing: true } });
-  });
-});
+      // The first reading of a pod is awaited, by every caller asking meanwhile too: a syncing node is never announced `running` without it.
+      const [first, meanwhile] = (await Promise.all([driver.status(LTC), driver.status(LTC)])).map(withReading);
+      expect(meanwhile).toEqual(first);
+      expect(first).toEqual({
+        state: 'running',
+        endpoint: { url: `http://${LTC}.${NAMESPACE}.svc:${rpcPort}` },
+        sync: { height: 0, bestKnownHeight: 0, progress: 0, peers: 0, syncing: true, checkedAt: expect.any(Date) as Date },
+      });
+
+      // It gets the network's tip (here: mines it), and leaves initial block download.
+      expect((await jsonRpc(rpc, 'generatetodescriptor', [1, 'raw(51)'])).error).toBeUndefined();
+      // Within the read interval the last reading answers, without calling the node.
+      expect(await driver.status(LTC)).toMatchObject({ sync: { height: 0, syncing: true } });
+      // After it, a new reading is taken (in the background: the pass is not held up by the node's RPC).
+      const caughtUp = await waitForValue('a new reading', async () => {
+        now += 5_000;
+        const status = await driver.status(LTC);
+        return status.state === 'running' && status.sync?.syncing === false ? status.sync : undefined;
+      });
+      expect(caughtUp).toMatchObject({ height: 1, bestKnownHeight: 1, progress: 1, peers: 0, syncing: false });
+    });
+
+    it('reads a new pod afresh, and reports a node it cannot reach without a reading rather than failing', async () => {
+      // A short read timeout: the first pod's reading, at a closed port, is retried until it is spent.
+      const driver = newDriver({ syncReadTimeoutMs: 3_000, logger: recordingLogger() });
+      const rpc = asProxy({ url: `http://127.0.0.1:${rpcPort}` }, SECRET_KEY, LTC);
+      await waitForValue('litecoind to answer', async () => (await jsonRpc(rpc, 'getblockcount').catch(() => undefined))?.result);
+      await driver.ensure({ id: LTC, image: 'ltc', large: false, dev: false, txindex: false });
+      const closedPort = await choosePort(undefined);
+      putLtcPod('pod-1', closedPort);
+      expect(await driver.status(LTC)).toEqual({ state: 'running', endpoint: { url: `http://${LTC}.${NAMESPACE}.svc:${closedPort}` } });
+      const warned = logged.map((line) => JSON.parse(line) as { level: string }).filter((line) => line.level === 'warn');
+      expect(warned).toEqual([
+        expect.objectContaining({
+          message: expect.stringMatching(/^cannot read the node's sync status at its RPC/) as string,
+          error: expect.objectContaining({ code: 'ECONNREFUSED' }) as object,
+        }),
+      ]);
+
+      // Rescheduled (a new pod), now where its RPC answers: read at once, not after the interval (the clock stands still).
+      putLtcPod('pod-2', rpcPort);
+      expect(withReading(await driver.status(LTC))).toMatchObject({ state: 'running', sync: { height: 0, syncing: true } });
+    });
+  },
+);

@@ -32,7 +32,8 @@ describe('the nodes service with NODE_DRIVER=kubernetes', () => {
     else process.env.KUBECONFIG = previousKubeconfig;
   });
 
-  const nodeOf = async (id: string) => (await nodes.http.get(`/users/me/nodes/${id}`).set(bearer(user.clientToken))).body as { state: string; software: string; large: boolean };
+  const nodeOf = async (id: string) =>
+    (await nodes.http.get(`/users/me/nodes/${id}`).set(bearer(user.clientToken))).body as { state: string; software: string; large: boolean };
   /** The kubelet reports the node's pod Ready. */
   const readyPod = (id: string) =>
     fake.put('pods', {
@@ -80,7 +81,8 @@ describe('the nodes service with NODE_DRIVER=kubernetes', () => {
     await waitUntil('the node runs', async () => (await nodeOf(id)).state === 'running', 10_000, 50);
     const claims = () => fake.list('persistentvolumeclaims').filter((claim) => claim.metadata.name.includes(id));
     const [claim] = claims();
-    const spec = () => fake.get('statefulsets', id)?.spec as { replicas: number; template: { spec: { containers: Array<{ resources: { limits: { memory: string } } }> } } };
+    const spec = () =>
+      fake.get('statefulsets', id)?.spec as { replicas: number; template: { spec: { containers: Array<{ resources: { limits: { memory: string } } }> } } };
     const standardMemory = spec().template.spec.containers[0]?.resources.limits.memory;
 
     await nodes.http.post(`/users/me/nodes/${id}/stop`).set(bearer(user.clientToken)).expect(200);
@@ -122,9 +124,16 @@ describe('the nodes service with NODE_DRIVER=kubernetes', () => {
       },
     });
     await waitUntil('the node has failed', async () => (await nodeOf(id)).state === 'failed', 10_000, 50);
-    expect(((await nodes.http.get(`/users/me/nodes/${id}`).set(bearer(user.clientToken))).body as { stateReason: string }).stateReason).toMatch(/keeps exiting: 5 restarts/);
+    expect(((await nodes.http.get(`/users/me/nodes/${id}`).set(bearer(user.clientToken))).body as { stateReason: string }).stateReason).toMatch(
+      /keeps exiting: 5 restarts/,
+    );
     expect((fake.get('statefulsets', id)?.spec as { replicas: number }).replicas).toBe(0);
     // Its volume and objects stay until it is deleted.
-    expect(fake.list('persistentvolumeclaims').map((claim) => claim.metadata.name).some((name) => name.includes(id))).toBe(true);
+    expect(
+      fake
+        .list('persistentvolumeclaims')
+        .map((claim) => claim.metadata.name)
+        .some((name) => name.includes(id)),
+    ).toBe(true);
   }, 180_000);
 });

@@ -94,7 +94,10 @@ describe('kubernetes manifests', () => {
     const policy = nodeManifests(goldenInput('eth', 'standard'), catalogue, SETTINGS).networkPolicy.spec;
     expect(policy?.ingress).toEqual([
       {
-        _from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'node-proxy' } } }, { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'nodes' } } }],
+        _from: [
+          { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'node-proxy' } } },
+          { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'nodes' } } },
+        ],
         ports: [{ protocol: 'TCP', port: 8545 }],
       },
       {
@@ -113,7 +116,9 @@ describe('kubernetes manifests', () => {
     for (const image of IMAGE_IDS) {
       const args = catalogue.images[image]?.containers[0]?.args ?? [];
       if (IMAGES[image].family === 'bitcoin') {
-        expect(args).toEqual(expect.arrayContaining(['-server', '-rest', '-disablewallet', '-rpcbind=0.0.0.0', '-rpcallowip={{rpcAllowCidr}}', '-rpcauth=$(RPCAUTH)']));
+        expect(args).toEqual(
+          expect.arrayContaining(['-server', '-rest', '-disablewallet', '-rpcbind=0.0.0.0', '-rpcallowip={{rpcAllowCidr}}', '-rpcauth=$(RPCAUTH)']),
+        );
       }
       if (IMAGES[image].family === 'ethereum') {
         for (const api of args.filter((arg) => /^--(http|ws)\.api=/.test(arg))) expect(api).not.toMatch(/admin|personal|debug|miner/);

@@ -28,7 +28,6 @@ describeWithDevChain(`btc and bch on the dev chain${devChainBuilt ? '' : ' (skip
     await rm(rootDir, { recursive: true, force: true });
   });
 
-
   test('chains offers every btc and bch image on the dev chain, labelled with its version', async () => {
     const chains = await driver.chains();
     const manifest = JSON.parse(await readFile(require.resolve('@cloud/dev-chain/package.json'), 'utf8')) as { version: string };

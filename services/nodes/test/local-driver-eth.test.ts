@@ -25,7 +25,6 @@ afterAll(async () => {
 
 const ethNode = (): NodeSpec => ({ id: `node-${randomUUID()}`, image: 'eth', large: false, dev: true, txindex: false });
 
-
 function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = net.createServer();

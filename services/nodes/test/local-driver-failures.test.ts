@@ -135,10 +135,14 @@ driver.ensure(node).then(async function report() {
 
 /** Service A, in a process of its own, running `node`; resolves once the node runs. */
 async function startServiceA(node: NodeSpec): Promise<ChildProcess> {
-  const service = spawn(process.execPath, ['--conditions=@cloud/source', '-e', SERVICE_A, JSON.stringify({ rootDir, secretKey: TEST_RPC_KEY.toString('hex'), node })], {
-    cwd: path.join(__dirname, '..'),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const service = spawn(
+    process.execPath,
+    ['--conditions=@cloud/source', '-e', SERVICE_A, JSON.stringify({ rootDir, secretKey: TEST_RPC_KEY.toString('hex'), node })],
+    {
+      cwd: path.join(__dirname, '..'),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   serviceA = service;
   let output = '';
   service.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));

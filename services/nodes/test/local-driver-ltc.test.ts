@@ -31,7 +31,6 @@ describeWithLitecoind(`ltc on real litecoind${litecoind ? '' : ' (skipped: litec
 
   const ltcNode = (large = false): NodeSpec => ({ id: `node-${randomUUID()}`, image: 'ltc', large, dev: true, txindex: false });
 
-
   test('chains offers ltc, labelled with the version litecoind reports', async () => {
     const ltc = (await driver.chains()).find((option) => option.image === 'ltc');
     expect(ltc).toMatchObject({ chain: 'ltc', network: 'mainnet' });
@@ -110,7 +109,9 @@ describeWithLitecoind(`ltc on real litecoind${litecoind ? '' : ' (skipped: litec
     // The real daemon with one RPC thread and a work queue of one; probed every second, killed after two misses.
     const wrapper = path.join(rootDir, 'litecoind-small-queue');
     await writeFile(wrapper, `#!/bin/sh\nexec ${litecoind} -rpcthreads=1 -rpcworkqueue=1 "$@"\n`, { mode: 0o755 });
-    const busyDriver = createLocalDriver(testDriverOptions(rootDir, { binaries: { litecoind: wrapper }, liveness: { intervalMs: 1000, failuresBeforeRestart: 2 } }));
+    const busyDriver = createLocalDriver(
+      testDriverOptions(rootDir, { binaries: { litecoind: wrapper }, liveness: { intervalMs: 1000, failuresBeforeRestart: 2 } }),
+    );
     const node = ltcNode();
     try {
       await busyDriver.ensure(node);
@@ -121,9 +122,16 @@ describeWithLitecoind(`ltc on real litecoind${litecoind ? '' : ' (skipped: litec
       let busy = 0;
       const keepBusy = async () => {
         while (Date.now() < until) {
-          const call = { method: 'POST', headers: { authorization: endpoint.authorization! }, body: JSON.stringify({ id: 1, method: 'waitforblockheight', params: [1_000_000, 300] }) };
+          const call = {
+            method: 'POST',
+            headers: { authorization: endpoint.authorization! },
+            body: JSON.stringify({ id: 1, method: 'waitforblockheight', params: [1_000_000, 300] }),
+          };
           // The daemon closes the connection of a call it refuses: a reused one may fail, the next is new.
-          const text = await fetch(endpoint.url, call).then((answer) => answer.text(), () => '');
+          const text = await fetch(endpoint.url, call).then(
+            (answer) => answer.text(),
+            () => '',
+          );
           if (text.includes('Work queue depth exceeded')) {
             busy += 1;
             await sleep(20);

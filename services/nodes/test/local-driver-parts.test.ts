@@ -34,12 +34,16 @@ test('output without a version gives no label', () => {
   expect(softwareLabel('version 1.2.3')).toBeUndefined();
 });
 
-test('rpcauth: the proxy\'s user and only a salted hash of the password', () => {
+test("rpcauth: the proxy's user and only a salted hash of the password", () => {
   const password = 'p'.repeat(64);
   const line = rpcAuth(password);
   const match = /^cloud-proxy:([0-9a-f]{32})\$([0-9a-f]{64})$/.exec(line);
   expect(match).not.toBeNull();
-  expect(match?.[2]).toBe(createHmac('sha256', match?.[1] ?? '').update(password).digest('hex'));
+  expect(match?.[2]).toBe(
+    createHmac('sha256', match?.[1] ?? '')
+      .update(password)
+      .digest('hex'),
+  );
   expect(rpcAuth(password)).not.toBe(line); // a new salt each time
 });
 
@@ -123,8 +127,13 @@ describe('launch plans', () => {
     );
     expect(plan.args).toEqual(expect.arrayContaining(['-server', '-rest', '-disablewallet', '-printtoconsole', '-vbparams=mweb:0:0:2147483647:2147483647']));
     // The password the proxy derives for this node, as only a salted hash.
-    const [salt, hash] = /^-rpcauth=cloud-proxy:([0-9a-f]{32})\$([0-9a-f]{64})$/.exec(plan.args.find((arg) => arg.startsWith('-rpcauth=')) ?? '')?.slice(1) ?? [];
-    expect(hash).toBe(createHmac('sha256', salt ?? '').update(nodeRpcPassword(rpcKey, 'node-a')).digest('hex'));
+    const [salt, hash] =
+      /^-rpcauth=cloud-proxy:([0-9a-f]{32})\$([0-9a-f]{64})$/.exec(plan.args.find((arg) => arg.startsWith('-rpcauth=')) ?? '')?.slice(1) ?? [];
+    expect(hash).toBe(
+      createHmac('sha256', salt ?? '')
+        .update(nodeRpcPassword(rpcKey, 'node-a'))
+        .digest('hex'),
+    );
     expect(plan.args.some((arg) => arg.startsWith('-dbcache'))).toBe(false);
     expect(plan.rpc).toEqual({ url: 'http://127.0.0.1:40001', authorization: nodeRpcAuthorization(rpcKey, 'node-a') });
     expect(plan.mine).toEqual({ method: 'generatetodescriptor', params: [1, 'raw(51)'] });

@@ -49,7 +49,10 @@ describeWithLitecoind(`LOCAL_NETWORKS=public on real litecoind${litecoind ? '' :
   it('refuses a txindex on a pruned node with 400, creating nothing', async () => {
     const response = await nodes.http.post('/users/me/nodes').set(asUser()).send({ image: 'ltc', txindex: true });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ code: 'InvalidInput', message: expect.stringMatching(/^body\.txindex: ltc nodes here are pruned .* a pruned node cannot have a transaction index$/) });
+    expect(response.body).toEqual({
+      code: 'InvalidInput',
+      message: expect.stringMatching(/^body\.txindex: ltc nodes here are pruned .* a pruned node cannot have a transaction index$/),
+    });
     expect((await nodes.http.get('/users/me/nodes').set(asUser()).expect(200)).body).toEqual([]);
   });
 

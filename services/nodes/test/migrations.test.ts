@@ -38,13 +38,36 @@ describe('nodes migrations', () => {
     const now = new Date();
     const node = { user_id: 'user-1', large: false, jwt: true, state: 'provisioning', created_at: now, updated_at: now };
     await test.db('nodes').insert({ ...node, id: 'node-1', image: 'eth', software: 'anvil-1.7.1' });
-    await test.db('nodes').insert({ ...node, id: 'node-2', image: 'ltc', software: 'litecoin-core-0.21.4', upstream_url: 'http://node-2.cloud-nodes.svc:9332' });
+    await test
+      .db('nodes')
+      .insert({ ...node, id: 'node-2', image: 'ltc', software: 'litecoin-core-0.21.4', upstream_url: 'http://node-2.cloud-nodes.svc:9332' });
     await test.db('nodes').insert({ ...node, id: 'node-3', image: 'ltc', software: 'litecoin-core-0.21.4', upstream_url: 'http://127.0.0.1:40001' });
     // A Basic node: its one credential becomes the first of its list, named default.
     const hash = 'a'.repeat(64);
-    await test.db('nodes').insert({ id: 'node-4', user_id: 'user-1', image: 'btc', large: false, jwt: false, software: 'x', state: 'running', node_user: 'u0123', node_password_hash: hash, created_at: now, updated_at: now });
+    await test.db('nodes').insert({
+      id: 'node-4',
+      user_id: 'user-1',
+      image: 'btc',
+      large: false,
+      jwt: false,
+      software: 'x',
+      state: 'running',
+      node_user: 'u0123',
+      node_password_hash: hash,
+      created_at: now,
+      updated_at: now,
+    });
 
-    expect(await migrateToLatest(test.db, NODES_SCHEMA, nodesMigrations)).toEqual([addNodesStartAfterStop.name, addNodesDevAndTxindex.name, addNodesSync.name, addNodeCredentialsAndAccess.name, createUsage.name, createUsageCredentials.name, addNodesLeaseGeneration.name, addNodesName.name]);
+    expect(await migrateToLatest(test.db, NODES_SCHEMA, nodesMigrations)).toEqual([
+      addNodesStartAfterStop.name,
+      addNodesDevAndTxindex.name,
+      addNodesSync.name,
+      addNodeCredentialsAndAccess.name,
+      createUsage.name,
+      createUsageCredentials.name,
+      addNodesLeaseGeneration.name,
+      addNodesName.name,
+    ]);
     expect(await tables(test)).toEqual(['nodes', 'outbox', 'usage_calls', 'usage_credential_calls', 'usage_messages', 'usage_traffic']);
     // Nodes of the local driver ran on dev chains until now; those of the cluster did not.
     expect(await test.db('nodes').select('id', 'dev', 'txindex', 'sync_progress', 'start_after_stop').orderBy('id')).toEqual([
@@ -57,7 +80,13 @@ describe('nodes migrations', () => {
       { id: 'node-1', credentials: [], access: null },
       { id: 'node-2', credentials: [], access: null },
       { id: 'node-3', credentials: [], access: null },
-      { id: 'node-4', credentials: [{ id: expect.stringMatching(/^cred-[0-9a-f-]{36}$/), name: 'default', user: 'u0123', passwordSha256: hash, createdAt: now.toISOString() }], access: null },
+      {
+        id: 'node-4',
+        credentials: [
+          { id: expect.stringMatching(/^cred-[0-9a-f-]{36}$/), name: 'default', user: 'u0123', passwordSha256: hash, createdAt: now.toISOString() },
+        ],
+        access: null,
+      },
     ]);
     expect(await nodeColumns(test)).not.toContain('node_user');
 
@@ -66,7 +95,9 @@ describe('nodes migrations', () => {
     expect(await test.db('nodes').where({ id: 'node-4' }).first('node_user', 'node_password_hash')).toEqual({ node_user: 'u0123', node_password_hash: hash });
     expect(await nodeColumns(test)).not.toContain('credentials');
     await addNodeCredentialsAndAccess.up(test.db);
-    expect(await test.db('nodes').where({ id: 'node-4' }).first('credentials')).toEqual({ credentials: [expect.objectContaining({ name: 'default', user: 'u0123' })] });
+    expect(await test.db('nodes').where({ id: 'node-4' }).first('credentials')).toEqual({
+      credentials: [expect.objectContaining({ name: 'default', user: 'u0123' })],
+    });
     await test.db('nodes').where({ id: 'node-4' }).delete();
     expect(await test.db('nodes').where({ id: 'node-1' }).first('revision', 'owner', 'upstream_url')).toEqual({ revision: 0, owner: null, upstream_url: null });
     await test.db('nodes').where({ id: 'node-1' }).update({ sync_height: 12, sync_progress: 0.5, sync_checked_at: now });
@@ -82,7 +113,20 @@ describe('nodes migrations', () => {
     await addNodesStartAfterStop.up(test.db);
     await addNodesDevAndTxindex.up(test.db);
     await addNodesSync.up(test.db);
-    expect(await nodeColumns(test)).toEqual(expect.arrayContaining(['upstream_url', 'start_after_stop', 'dev', 'txindex', 'sync_height', 'sync_best_known_height', 'sync_progress', 'sync_peers', 'sync_syncing', 'sync_checked_at']));
+    expect(await nodeColumns(test)).toEqual(
+      expect.arrayContaining([
+        'upstream_url',
+        'start_after_stop',
+        'dev',
+        'txindex',
+        'sync_height',
+        'sync_best_known_height',
+        'sync_progress',
+        'sync_peers',
+        'sync_syncing',
+        'sync_checked_at',
+      ]),
+    );
 
     // The usage tables' own down steps drop them, leaving the nodes.
     await test.db('usage_messages').insert({ id: 'msg-1', received_at: now });
@@ -94,7 +138,9 @@ describe('nodes migrations', () => {
     expect(await test.db('usage_messages').select('id')).toEqual([]);
 
     // The lease generation starts at 0 for the nodes there are, and goes with its down step.
-    expect(await test.db('nodes').select('id', 'lease_generation').orderBy('id')).toEqual(['node-1', 'node-2', 'node-3'].map((id) => ({ id, lease_generation: 0 })));
+    expect(await test.db('nodes').select('id', 'lease_generation').orderBy('id')).toEqual(
+      ['node-1', 'node-2', 'node-3'].map((id) => ({ id, lease_generation: 0 })),
+    );
     await addNodesLeaseGeneration.down(test.db);
     expect(await nodeColumns(test)).not.toContain('lease_generation');
     await addNodesLeaseGeneration.up(test.db);
@@ -105,7 +151,12 @@ describe('nodes migrations', () => {
     const longest = 'é🚀'.repeat(32);
     await test.db('nodes').where({ id: 'node-1' }).update({ name: longest });
     expect(await test.db('nodes').where({ id: 'node-1' }).first('name')).toEqual({ name: longest });
-    await expect(test.db('nodes').where({ id: 'node-2' }).update({ name: `${longest}x` })).rejects.toThrow(/too long/);
+    await expect(
+      test
+        .db('nodes')
+        .where({ id: 'node-2' })
+        .update({ name: `${longest}x` }),
+    ).rejects.toThrow(/too long/);
     await addNodesName.down(test.db);
     expect(await nodeColumns(test)).not.toContain('name');
     await addNodesName.up(test.db);

@@ -53,10 +53,15 @@ describe.each([
     };
     expect(created.state).toBe('provisioning');
 
-    await waitUntil(`the ${image} node runs`, async () => {
-      const node = (await nodes.http.get(`/users/me/nodes/${created.id}`).set(bearer(user.clientToken)).expect(200)).body as { state: string };
-      return node.state === 'running';
-    }, 45_000, 100);
+    await waitUntil(
+      `the ${image} node runs`,
+      async () => {
+        const node = (await nodes.http.get(`/users/me/nodes/${created.id}`).set(bearer(user.clientToken)).expect(200)).body as { state: string };
+        return node.state === 'running';
+      },
+      45_000,
+      100,
+    );
 
     const status = await nodes.service.driver.status(created.id);
     if (status.state !== 'running') throw new Error(`driver says ${status.state}`);
@@ -68,10 +73,15 @@ describe.each([
     const deleting = await nodes.http.delete(`/users/me/nodes/${created.id}`).set(bearer(user.clientToken)).expect(200);
     expect(deleting.body).toMatchObject({ id: created.id, state: 'deleting' });
 
-    await waitUntil('the node is gone', async () => {
-      const response = await nodes.http.get(`/users/me/nodes/${created.id}`).set(bearer(user.clientToken));
-      return response.status === 404;
-    }, 30_000, 100);
+    await waitUntil(
+      'the node is gone',
+      async () => {
+        const response = await nodes.http.get(`/users/me/nodes/${created.id}`).set(bearer(user.clientToken));
+        return response.status === 404;
+      },
+      30_000,
+      100,
+    );
     expect((await nodes.http.get('/users/me/nodes').set(bearer(user.clientToken)).expect(200)).body).toEqual([]);
     expect(await nodes.service.driver.status(created.id)).toEqual({ state: 'absent' });
     expect(await portInUse(status.endpoint)).toBe(false);
@@ -86,7 +96,15 @@ describe.each([
     expect(revisions).toEqual([...revisions].sort((a, b) => a - b));
     expect(new Set(revisions).size).toBe(4);
     const basic = { user: created.nodeUser, passwordSha256: sha256(created.nodePass) };
-    const route = { nodeId: created.id, userId: user.id, image, chain: image, dev: true, basic, credentials: [{ id: expect.stringMatching(/^cred-/), ...basic }] };
+    const route = {
+      nodeId: created.id,
+      userId: user.id,
+      image,
+      chain: image,
+      dev: true,
+      basic,
+      credentials: [{ id: expect.stringMatching(/^cred-/), ...basic }],
+    };
     expect(lifecycle.map((each) => each.payload)).toEqual([
       { ...route, revision: revisions[0], state: 'provisioning', upstream: null },
       { ...route, revision: revisions[1], state: 'running', upstream: status.endpoint.url, address: `${created.id}.nodes.localhost` },

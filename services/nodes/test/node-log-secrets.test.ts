@@ -49,7 +49,12 @@ const CASES: Case[] = [
   { image: 'ltc', runs: Boolean(litecoind), printed: /init message: Done loading/, redacted: /Command-line arg: rpcport="\[redacted: port\]"$/ },
   { image: 'btc', runs: devChainBuilt, printed: /Binding RPC on/, redacted: /Binding RPC on address 127\.0\.0\.1 port \[redacted: port\]/ },
   { image: 'bch', runs: devChainBuilt, printed: /Binding RPC on/, redacted: /Binding RPC on address 127\.0\.0\.1 port \[redacted: port\]/ },
-  { image: 'avalanchefuji', runs: devChainBuilt, printed: /HTTP API server listening/, redacted: /HTTP API server listening on address 127\.0\.0\.1 port \[redacted: port\]$/ },
+  {
+    image: 'avalanchefuji',
+    runs: devChainBuilt,
+    printed: /HTTP API server listening/,
+    redacted: /HTTP API server listening on address 127\.0\.0\.1 port \[redacted: port\]$/,
+  },
 ];
 
 describe('node logs hold no secrets', () => {
@@ -81,50 +86,65 @@ describe('node logs hold no secrets', () => {
       return (created.body as { id: string }).id;
     }
     const nodeId = `node-${randomUUID()}`;
-    await platform.bus.publish([message('validator.created', { nodeId, userId: user.id, image, basic: { user: `u${nodeId.slice(5, 13)}`, passwordSha256: sha256('x') } })]);
+    await platform.bus.publish([
+      message('validator.created', { nodeId, userId: user.id, image, basic: { user: `u${nodeId.slice(5, 13)}`, passwordSha256: sha256('x') } }),
+    ]);
     return nodeId;
   }
 
   const runs = (each: Case) => (each.runs ? test : test.skip);
 
   for (const each of CASES) {
-    runs(each)(`${each.image}: the file, the driver, the API and nodes.logs hold no key, mnemonic or RPC port, and only this user reads the file`, async () => {
-      const nodeId = await createNode(each.image);
-      const nodeDir = path.join(platform.dataDir, 'nodes', nodeId);
-      const logFile = path.join(nodeDir, 'node.log');
-      await waitUntil(`the ${each.image} node runs`, async () => ((await nodes.http.get(`/users/me/nodes/${nodeId}`).set(bearer(user.clientToken))).body as { state?: string }).state === 'running', 30_000, 100);
-      await waitUntil('the software has printed that it listens', async () => each.printed.test(await readFile(logFile, 'utf8')), 10_000, 100);
+    runs(each)(
+      `${each.image}: the file, the driver, the API and nodes.logs hold no key, mnemonic or RPC port, and only this user reads the file`,
+      async () => {
+        const nodeId = await createNode(each.image);
+        const nodeDir = path.join(platform.dataDir, 'nodes', nodeId);
+        const logFile = path.join(nodeDir, 'node.log');
+        await waitUntil(
+          `the ${each.image} node runs`,
+          async () => ((await nodes.http.get(`/users/me/nodes/${nodeId}`).set(bearer(user.clientToken))).body as { state?: string }).state === 'running',
+          30_000,
+          100,
+        );
+        await waitUntil('the software has printed that it listens', async () => each.printed.test(await readFile(logFile, 'utf8')), 10_000, 100);
 
-      // The port, as the README tells the operator to find it: in node.json, which only they read.
-      const record = JSON.parse(await readFile(path.join(nodeDir, 'node.json'), 'utf8')) as { rpcPort: number };
-      const port = String(record.rpcPort);
-      expect(await nodes.service.driver.status(nodeId)).toMatchObject({ state: 'running', endpoint: { url: `http://127.0.0.1:${port}` } });
-      const secrets = [...anvil.keys, ...anvil.keys.map((key) => key.slice(2)), anvil.mnemonic, `127.0.0.1:${port}`, `localhost:${port}`];
-      const expectNoSecret = (where: string, text: string) => {
-        for (const secret of secrets) expect({ where, found: text.includes(secret) ? secret : undefined }).toEqual({ where, found: undefined });
-        expect({ where, port: new RegExp(`\\b${port}\\b`).test(text) }).toEqual({ where, port: false });
-      };
+        // The port, as the README tells the operator to find it: in node.json, which only they read.
+        const record = JSON.parse(await readFile(path.join(nodeDir, 'node.json'), 'utf8')) as { rpcPort: number };
+        const port = String(record.rpcPort);
+        expect(await nodes.service.driver.status(nodeId)).toMatchObject({ state: 'running', endpoint: { url: `http://127.0.0.1:${port}` } });
+        const secrets = [...anvil.keys, ...anvil.keys.map((key) => key.slice(2)), anvil.mnemonic, `127.0.0.1:${port}`, `localhost:${port}`];
+        const expectNoSecret = (where: string, text: string) => {
+          for (const secret of secrets) expect({ where, found: text.includes(secret) ? secret : undefined }).toEqual({ where, found: undefined });
+          expect({ where, port: new RegExp(`\\b${port}\\b`).test(text) }).toEqual({ where, port: false });
+        };
 
-      const file = await readFile(logFile, 'utf8');
-      expectNoSecret('node.log', file);
-      const fromDriver = await nodes.service.driver.logs(nodeId, 100_000);
-      expectNoSecret('the driver', fromDriver.join('\n'));
-      const fromApi = await nodes.http.get(`/users/me/nodes/${nodeId}/logs`).query({ lines: 10_000 }).set(bearer(user.clientToken)).expect(200);
-      expectNoSecret('the nodes API', JSON.stringify(fromApi.body));
-      const fromBus = await platform.bus.request('nodes.logs', { nodeId });
-      expectNoSecret('nodes.logs', JSON.stringify(fromBus.lines));
-      // Redacted where it was, not dropped: the reader sees that something was there.
-      expect(fromBus.lines.some((line) => each.redacted.test(line))).toBe(true);
-      if (each.image === 'eth') {
-        expect(fromBus.lines.filter((line) => line === '(0) [redacted: private key]')).toHaveLength(1);
-        expect(fromBus.lines.filter((line) => /^\(\d\) \[redacted: private key\]$/.test(line))).toHaveLength(10);
-        expect(fromBus.lines.some((line) => /^Mnemonic:\s+\[redacted: mnemonic\]$/.test(line))).toBe(true);
-      }
+        const file = await readFile(logFile, 'utf8');
+        expectNoSecret('node.log', file);
+        const fromDriver = await nodes.service.driver.logs(nodeId, 100_000);
+        expectNoSecret('the driver', fromDriver.join('\n'));
+        const fromApi = await nodes.http.get(`/users/me/nodes/${nodeId}/logs`).query({ lines: 10_000 }).set(bearer(user.clientToken)).expect(200);
+        expectNoSecret('the nodes API', JSON.stringify(fromApi.body));
+        const fromBus = await platform.bus.request('nodes.logs', { nodeId });
+        expectNoSecret('nodes.logs', JSON.stringify(fromBus.lines));
+        // Redacted where it was, not dropped: the reader sees that something was there.
+        expect(fromBus.lines.some((line) => each.redacted.test(line))).toBe(true);
+        if (each.image === 'eth') {
+          expect(fromBus.lines.filter((line) => line === '(0) [redacted: private key]')).toHaveLength(1);
+          expect(fromBus.lines.filter((line) => /^\(\d\) \[redacted: private key\]$/.test(line))).toHaveLength(10);
+          expect(fromBus.lines.some((line) => /^Mnemonic:\s+\[redacted: mnemonic\]$/.test(line))).toBe(true);
+        }
 
-      const modeOf = async (target: string) => (await stat(target)).mode & 0o777;
-      expect({ log: await modeOf(logFile), record: await modeOf(path.join(nodeDir, 'node.json')) }).toEqual({ log: 0o600, record: 0o600 });
-      expect({ nodes: await modeOf(path.dirname(nodeDir)), node: await modeOf(nodeDir), data: await modeOf(path.join(nodeDir, 'data')) }).toEqual({ nodes: 0o700, node: 0o700, data: 0o700 });
-    }, 180_000);
+        const modeOf = async (target: string) => (await stat(target)).mode & 0o777;
+        expect({ log: await modeOf(logFile), record: await modeOf(path.join(nodeDir, 'node.json')) }).toEqual({ log: 0o600, record: 0o600 });
+        expect({ nodes: await modeOf(path.dirname(nodeDir)), node: await modeOf(nodeDir), data: await modeOf(path.join(nodeDir, 'data')) }).toEqual({
+          nodes: 0o700,
+          node: 0o700,
+          data: 0o700,
+        });
+      },
+      180_000,
+    );
   }
 
   test('a log written before redaction (or by the software itself) is redacted as it is read', async () => {
@@ -132,12 +152,15 @@ describe('node logs hold no secrets', () => {
     const logFile = path.join(platform.dataDir, 'nodes', nodeId, 'node.log');
     await waitUntil('the node logs', async () => existsSync(logFile), 30_000, 100);
     await appendFile(logFile, `(0) ${anvil.keys[0]!}\nMnemonic:          ${anvil.mnemonic}\nListening on 127.0.0.1:45407\n`);
-    const fromApi = (await nodes.http.get(`/users/me/nodes/${nodeId}/logs`).query({ lines: 10_000 }).set(bearer(user.clientToken)).expect(200)).body as string[];
+    const fromApi = (await nodes.http.get(`/users/me/nodes/${nodeId}/logs`).query({ lines: 10_000 }).set(bearer(user.clientToken)).expect(200))
+      .body as string[];
     const fromBus = (await platform.bus.request('nodes.logs', { nodeId })).lines;
     for (const lines of [fromApi, fromBus]) {
       const text = lines.join('\n');
       expect([text.includes(anvil.keys[0]!), text.includes(anvil.mnemonic), text.includes('45407')]).toEqual([false, false, false]);
-      expect(lines).toEqual(expect.arrayContaining(['(0) [redacted: private key]', 'Mnemonic:          [redacted: mnemonic]', 'Listening on [redacted: internal address]']));
+      expect(lines).toEqual(
+        expect.arrayContaining(['(0) [redacted: private key]', 'Mnemonic:          [redacted: mnemonic]', 'Listening on [redacted: internal address]']),
+      );
     }
   }, 180_000);
 });
@@ -157,7 +180,9 @@ test("a failure's reason, which the node's user reads, quotes the software's las
     ].join('\n'),
   );
   await chmod(failing, 0o755);
-  const driver = createLocalDriver(testDriverOptions(rootDir, { binaries: { litecoind: failing }, restart: { initialDelayMs: 20, maxDelayMs: 50, failuresBeforeGivingUp: 2 } }));
+  const driver = createLocalDriver(
+    testDriverOptions(rootDir, { binaries: { litecoind: failing }, restart: { initialDelayMs: 20, maxDelayMs: 50, failuresBeforeGivingUp: 2 } }),
+  );
   try {
     const nodeId = `node-${randomUUID()}`;
     await driver.ensure({ id: nodeId, image: 'ltc', large: false, dev: true, txindex: false });

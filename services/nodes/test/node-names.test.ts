@@ -32,7 +32,11 @@ describe('node names', () => {
 
   const asAlice = () => bearer(alice.clientToken);
   const create = (body: object) => nodes.http.post('/users/me/nodes').set(asAlice()).send(body);
-  const patch = (id: string, body: unknown, token = alice.clientToken) => nodes.http.patch(`/users/me/nodes/${id}`).set(bearer(token)).send(body as object);
+  const patch = (id: string, body: unknown, token = alice.clientToken) =>
+    nodes.http
+      .patch(`/users/me/nodes/${id}`)
+      .set(bearer(token))
+      .send(body as object);
   const list = async () => (await nodes.http.get('/users/me/nodes').set(asAlice()).expect(200)).body as NodeBody[];
   const rowName = async (id: string) => ((await nodes.service.db('nodes').where({ id }).first('name')) as { name: string | null }).name;
 
@@ -42,7 +46,10 @@ describe('node names', () => {
     named = response.body as NodeBody;
     expect(named).toMatchObject({ name: 'payments-eth (prod) 🚀', state: 'provisioning' });
     expect(await rowName(named.id)).toBe('payments-eth (prod) 🚀');
-    expect((await nodes.http.get(`/users/me/nodes/${named.id}`).set(asAlice()).expect(200)).body).toMatchObject({ id: named.id, name: 'payments-eth (prod) 🚀' });
+    expect((await nodes.http.get(`/users/me/nodes/${named.id}`).set(asAlice()).expect(200)).body).toMatchObject({
+      id: named.id,
+      name: 'payments-eth (prod) 🚀',
+    });
     expect((await list()).map((node) => [node.id, node.name])).toEqual([[named.id, 'payments-eth (prod) 🚀']]);
   });
 
@@ -121,7 +128,12 @@ describe('node names', () => {
   it("renames a validator's node (a label), though it refuses to resize it", async () => {
     const validatorId = 'node-22222222-2222-4222-8222-222222222222';
     await platform.bus.publish([
-      message('validator.created', { nodeId: validatorId, userId: alice.id, image: 'avalanchefuji', basic: { user: 'uvalidator03', passwordSha256: sha256('x') } }),
+      message('validator.created', {
+        nodeId: validatorId,
+        userId: alice.id,
+        image: 'avalanchefuji',
+        basic: { user: 'uvalidator03', passwordSha256: sha256('x') },
+      }),
     ]);
     await waitUntil('the validator node exists', async () => (await nodes.service.db('nodes').where({ id: validatorId }).first('id')) !== undefined, 10_000);
     expect(((await nodes.http.get(`/users/me/nodes/${validatorId}`).set(asAlice()).expect(200)).body as NodeBody).name).toBeNull();

@@ -176,7 +176,12 @@ describe('node operations', () => {
   it('refuses to operate a validator’s node with 409: the staking service manages it', async () => {
     const validatorId = 'node-11111111-1111-4111-8111-111111111111';
     await platform.bus.publish([
-      message('validator.created', { nodeId: validatorId, userId: alice.id, image: 'avalanchefuji', basic: { user: 'uvalidator02', passwordSha256: sha256('x') } }),
+      message('validator.created', {
+        nodeId: validatorId,
+        userId: alice.id,
+        image: 'avalanchefuji',
+        basic: { user: 'uvalidator02', passwordSha256: sha256('x') },
+      }),
     ]);
     await waitUntil('the validator node exists', async () => (await row(validatorId)) !== undefined, 10_000);
     const before = await row(validatorId);
@@ -193,21 +198,30 @@ describe('node operations', () => {
 
   it('records each operation as an event at the accounts service', async () => {
     await nodes.service.recorder.drain();
-    await waitUntil('the operations are in the event list', async () => {
-      const events = (await platform.accounts.http.get('/users/me/events?service=cloud-nodes&limit=500').set(bearer(alice.accountToken)).expect(200)).body as Array<{
-        input: { method: string; route: string; resourceId?: string };
-        output: { httpStatusCode: number };
-      }>;
-      const has = (method: string, route: string, status: number) =>
-        events.some((event) => event.input.method === method && event.input.route === route && event.input.resourceId === node.id && event.output.httpStatusCode === status);
-      return (
-        has('POST', '/users/me/nodes/:id/stop', 200) &&
-        has('POST', '/users/me/nodes/:id/stop', 409) &&
-        has('POST', '/users/me/nodes/:id/start', 200) &&
-        has('POST', '/users/me/nodes/:id/restart', 200) &&
-        has('PATCH', '/users/me/nodes/:id', 200)
-      );
-    }, 15_000, 100);
+    await waitUntil(
+      'the operations are in the event list',
+      async () => {
+        const events = (await platform.accounts.http.get('/users/me/events?service=cloud-nodes&limit=500').set(bearer(alice.accountToken)).expect(200))
+          .body as Array<{
+          input: { method: string; route: string; resourceId?: string };
+          output: { httpStatusCode: number };
+        }>;
+        const has = (method: string, route: string, status: number) =>
+          events.some(
+            (event) =>
+              event.input.method === method && event.input.route === route && event.input.resourceId === node.id && event.output.httpStatusCode === status,
+          );
+        return (
+          has('POST', '/users/me/nodes/:id/stop', 200) &&
+          has('POST', '/users/me/nodes/:id/stop', 409) &&
+          has('POST', '/users/me/nodes/:id/start', 200) &&
+          has('POST', '/users/me/nodes/:id/restart', 200) &&
+          has('PATCH', '/users/me/nodes/:id', 200)
+        );
+      },
+      15_000,
+      100,
+    );
   });
 });
 

@@ -50,7 +50,12 @@ describe('NodesRepository leases and transitions', () => {
     const running = await insertNode('running');
     const deleting = await insertNode('deleting');
     const at = new Date(Date.UTC(2026, 10, 23));
-    expect(await nodes.setName(database.db, 'user-1', running, 'ledger sync 🚀', at)).toMatchObject({ id: running, name: 'ledger sync 🚀', revision: 0, updatedAt: at });
+    expect(await nodes.setName(database.db, 'user-1', running, 'ledger sync 🚀', at)).toMatchObject({
+      id: running,
+      name: 'ledger sync 🚀',
+      revision: 0,
+      updatedAt: at,
+    });
     expect((await nodes.findVisible('user-1', running))?.name).toBe('ledger sync 🚀');
     expect(await nodes.setName(database.db, 'user-2', running, 'theirs', at)).toBeUndefined();
     expect(await nodes.setName(database.db, 'user-1', deleting, 'late', at)).toBeUndefined();
@@ -69,31 +74,44 @@ describe('NodesRepository leases and transitions', () => {
     expect(await nodes.renewLeases('b', 30)).toEqual([]);
   });
 
-  it('lets another instance take a node once its owner\'s lease has run out, and the old owner then renews nothing', async () => {
+  it("lets another instance take a node once its owner's lease has run out, and the old owner then renews nothing", async () => {
     const id = await insertNode();
     await nodes.claimUnowned('a', 30, 10);
-    await database.db('nodes').where({ id }).update({ lease_expires_at: database.db.raw("now() - interval '1 second'") });
+    await database
+      .db('nodes')
+      .where({ id })
+      .update({ lease_expires_at: database.db.raw("now() - interval '1 second'") });
 
     expect(ids(await nodes.claimUnowned('b', 30, 10))).toEqual([id]);
     expect(await nodes.renewLeases('a', 30)).toEqual([]);
     expect((await nodes.owners()).get(id)).toBe('b');
   });
 
-  it('raises the lease generation with every claim, and fences an owner\'s writes by the lease it holds', async () => {
+  it("raises the lease generation with every claim, and fences an owner's writes by the lease it holds", async () => {
     const id = await insertNode();
     const [first] = await nodes.claimUnowned('a', 30, 10);
     // An expired lease nobody claimed is still a's: renewing it keeps the generation.
-    await database.db('nodes').where({ id }).update({ lease_expires_at: database.db.raw("now() - interval '1 second'") });
+    await database
+      .db('nodes')
+      .where({ id })
+      .update({ lease_expires_at: database.db.raw("now() - interval '1 second'") });
     const [renewed] = await nodes.renewLeases('a', 30);
     expect(renewed!.lease).toEqual(first!.lease);
 
-    await database.db('nodes').where({ id }).update({ lease_expires_at: database.db.raw("now() - interval '1 second'") });
+    await database
+      .db('nodes')
+      .where({ id })
+      .update({ lease_expires_at: database.db.raw("now() - interval '1 second'") });
     const [taken] = await nodes.claimUnowned('b', 30, 10);
     expect(taken!.lease).toEqual({ owner: 'b', generation: first!.lease.generation + 1 });
     const at = new Date();
     // a does not know yet: its moves apply to nothing.
-    expect(await nodes.transition(database.db, id, { from: ['provisioning'], to: 'running', upstreamUrl: 'http://10.0.0.1:1', lease: first!.lease, at })).toBeUndefined();
-    expect(await nodes.transition(database.db, id, { from: ['provisioning'], to: 'running', upstreamUrl: 'http://10.0.0.2:2', lease: taken!.lease, at })).toMatchObject({ state: 'running', upstreamUrl: 'http://10.0.0.2:2' });
+    expect(
+      await nodes.transition(database.db, id, { from: ['provisioning'], to: 'running', upstreamUrl: 'http://10.0.0.1:1', lease: first!.lease, at }),
+    ).toBeUndefined();
+    expect(
+      await nodes.transition(database.db, id, { from: ['provisioning'], to: 'running', upstreamUrl: 'http://10.0.0.2:2', lease: taken!.lease, at }),
+    ).toMatchObject({ state: 'running', upstreamUrl: 'http://10.0.0.2:2' });
     expect(await nodes.setUpstream(database.db, id, 'http://10.0.0.1:1', at, first!.lease)).toBeUndefined();
     expect(await nodes.setUpstream(database.db, id, 'http://10.0.0.2:3', at, taken!.lease)).toMatchObject({ upstreamUrl: 'http://10.0.0.2:3' });
   });
@@ -164,11 +182,14 @@ describe('NodesRepository leases and transitions', () => {
     expect(first[1]).toMatchObject({ userId: 'user-2', state: 'running' });
   });
 
-  it('reads a credential stored before URL tokens (no kind) as Basic, and keeps a token\'s hash', async () => {
+  it("reads a credential stored before URL tokens (no kind) as Basic, and keeps a token's hash", async () => {
     const id = await insertNode('running');
     const old = { id: 'cred-old', name: 'default', user: 'u-old', passwordSha256: 'a'.repeat(64), createdAt: '2026-11-01T00:00:00.000Z' };
     const token = { kind: 'token', id: 'cred-token', name: 'dapp', tokenSha256: 'b'.repeat(64), createdAt: '2026-11-02T00:00:00.000Z' };
-    await database.db('nodes').where({ id }).update({ credentials: JSON.stringify([old, token]) });
+    await database
+      .db('nodes')
+      .where({ id })
+      .update({ credentials: JSON.stringify([old, token]) });
     expect((await nodes.findVisible('user-1', id))?.credentials).toEqual([{ ...old, kind: 'basic' }, token]);
   });
 });

@@ -1,7 +1,6 @@
 import { compareRoutesWithDocument, listApiRoutes, type OpenApiDocument } from '@cloud/http';
 import { startTestPlatform, type TestNodes, type TestPlatform } from '../src/testing';
 
-
 describe('the nodes OpenAPI document', () => {
   let platform: TestPlatform;
   let nodes: TestNodes;

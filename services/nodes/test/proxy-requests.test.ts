@@ -9,7 +9,7 @@ interface CreatedNode {
 
 // What the node-proxy gets from the nodes service over the bus: each node's route in every
 // lifecycle message, the routing table a page at a time (`nodes.routes`), and logs (`nodes.logs`).
-describe('the node-proxy\'s side of the nodes service', () => {
+describe("the node-proxy's side of the nodes service", () => {
   let platform: TestPlatform;
   let nodes: TestNodes;
   let user: TestUser;
@@ -35,10 +35,15 @@ describe('the node-proxy\'s side of the nodes service', () => {
   }
 
   async function awaitState(owner: TestUser, ids: string[], state: string): Promise<void> {
-    await waitUntil(`${ids.length} nodes are ${state}`, async () => {
-      const list = (await nodes.http.get('/users/me/nodes').set(bearer(owner.clientToken)).expect(200)).body as Array<{ id: string; state: string }>;
-      return ids.every((id) => list.find((node) => node.id === id)?.state === state);
-    }, 45_000, 100);
+    await waitUntil(
+      `${ids.length} nodes are ${state}`,
+      async () => {
+        const list = (await nodes.http.get('/users/me/nodes').set(bearer(owner.clientToken)).expect(200)).body as Array<{ id: string; state: string }>;
+        return ids.every((id) => list.find((node) => node.id === id)?.state === state);
+      },
+      45_000,
+      100,
+    );
   }
 
   async function upstreamOf(id: string): Promise<string> {
@@ -56,9 +61,12 @@ describe('the node-proxy\'s side of the nodes service', () => {
     expect(jwtNode.nodeUser).toBeUndefined();
     await awaitState(user, [basicNode.id, jwtNode.id], 'running');
 
-    const added = (await nodes.http.post(`/users/me/nodes/${basicNode.id}/credentials`).set(bearer(user.clientToken)).send({ name: 'ci' }).expect(200)).body as { id: string; nodeUser: string; nodePass: string };
+    const added = (await nodes.http.post(`/users/me/nodes/${basicNode.id}/credentials`).set(bearer(user.clientToken)).send({ name: 'ci' }).expect(200))
+      .body as { id: string; nodeUser: string; nodePass: string };
     expect(added.nodePass).not.toBe(basicNode.nodePass);
-    const [first] = (await nodes.http.get(`/users/me/nodes/${basicNode.id}/credentials`).set(bearer(user.clientToken)).expect(200)).body as Array<{ id: string }>;
+    const [first] = (await nodes.http.get(`/users/me/nodes/${basicNode.id}/credentials`).set(bearer(user.clientToken)).expect(200)).body as Array<{
+      id: string;
+    }>;
     await waitUntil('node.credentials-changed is heard', () => payloadsOf(basicNode.id, 'node.credentials-changed').length === 1, 10_000);
     const [running] = payloadsOf(basicNode.id, 'node.running');
     const basic = { user: basicNode.nodeUser!, passwordSha256: sha256(basicNode.nodePass!) };
@@ -81,7 +89,7 @@ describe('the node-proxy\'s side of the nodes service', () => {
       },
     ]);
 
-    await waitUntil('the jwt node\'s node.running is heard', () => payloadsOf(jwtNode.id, 'node.running').length === 1, 10_000);
+    await waitUntil("the jwt node's node.running is heard", () => payloadsOf(jwtNode.id, 'node.running').length === 1, 10_000);
     for (const kind of ['node.created', 'node.running'] as const) {
       expect(payloadsOf(jwtNode.id, kind)).toEqual([expect.objectContaining({ userId: user.id, basic: null, credentials: [] })]);
     }
@@ -94,11 +102,20 @@ describe('the node-proxy\'s side of the nodes service', () => {
     await awaitState(other, [created[3]!.id, created[4]!.id], 'running');
     const [deleted, ...kept] = created;
     await nodes.http.delete(`/users/me/nodes/${deleted!.id}`).set(bearer(user.clientToken)).expect(200);
-    await waitUntil('the deleted node is gone', async () => (await nodes.http.get(`/users/me/nodes/${deleted!.id}`).set(bearer(user.clientToken))).status === 404, 30_000, 100);
+    await waitUntil(
+      'the deleted node is gone',
+      async () => (await nodes.http.get(`/users/me/nodes/${deleted!.id}`).set(bearer(user.clientToken))).status === 404,
+      30_000,
+      100,
+    );
 
     const expected: NodeRoute[] = [];
     for (const node of kept) {
-      const row = (await nodes.service.db('nodes').where({ id: node.id }).first('user_id', 'revision', 'credentials')) as { user_id: string; revision: number; credentials: Array<{ id: string }> };
+      const row = (await nodes.service.db('nodes').where({ id: node.id }).first('user_id', 'revision', 'credentials')) as {
+        user_id: string;
+        revision: number;
+        credentials: Array<{ id: string }>;
+      };
       expected.push({
         nodeId: node.id,
         userId: row.user_id,
@@ -132,7 +149,7 @@ describe('the node-proxy\'s side of the nodes service', () => {
     expect(await platform.bus.request('nodes.routes', { after: whole.next!, limit: 5 })).toEqual({ routes: [], next: null });
   }, 120_000);
 
-  it('serves a node\'s log, all of it unless asked for fewer lines, and refuses an unknown or deleted node', async () => {
+  it("serves a node's log, all of it unless asked for fewer lines, and refuses an unknown or deleted node", async () => {
     const node = await create(user);
     await awaitState(user, [node.id], 'running');
     const isBlock = (line: string) => /Block Number/.test(line);
@@ -149,7 +166,12 @@ describe('the node-proxy\'s side of the nodes service', () => {
     await expect(unknown).rejects.toThrow('no node node-00000000-0000-4000-8000-000000000000');
 
     await nodes.http.delete(`/users/me/nodes/${node.id}`).set(bearer(user.clientToken)).expect(200);
-    await waitUntil('the node is gone', async () => (await nodes.http.get(`/users/me/nodes/${node.id}`).set(bearer(user.clientToken))).status === 404, 30_000, 100);
+    await waitUntil(
+      'the node is gone',
+      async () => (await nodes.http.get(`/users/me/nodes/${node.id}`).set(bearer(user.clientToken))).status === 404,
+      30_000,
+      100,
+    );
     await expect(platform.bus.request('nodes.logs', { nodeId: node.id })).rejects.toThrow(`no node ${node.id}`);
   });
 });

@@ -21,10 +21,15 @@ describe('nodes over RabbitMQ', () => {
       nodeUser: string;
       nodePass: string;
     };
-    await waitUntil('the node runs', async () => {
-      const node = (await b.http.get(`/users/me/nodes/${created.id}`).set(bearer(user.clientToken)).expect(200)).body as { state: string };
-      return node.state === 'running';
-    }, 45_000, 100);
+    await waitUntil(
+      'the node runs',
+      async () => {
+        const node = (await b.http.get(`/users/me/nodes/${created.id}`).set(bearer(user.clientToken)).expect(200)).body as { state: string };
+        return node.state === 'running';
+      },
+      45_000,
+      100,
+    );
     const owner = (await a.service.repository.owners()).get(created.id) === 'rabbit-a' ? a : b;
     const status = await owner.service.driver.status(created.id);
     if (status.state !== 'running') throw new Error(`driver says ${status.state}`);
@@ -53,14 +58,24 @@ describe('nodes over RabbitMQ', () => {
     await expect(platform.bus.request('nodes.logs', { nodeId: 'node-unknown' })).rejects.toThrow('no node node-unknown');
 
     await b.http.delete(`/users/me/nodes/${created.id}`).set(bearer(user.clientToken)).expect(200);
-    await waitUntil('the node is gone', async () => (await a.http.get(`/users/me/nodes/${created.id}`).set(bearer(user.clientToken))).status === 404, 30_000, 100);
+    await waitUntil(
+      'the node is gone',
+      async () => (await a.http.get(`/users/me/nodes/${created.id}`).set(bearer(user.clientToken))).status === 404,
+      30_000,
+      100,
+    );
     expect(await owner.service.driver.status(created.id)).toEqual({ state: 'absent' });
 
-    await waitUntil('the calls are in the event list', async () => {
-      const events = (await platform.accounts.http.get('/users/me/events?service=cloud-nodes').set(bearer(user.accountToken)).expect(200)).body as Array<{
-        input: { method: string; resourceId?: string };
-      }>;
-      return events.some((event) => event.input.method === 'DELETE' && event.input.resourceId === created.id);
-    }, 20_000, 100);
+    await waitUntil(
+      'the calls are in the event list',
+      async () => {
+        const events = (await platform.accounts.http.get('/users/me/events?service=cloud-nodes').set(bearer(user.accountToken)).expect(200)).body as Array<{
+          input: { method: string; resourceId?: string };
+        }>;
+        return events.some((event) => event.input.method === 'DELETE' && event.input.resourceId === created.id);
+      },
+      20_000,
+      100,
+    );
   });
 });

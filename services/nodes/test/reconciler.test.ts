@@ -25,10 +25,15 @@ async function createRunning(nodes: TestNodes, user: TestUser, count: number): P
     const created = await nodes.http.post('/users/me/nodes').set(bearer(user.clientToken)).send({ image: 'btc' }).expect(200);
     ids.push((created.body as { id: string }).id);
   }
-  await waitUntil(`${count} nodes run`, async () => {
-    const list = (await nodes.http.get('/users/me/nodes').set(bearer(user.clientToken)).expect(200)).body as Array<{ state: string }>;
-    return list.length === count && list.every((node) => node.state === 'running');
-  }, 60_000, 100);
+  await waitUntil(
+    `${count} nodes run`,
+    async () => {
+      const list = (await nodes.http.get('/users/me/nodes').set(bearer(user.clientToken)).expect(200)).body as Array<{ state: string }>;
+      return list.length === count && list.every((node) => node.state === 'running');
+    },
+    60_000,
+    100,
+  );
   return ids;
 }
 
@@ -63,7 +68,7 @@ describe('the reconciler', () => {
     expect((await second.service.driver.logs(id!, 100)).join('\n')).toContain(`pid ${pid}, left running by an earlier instance`);
   });
 
-  it('with two instances, gives each node one owner, and hands an instance\'s nodes over when it stops', async () => {
+  it("with two instances, gives each node one owner, and hands an instance's nodes over when it stops", async () => {
     const a = await platform.startNodes({ NODES_INSTANCE_ID: 'instance-a' });
     const b = await platform.startNodes({ NODES_INSTANCE_ID: 'instance-b' });
     const ids = await createRunning(a, user, 4);
@@ -79,14 +84,19 @@ describe('the reconciler', () => {
     }
 
     await a.close();
-    await waitUntil('instance b owns and runs every node', async () => {
-      const now = await b.service.repository.owners();
-      for (const id of ids) {
-        if (now.get(id) !== 'instance-b') return false;
-        await blockCount(b, id);
-      }
-      return true;
-    }, 60_000, 200);
+    await waitUntil(
+      'instance b owns and runs every node',
+      async () => {
+        const now = await b.service.repository.owners();
+        for (const id of ids) {
+          if (now.get(id) !== 'instance-b') return false;
+          await blockCount(b, id);
+        }
+        return true;
+      },
+      60_000,
+      200,
+    );
     const states = (await b.http.get('/users/me/nodes').set(bearer(user.clientToken)).expect(200)).body as Array<{ state: string }>;
     expect(states.map((node) => node.state)).toEqual(['running', 'running', 'running', 'running']);
   }, 180_000);
@@ -103,7 +113,11 @@ describe('the reconciler', () => {
   }
 
   async function nodeRow(nodes: TestNodes, id: string) {
-    return (await nodes.service.db('nodes').where({ id }).first('state', 'revision', 'upstream_url')) as { state: string; revision: number; upstream_url: string | null };
+    return (await nodes.service.db('nodes').where({ id }).first('state', 'revision', 'upstream_url')) as {
+      state: string;
+      revision: number;
+      upstream_url: string | null;
+    };
   }
 
   /** An eth node running on a driver whose upstream URL and failure the test sets. */
@@ -131,8 +145,20 @@ describe('the reconciler', () => {
     await waitUntil('both announcements are heard', () => heard.filter((each) => each.kind === 'node.running').length === 2, 10_000);
     const announced = heard.filter((each) => each.kind === 'node.running').map((each) => each.payload);
     expect(announced).toEqual([
-      expect.objectContaining({ nodeId: created.id, state: 'running', revision: running.revision, upstream: 'http://10.1.0.1:40001', address: `${created.id}.nodes.localhost` }),
-      expect.objectContaining({ nodeId: created.id, state: 'running', revision: running.revision + 1, upstream: 'http://10.1.0.2:40002', address: `${created.id}.nodes.localhost` }),
+      expect.objectContaining({
+        nodeId: created.id,
+        state: 'running',
+        revision: running.revision,
+        upstream: 'http://10.1.0.1:40001',
+        address: `${created.id}.nodes.localhost`,
+      }),
+      expect.objectContaining({
+        nodeId: created.id,
+        state: 'running',
+        revision: running.revision + 1,
+        upstream: 'http://10.1.0.2:40002',
+        address: `${created.id}.nodes.localhost`,
+      }),
     ]);
     expect(heard.map((each) => each.kind)).toEqual(['node.created', 'node.running', 'node.running']);
   });
@@ -145,11 +171,17 @@ describe('the reconciler', () => {
     driver.sync = reading(0, true);
     const nodes = await platform.startNodes({}, driver);
     const created = (await nodes.http.post('/users/me/nodes').set(bearer(user.clientToken)).send({ image: 'eth' }).expect(200)).body as { id: string };
-    const getNode = async () => (await nodes.http.get(`/users/me/nodes/${created.id}`).set(bearer(user.clientToken)).expect(200)).body as { state: string; sync: unknown };
+    const getNode = async () =>
+      (await nodes.http.get(`/users/me/nodes/${created.id}`).set(bearer(user.clientToken)).expect(200)).body as { state: string; sync: unknown };
 
     await waitUntil('the node syncs', async () => (await getNode()).state === 'syncing', 10_000, 50);
     driver.sync = reading(150, true);
-    await waitUntil('its progress is stored', async () => (await getNode()).sync !== null && ((await getNode()).sync as { height: number }).height === 150, 10_000, 50);
+    await waitUntil(
+      'its progress is stored',
+      async () => (await getNode()).sync !== null && ((await getNode()).sync as { height: number }).height === 150,
+      10_000,
+      50,
+    );
     expect(await getNode()).toMatchObject({ state: 'syncing', sync: { height: 150, bestKnownHeight: 300, progress: 0.5, peers: 2, syncing: true } });
 
     driver.sync = reading(300, false);
@@ -176,7 +208,12 @@ describe('the reconciler', () => {
     await waitUntil('the node has failed', async () => (await nodeRow(nodes, created.id)).state === 'failed', 10_000, 50);
     expect((await nodeRow(nodes, created.id)).upstream_url).toBeNull();
     await waitUntil('node.failed is heard', () => heard.some((each) => each.kind === 'node.failed'), 10_000);
-    expect(heard.find((each) => each.kind === 'node.failed')?.payload).toMatchObject({ nodeId: created.id, state: 'failed', upstream: null, reason: 'exited with code 1' });
+    expect(heard.find((each) => each.kind === 'node.failed')?.payload).toMatchObject({
+      nodeId: created.id,
+      state: 'failed',
+      upstream: null,
+      reason: 'exited with code 1',
+    });
   });
 
   it('fails a node whose software this instance cannot run, saying why', async () => {
@@ -186,10 +223,15 @@ describe('the reconciler', () => {
 
     // Restarted with anvil configured to a path where there is none.
     const second = await platform.startNodes({ ANVIL_PATH: '/nonexistent/anvil' });
-    await waitUntil('the node has failed', async () => {
-      const node = (await second.http.get(`/users/me/nodes/${created.id}`).set(bearer(user.clientToken)).expect(200)).body as { state: string };
-      return node.state === 'failed';
-    }, 30_000, 100);
+    await waitUntil(
+      'the node has failed',
+      async () => {
+        const node = (await second.http.get(`/users/me/nodes/${created.id}`).set(bearer(user.clientToken)).expect(200)).body as { state: string };
+        return node.state === 'failed';
+      },
+      30_000,
+      100,
+    );
     const node = (await second.http.get(`/users/me/nodes/${created.id}`).set(bearer(user.clientToken)).expect(200)).body as { stateReason: string };
     expect(node.stateReason).toBe('no software on this machine runs eth nodes');
     const chains = (await second.http.get('/chains').set(bearer(user.clientToken)).expect(200)).body as Array<{ image: string }>;

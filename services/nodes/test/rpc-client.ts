@@ -91,7 +91,11 @@ export async function recordedPid(rootDir: string, nodeId: string): Promise<numb
 }
 
 /** Kills the node's process as a crash would, and waits until the driver has restarted it: a new process, answering again. */
-export async function crashAndAwaitRestart(driver: NodeDriver, rootDir: string, nodeId: string): Promise<{ endpoint: NodeRpc; killed: number; restarted: number }> {
+export async function crashAndAwaitRestart(
+  driver: NodeDriver,
+  rootDir: string,
+  nodeId: string,
+): Promise<{ endpoint: NodeRpc; killed: number; restarted: number }> {
   const killed = await recordedPid(rootDir, nodeId);
   process.kill(killed, 'SIGKILL');
   await waitFor('the node to restart', async () => ((await driver.status(nodeId)).state === 'starting' ? true : undefined), 5000);

@@ -8,5 +8,8 @@ export async function stakingPair(): Promise<{ certificatePem: string; keyPem: s
   const keys = await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify']);
   const certificate = await x509.X509CertificateGenerator.createSelfSigned({ serialNumber: '01', name: 'CN=validator', signingAlgorithm: algorithm, keys });
   const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)).toString('base64');
-  return { certificatePem: certificate.toString('pem'), keyPem: `-----BEGIN PRIVATE KEY-----\n${pkcs8.replace(/(.{64})/g, '$1\n')}\n-----END PRIVATE KEY-----\n` };
+  return {
+    certificatePem: certificate.toString('pem'),
+    keyPem: `-----BEGIN PRIVATE KEY-----\n${pkcs8.replace(/(.{64})/g, '$1\n')}\n-----END PRIVATE KEY-----\n`,
+  };
 }

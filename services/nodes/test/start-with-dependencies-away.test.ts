@@ -59,7 +59,10 @@ describe('a nodes instance started while the accounts service is away', () => {
 
     const refused = await nodes.http.get('/users/me/nodes').set(bearer(user.clientToken));
     expect(refused.status).toBe(503);
-    expect(refused.body).toEqual({ code: 'KeysUnavailable', message: 'the token signing keys cannot be read from the accounts service yet; try again shortly' });
+    expect(refused.body).toEqual({
+      code: 'KeysUnavailable',
+      message: 'the token signing keys cannot be read from the accounts service yet; try again shortly',
+    });
     expect(refused.headers['retry-after']).toBe('1');
     const unready = await nodes.http.get('/readyz');
     expect(unready.status).toBe(503);
@@ -101,12 +104,22 @@ describe('a nodes instance started while the broker is away', () => {
     await link.restore();
     await waitUntil('the bus is back', async () => (await nodes.http.get('/readyz')).body.status === 'ok', 30_000, 100);
     // The outbox was published: the call made during the outage reaches the accounts service's events.
-    await waitUntil('the call event is stored', async () => {
-      const events = await platform.accounts.http.get('/users/me/events').set(bearer(user.accountToken)).expect(200);
-      return (events.body as { serviceData?: { requestId?: string } }[]).some((event) => event.serviceData?.requestId === 'during-the-outage');
-    }, 30_000, 100);
+    await waitUntil(
+      'the call event is stored',
+      async () => {
+        const events = await platform.accounts.http.get('/users/me/events').set(bearer(user.accountToken)).expect(200);
+        return (events.body as { serviceData?: { requestId?: string } }[]).some((event) => event.serviceData?.requestId === 'during-the-outage');
+      },
+      30_000,
+      100,
+    );
     // The revocations consumer attached: a key deleted now is refused by the instance.
     await platform.accounts.http.delete(`/users/me/client-keys/${later.clientId}`).set(bearer(user.accountToken)).expect(204);
-    await waitUntil('the new revocation is enforced', async () => (await nodes.http.get('/users/me/nodes').set(bearer(later.accessToken))).status === 401, 30_000, 100);
+    await waitUntil(
+      'the new revocation is enforced',
+      async () => (await nodes.http.get('/users/me/nodes').set(bearer(later.accessToken))).status === 401,
+      30_000,
+      100,
+    );
   });
 });

@@ -29,12 +29,20 @@ const chain = { blocks: 200, headers: 200, verificationprogress: 1, initialblock
 const read = () => syncReader('bitcoin', false)({ url, authorization: 'Basic x' });
 
 it('a node whose transaction index is behind its blocks is syncing, at the index height over the blocks', async () => {
-  answers = { getblockchaininfo: { result: chain }, getnetworkinfo: { result: { connections: 1 } }, getindexinfo: { result: { txindex: { synced: false, best_block_height: 50 } } } };
+  answers = {
+    getblockchaininfo: { result: chain },
+    getnetworkinfo: { result: { connections: 1 } },
+    getindexinfo: { result: { txindex: { synced: false, best_block_height: 50 } } },
+  };
   expect(await read()).toMatchObject({ height: 200, bestKnownHeight: 200, syncing: true, progress: 0.25, peers: 1 });
 });
 
 it('once every index is synced the node is not syncing', async () => {
-  answers = { getblockchaininfo: { result: chain }, getnetworkinfo: { result: { connections: 1 } }, getindexinfo: { result: { txindex: { synced: true, best_block_height: 200 } } } };
+  answers = {
+    getblockchaininfo: { result: chain },
+    getnetworkinfo: { result: { connections: 1 } },
+    getindexinfo: { result: { txindex: { synced: true, best_block_height: 200 } } },
+  };
   expect(await read()).toMatchObject({ height: 200, syncing: false, progress: 1 });
 });
 

@@ -45,14 +45,29 @@ describe.each([
       proxyId: 'proxy-test',
       from: new Date(from).toISOString(),
       to: new Date(from + 10_000).toISOString(),
-      nodes: [{ nodeId, userId: owner.id, requests: calls.reduce((sum, each) => sum + each.calls, 0), blocked: 0, bytesIn, bytesOut: 2 * bytesIn, calls, credentials }],
+      nodes: [
+        {
+          nodeId,
+          userId: owner.id,
+          requests: calls.reduce((sum, each) => sum + each.calls, 0),
+          blocked: 0,
+          bytesIn,
+          bytesOut: 2 * bytesIn,
+          calls,
+          credentials,
+        },
+      ],
     });
 
-  const report = async (query = '') => (await nodes.http.get(`/users/me/nodes/${nodeId}/usage${query}`).set(bearer(owner.clientToken)).expect(200)).body as Report;
+  const report = async (query = '') =>
+    (await nodes.http.get(`/users/me/nodes/${nodeId}/usage${query}`).set(bearer(owner.clientToken)).expect(200)).body as Report;
 
   it('counts a message once however often it comes, in minute and hour buckets', async () => {
     const now = platform.clock();
-    const [credential] = (await nodes.http.get(`/users/me/nodes/${nodeId}/credentials`).set(bearer(owner.clientToken)).expect(200)).body as { id: string; name: string }[];
+    const [credential] = (await nodes.http.get(`/users/me/nodes/${nodeId}/credentials`).set(bearer(owner.clientToken)).expect(200)).body as {
+      id: string;
+      name: string;
+    }[];
     const first = usageMessage(
       now - 2 * MINUTE,
       [
@@ -71,7 +86,9 @@ describe.each([
       ],
     );
     // A URL token's calls are counted under its credential id, like a Basic credential's.
-    const token = (await nodes.http.post(`/users/me/nodes/${nodeId}/credentials`).set(bearer(owner.clientToken)).send({ name: 'dapp', kind: 'token' }).expect(200)).body as { id: string };
+    const token = (
+      await nodes.http.post(`/users/me/nodes/${nodeId}/credentials`).set(bearer(owner.clientToken)).send({ name: 'dapp', kind: 'token' }).expect(200)
+    ).body as { id: string };
     const second = usageMessage(now, [{ method: 'eth_blocknumber', outcome: 'ok', calls: 5 }], 50, [
       { credentialId: credential!.id, outcome: 'ok', calls: 3 },
       { credentialId: token.id, outcome: 'ok', calls: 2 },
@@ -93,7 +110,13 @@ describe.each([
       { method: 'eth_call', calls: { ok: 0, node_error: 1, refused: 0, rate_limited: 0, unauthorized: 0 }, total: 1 },
     ]);
     expect(byMinute.credentials).toEqual([
-      { credentialId: credential!.id, name: credential!.name, kind: 'basic', calls: { ok: 6, node_error: 1, refused: 0, rate_limited: 0, unauthorized: 0 }, total: 7 },
+      {
+        credentialId: credential!.id,
+        name: credential!.name,
+        kind: 'basic',
+        calls: { ok: 6, node_error: 1, refused: 0, rate_limited: 0, unauthorized: 0 },
+        total: 7,
+      },
       { credentialId: token.id, name: 'dapp', kind: 'token', calls: { ok: 2, node_error: 0, refused: 0, rate_limited: 0, unauthorized: 0 }, total: 2 },
       { credentialId: 'cred-removed', name: null, kind: null, calls: { ok: 1, node_error: 0, refused: 0, rate_limited: 0, unauthorized: 0 }, total: 1 },
     ]);
@@ -145,7 +168,7 @@ describe.each([
     ]);
   });
 
-  it('answers 404 for another user\'s node, and that user sees none of it', async () => {
+  it("answers 404 for another user's node, and that user sees none of it", async () => {
     const refused = await nodes.http.get(`/users/me/nodes/${nodeId}/usage`).set(bearer(other.clientToken)).expect(404);
     expect(refused.body).toMatchObject({ code: 'NotFound' });
     const theirs = (await nodes.http.get('/users/me/usage').set(bearer(other.clientToken)).expect(200)).body as Report;
@@ -181,20 +204,46 @@ describe.each([
       calls: 1,
     });
     const db = nodes.service.db;
-    await db('usage_calls').insert([row('minute', 2 * DAY, 'old_minute'), row('minute', 2 * HOUR, 'recent_minute'), row('hour', 100 * DAY, 'old_hour'), row('hour', 80 * DAY, 'recent_hour')]);
-    await db('usage_traffic').insert({ granularity: 'hour', bucket_start: new Date(now - 100 * DAY), node_id: nodeId, user_id: owner.id, requests: 1, bytes_in: 1, bytes_out: 1 });
+    await db('usage_calls').insert([
+      row('minute', 2 * DAY, 'old_minute'),
+      row('minute', 2 * HOUR, 'recent_minute'),
+      row('hour', 100 * DAY, 'old_hour'),
+      row('hour', 80 * DAY, 'recent_hour'),
+    ]);
+    await db('usage_traffic').insert({
+      granularity: 'hour',
+      bucket_start: new Date(now - 100 * DAY),
+      node_id: nodeId,
+      user_id: owner.id,
+      requests: 1,
+      bytes_in: 1,
+      bytes_out: 1,
+    });
     const credentialRow = (granularity: string, age: number, credentialId: string) => {
       const { method: _method, ...bucket } = row(granularity, age, '');
       return { ...bucket, credential_id: credentialId };
     };
     await db('usage_credential_calls').insert([credentialRow('minute', 2 * DAY, 'cred-old'), credentialRow('hour', 80 * DAY, 'cred-recent')]);
-    await db('usage_messages').insert([{ id: 'msg-old', received_at: new Date(now - 2 * DAY) }, { id: 'msg-recent', received_at: new Date(now - HOUR) }]);
+    await db('usage_messages').insert([
+      { id: 'msg-old', received_at: new Date(now - 2 * DAY) },
+      { id: 'msg-recent', received_at: new Date(now - HOUR) },
+    ]);
 
     await nodes.service.usageRetention.run();
-    const methods = (await db('usage_calls').whereIn('method', ['old_minute', 'recent_minute', 'old_hour', 'recent_hour']).orderBy('method').select('method')).map((each: { method: string }) => each.method);
+    const methods = (
+      await db('usage_calls').whereIn('method', ['old_minute', 'recent_minute', 'old_hour', 'recent_hour']).orderBy('method').select('method')
+    ).map((each: { method: string }) => each.method);
     expect(methods).toEqual(['recent_hour', 'recent_minute']);
-    expect(await db('usage_traffic').where('bucket_start', '<', new Date(now - 90 * DAY)).select('node_id')).toEqual([]);
-    expect((await db('usage_credential_calls').whereIn('credential_id', ['cred-old', 'cred-recent']).select('credential_id')).map((each: { credential_id: string }) => each.credential_id)).toEqual(['cred-recent']);
+    expect(
+      await db('usage_traffic')
+        .where('bucket_start', '<', new Date(now - 90 * DAY))
+        .select('node_id'),
+    ).toEqual([]);
+    expect(
+      (await db('usage_credential_calls').whereIn('credential_id', ['cred-old', 'cred-recent']).select('credential_id')).map(
+        (each: { credential_id: string }) => each.credential_id,
+      ),
+    ).toEqual(['cred-recent']);
     expect((await db('usage_messages').whereIn('id', ['msg-old', 'msg-recent']).select('id')).map((each: { id: string }) => each.id)).toEqual(['msg-recent']);
 
     // A message older than the minute retention could not be told from one counted and forgotten: dropped.
@@ -206,22 +255,35 @@ describe.each([
     expect((await report('?granularity=hour&from=' + new Date(now - 3 * DAY).toISOString())).totals.total).toBe(before + 1);
   });
 
-  it('forgets the usage of a deleted user, keeping other users\'', async () => {
-    const theirs = ((await nodes.http.post('/users/me/nodes').set(bearer(other.clientToken)).send({ image: 'eth', jwt: true }).expect(200)).body as { id: string }).id;
+  it("forgets the usage of a deleted user, keeping other users'", async () => {
+    const theirs = (
+      (await nodes.http.post('/users/me/nodes').set(bearer(other.clientToken)).send({ image: 'eth', jwt: true }).expect(200)).body as { id: string }
+    ).id;
     await platform.bus.publish([
       message('node.usage', {
         proxyId: 'proxy-test',
         from: new Date(platform.clock()).toISOString(),
         to: new Date(platform.clock() + 10_000).toISOString(),
-        nodes: [{ nodeId: theirs, userId: other.id, requests: 1, blocked: 0, bytesIn: 1, bytesOut: 1, calls: [{ method: 'eth_chainid', outcome: 'ok', calls: 1 }], credentials: [] }],
+        nodes: [
+          {
+            nodeId: theirs,
+            userId: other.id,
+            requests: 1,
+            blocked: 0,
+            bytesIn: 1,
+            bytesOut: 1,
+            calls: [{ method: 'eth_chainid', outcome: 'ok', calls: 1 }],
+            credentials: [],
+          },
+        ],
       }),
     ]);
     const usageOf = async (userId: string) => Number((await nodes.service.db('usage_calls').where({ user_id: userId }).count({ n: '*' }))[0]!.n);
-    await waitUntil('the other user\'s usage', async () => (await usageOf(other.id)) > 0, 20_000, 100);
+    await waitUntil("the other user's usage", async () => (await usageOf(other.id)) > 0, 20_000, 100);
     expect(await usageOf(owner.id)).toBeGreaterThan(0);
 
     await platform.accounts.http.delete('/users/me').set(bearer(owner.accountToken)).send({ password: PASSWORD }).expect(204);
-    await waitUntil('the deleted user\'s usage to go', async () => (await usageOf(owner.id)) === 0, 20_000, 100);
+    await waitUntil("the deleted user's usage to go", async () => (await usageOf(owner.id)) === 0, 20_000, 100);
     expect(Number((await nodes.service.db('usage_traffic').where({ user_id: owner.id }).count({ n: '*' }))[0]!.n)).toBe(0);
     // Its one call, in a minute bucket and an hour bucket.
     expect(await usageOf(other.id)).toBe(2);

@@ -8,7 +8,11 @@ import { stakingPair } from './staking-pair';
 
 /** What the node's avalanchego API answers at `path`. */
 async function callNode(upstream: string, apiPath: string, method: string, params: object = {}): Promise<unknown> {
-  const response = await fetch(new URL(apiPath, upstream), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const response = await fetch(new URL(apiPath, upstream), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return ((await response.json()) as { result: unknown }).result;
 }
 
@@ -39,17 +43,31 @@ describe('validator nodes', () => {
 
   const nodeRow = async (id: string) =>
     (await nodes.service.db('nodes').where({ id }).first('state', 'image', 'credentials', 'upstream_url', 'state_reason')) as
-      | { state: string; image: string; credentials: Array<{ name: string; user: string; passwordSha256: string }>; upstream_url: string | null; state_reason: string | null }
+      | {
+          state: string;
+          image: string;
+          credentials: Array<{ name: string; user: string; passwordSha256: string }>;
+          upstream_url: string | null;
+          state_reason: string | null;
+        }
       | undefined;
 
   it('runs a validator node with the staking pair it was given, so it reports the NodeID of that certificate', async () => {
     const nodeId = 'node-6f1c2a9e-1b7d-4c55-9a0e-3f2d8c4b7a61';
-    const created = message('validator.created', { nodeId, userId: user.id, image: 'avalanchefuji', basic: { user: 'uvalidator01', passwordSha256: sha256('the-password') } });
+    const created = message('validator.created', {
+      nodeId,
+      userId: user.id,
+      image: 'avalanchefuji',
+      basic: { user: 'uvalidator01', passwordSha256: sha256('the-password') },
+    });
     await platform.bus.publish([created]);
     await waitUntil('the validator node runs', async () => (await nodeRow(nodeId))?.state === 'running', 30_000, 100);
 
     const row = await nodeRow(nodeId);
-    expect(row).toMatchObject({ image: 'avalanchefuji', credentials: [expect.objectContaining({ name: 'default', user: 'uvalidator01', passwordSha256: sha256('the-password') })] });
+    expect(row).toMatchObject({
+      image: 'avalanchefuji',
+      credentials: [expect.objectContaining({ name: 'default', user: 'uvalidator01', passwordSha256: sha256('the-password') })],
+    });
     expect(tlsRequests).toContain(nodeId);
     const reported = (await callNode(row!.upstream_url!, '/ext/info', 'info.getNodeID')) as { nodeID: string };
     expect(reported.nodeID).toBe(avalancheNodeIdFromPem(pair.certificatePem));
@@ -59,15 +77,27 @@ describe('validator nodes', () => {
     expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
 
     // The user sees it among their nodes, with the staking chain's port, but cannot delete it here.
-    const listed = (await nodes.http.get('/users/me/nodes').set(bearer(user.clientToken)).expect(200)).body as Array<{ id: string; image: string; chain: string; network: string; ports: object }>;
+    const listed = (await nodes.http.get('/users/me/nodes').set(bearer(user.clientToken)).expect(200)).body as Array<{
+      id: string;
+      image: string;
+      chain: string;
+      network: string;
+      ports: object;
+    }>;
     expect(listed).toEqual([expect.objectContaining({ id: nodeId, image: 'avalanchefuji', chain: 'avalanche', network: 'fuji', ports: { jsonRpc: 9650 } })]);
     const refused = await nodes.http.delete(`/users/me/nodes/${nodeId}`).set(bearer(user.clientToken));
-    expect([refused.status, refused.body]).toEqual([409, { code: 'Conflict', message: expect.stringContaining(`DELETE /staking/avalanche/fuji/validators/${nodeId}`) }]);
+    expect([refused.status, refused.body]).toEqual([
+      409,
+      { code: 'Conflict', message: expect.stringContaining(`DELETE /staking/avalanche/fuji/validators/${nodeId}`) },
+    ]);
     expect((await nodeRow(nodeId))?.state).toBe('running');
     // It counts towards the staking service's limit, not this one (1 here): an eth node still fits.
     const eth = await nodes.http.post('/users/me/nodes').set(bearer(user.clientToken)).send({ image: 'eth' });
     expect(eth.status).toBe(200);
-    await nodes.http.delete(`/users/me/nodes/${(eth.body as { id: string }).id}`).set(bearer(user.clientToken)).expect(200);
+    await nodes.http
+      .delete(`/users/me/nodes/${(eth.body as { id: string }).id}`)
+      .set(bearer(user.clientToken))
+      .expect(200);
     // Validators are not offered to users directly.
     const chains = (await nodes.http.get('/chains').set(bearer(user.clientToken)).expect(200)).body as Array<{ image: string }>;
     expect(chains.map((each) => each.image)).not.toContain('avalanchefuji');
@@ -79,13 +109,20 @@ describe('validator nodes', () => {
     const [{ count }] = (await nodes.service.db('nodes').where({ id: nodeId }).count({ count: '*' })) as [{ count: string | number }];
     expect(Number(count)).toBe(1);
     await waitUntil('node.deleted is heard', () => heard.some((each) => each.kind === 'node.deleted' && each.payload.nodeId === nodeId));
-    expect(heard.filter((each) => 'nodeId' in each.payload && each.payload.nodeId === nodeId).map((each) => each.kind)).toEqual(['node.created', 'node.running', 'node.deleting', 'node.deleted']);
+    expect(heard.filter((each) => 'nodeId' in each.payload && each.payload.nodeId === nodeId).map((each) => each.kind)).toEqual([
+      'node.created',
+      'node.running',
+      'node.deleting',
+      'node.deleted',
+    ]);
   }, 180_000);
 
   it('takes a deletion of a node that is gone as done', async () => {
     const gone = 'node-00000000-0000-4000-8000-000000000000';
     await platform.bus.publish([message('validator.deleted', { nodeId: gone, userId: user.id })]);
-    await platform.bus.publish([message('validator.created', { nodeId: gone, userId: user.id, image: 'avalanche', basic: { user: 'ux', passwordSha256: sha256('x') } })]);
+    await platform.bus.publish([
+      message('validator.created', { nodeId: gone, userId: user.id, image: 'avalanche', basic: { user: 'ux', passwordSha256: sha256('x') } }),
+    ]);
     await waitUntil('the later creation is handled', async () => (await nodeRow(gone)) !== undefined, 20_000, 50);
     // A deletion that was retried (first retry after 250 ms) would now take the node created after it.
     await new Promise((resolve) => setTimeout(resolve, 1500));

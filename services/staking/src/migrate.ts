@@ -5,4 +5,9 @@ import { STAKING_SERVICE_NAME } from './app';
 import { loadStakingConfig } from './config';
 import { stakingMigrations, STAKING_SCHEMA } from './migrations';
 
-runMigrateCommand({ name: 'staking', logAs: STAKING_SERVICE_NAME, loadConfig: loadStakingConfig, owned: { schema: STAKING_SCHEMA, migrations: stakingMigrations } });
+runMigrateCommand({
+  name: 'staking',
+  logAs: STAKING_SERVICE_NAME,
+  loadConfig: loadStakingConfig,
+  owned: { schema: STAKING_SCHEMA, migrations: stakingMigrations },
+});

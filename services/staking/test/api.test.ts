@@ -86,7 +86,10 @@ describe('staking API', () => {
         source: expect.stringContaining('§8'),
       },
     });
-    const testnet = (await staking.http.get(`${fuji}/limits`).set(asAlice()).expect(200)).body as Record<string, { avax?: number; seconds?: number; source: string }>;
+    const testnet = (await staking.http.get(`${fuji}/limits`).set(asAlice()).expect(200)).body as Record<
+      string,
+      { avax?: number; seconds?: number; source: string }
+    >;
     expect(testnet).toMatchObject({
       network: 'fuji',
       minimumStake: { avax: 1 },
@@ -191,10 +194,12 @@ describe('staking API', () => {
       expect(tls.keyPem).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
       expect(createPublicKey(tls.keyPem).export({ type: 'spki', format: 'der' })).toEqual(certificate.publicKey.export({ type: 'spki', format: 'der' }));
       expect(certificate.checkPrivateKey(createPrivateKey(tls.keyPem))).toBe(true);
-      await expect(platform.bus.request('staking.validator-tls', { nodeId: 'node-00000000-0000-4000-8000-000000000000' })).rejects.toThrow('no validator node-00000000-0000-4000-8000-000000000000');
+      await expect(platform.bus.request('staking.validator-tls', { nodeId: 'node-00000000-0000-4000-8000-000000000000' })).rejects.toThrow(
+        'no validator node-00000000-0000-4000-8000-000000000000',
+      );
     });
 
-    it('lists the user\'s validators of the network, oldest first, without their passwords', async () => {
+    it("lists the user's validators of the network, oldest first, without their passwords", async () => {
       const mine = (await staking.http.get(`${fuji}/validators`).set(asAlice()).expect(200)).body as Array<Record<string, unknown>>;
       expect(mine.map((each) => each.nodeId)).toEqual([first.nodeId, second.nodeId]);
       expect(mine.every((each) => !('nodePass' in each))).toBe(true);
@@ -235,21 +240,34 @@ describe('staking API', () => {
 
     it('records an event of every call, as cloud-staking, at the accounts service', async () => {
       await staking.service.recorder.drain();
-      await waitUntil('the staking calls are in the event list', async () => {
-        const events = (await platform.accounts.http.get('/users/me/events?service=cloud-staking&limit=500').set(bearer(alice.accountToken)).expect(200)).body as Array<{
-          service: string;
-          input: { method: string; route: string; resourceId?: string };
-          output: { httpStatusCode: number };
-        }>;
-        return (
-          events.every((event) => event.service === 'cloud-staking') &&
-          events.some((event) => event.input.route === '/staking/:chain/:network/validators' && event.input.method === 'POST' && event.output.httpStatusCode === 200) &&
-          events.some((event) => event.input.method === 'POST' && event.output.httpStatusCode === 403) &&
-          events.some((event) => event.input.method === 'POST' && event.output.httpStatusCode === 400) &&
-          events.some((event) => event.input.route === '/staking/:chain/:network/validators/:nodeId' && event.input.resourceId === first.nodeId && event.output.httpStatusCode === 404) &&
-          events.some((event) => event.input.route === '/staking/:chain/chains' && event.output.httpStatusCode === 200)
-        );
-      }, 15_000, 100);
+      await waitUntil(
+        'the staking calls are in the event list',
+        async () => {
+          const events = (await platform.accounts.http.get('/users/me/events?service=cloud-staking&limit=500').set(bearer(alice.accountToken)).expect(200))
+            .body as Array<{
+            service: string;
+            input: { method: string; route: string; resourceId?: string };
+            output: { httpStatusCode: number };
+          }>;
+          return (
+            events.every((event) => event.service === 'cloud-staking') &&
+            events.some(
+              (event) => event.input.route === '/staking/:chain/:network/validators' && event.input.method === 'POST' && event.output.httpStatusCode === 200,
+            ) &&
+            events.some((event) => event.input.method === 'POST' && event.output.httpStatusCode === 403) &&
+            events.some((event) => event.input.method === 'POST' && event.output.httpStatusCode === 400) &&
+            events.some(
+              (event) =>
+                event.input.route === '/staking/:chain/:network/validators/:nodeId' &&
+                event.input.resourceId === first.nodeId &&
+                event.output.httpStatusCode === 404,
+            ) &&
+            events.some((event) => event.input.route === '/staking/:chain/chains' && event.output.httpStatusCode === 200)
+          );
+        },
+        15_000,
+        100,
+      );
     });
   });
 });

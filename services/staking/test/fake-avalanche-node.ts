@@ -58,7 +58,8 @@ export async function startFakeAvalancheNode(): Promise<FakeAvalancheNode> {
       }
       let result: unknown;
       if (req.url === '/ext/info' && request.method === 'info.isBootstrapped') result = { isBootstrapped: node.bootstrapped };
-      else if (req.url === '/ext/bc/P' && request.method === 'platform.getCurrentValidators') result = 'raw' in node.validators ? node.validators.raw : { validators: node.validators };
+      else if (req.url === '/ext/bc/P' && request.method === 'platform.getCurrentValidators')
+        result = 'raw' in node.validators ? node.validators.raw : { validators: node.validators };
       res.setHeader('content-type', 'application/json');
       if (result === undefined) res.end(JSON.stringify({ jsonrpc: '2.0', id: request.id, error: { code: -32601, message: 'the method does not exist' } }));
       else res.end(JSON.stringify({ jsonrpc: '2.0', id: request.id, result }));

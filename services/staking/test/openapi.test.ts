@@ -2,7 +2,6 @@ import { compareRoutesWithDocument, listApiRoutes, type OpenApiDocument } from '
 import { startTestPlatform, type TestPlatform } from '@cloud/nodes/testing';
 import { startTestStaking, type TestStaking } from '../src/testing';
 
-
 describe('the staking OpenAPI document', () => {
   let platform: TestPlatform;
   let staking: TestStaking;

@@ -28,7 +28,12 @@ describe('staking over RabbitMQ', () => {
     const user = await platform.user();
     const base = '/staking/avalanche/mainnet/validators';
 
-    const created = (await staking.http.post(base).set(bearer(user.clientToken)).expect(200)).body as { nodeId: string; chainNodeId: string; nodeUser: string; nodePass: string };
+    const created = (await staking.http.post(base).set(bearer(user.clientToken)).expect(200)).body as {
+      nodeId: string;
+      chainNodeId: string;
+      nodeUser: string;
+      nodePass: string;
+    };
     await waitUntil('validator.created is heard', () => heard.some((each) => each.kind === 'validator.created'), 15_000, 50);
     expect(heard.find((each) => each.kind === 'validator.created')?.payload).toEqual({
       nodeId: created.nodeId,
@@ -40,14 +45,31 @@ describe('staking over RabbitMQ', () => {
     const tls = await platform.bus.request('staking.validator-tls', { nodeId: created.nodeId });
     expect(new X509Certificate(tls.certificatePem).checkPrivateKey(createPrivateKey(tls.keyPem))).toBe(true);
 
-    const route = { nodeId: created.nodeId, userId: user.id, image: 'avalanche', chain: 'avalanche', revision: 1, state: 'running' as const, basic: null, upstream: node.url };
+    const route = {
+      nodeId: created.nodeId,
+      userId: user.id,
+      image: 'avalanche',
+      chain: 'avalanche',
+      revision: 1,
+      state: 'running' as const,
+      basic: null,
+      upstream: node.url,
+    };
     node.validators = [listed(created.chainNodeId, platform.clock() - 60_000, platform.clock() + 600_000)];
     await platform.bus.publish([message('node.running', { ...route, address: `${created.nodeId}.nodes.localhost` })]);
-    await waitUntil('the node runs, and validates', async () => {
-      const validator = (await staking.http.get(`${base}/${created.nodeId}`).set(bearer(user.clientToken)).expect(200)).body as { state: string; registration: { status: string } };
-      platform.clock.advance(10_000); // past the cached answer
-      return validator.state === 'running' && validator.registration.status === 'validating';
-    }, 15_000, 50);
+    await waitUntil(
+      'the node runs, and validates',
+      async () => {
+        const validator = (await staking.http.get(`${base}/${created.nodeId}`).set(bearer(user.clientToken)).expect(200)).body as {
+          state: string;
+          registration: { status: string };
+        };
+        platform.clock.advance(10_000); // past the cached answer
+        return validator.state === 'running' && validator.registration.status === 'validating';
+      },
+      15_000,
+      50,
+    );
     expect((await staking.http.delete(`${base}/${created.nodeId}`).set(bearer(user.clientToken))).status).toBe(409);
 
     // Its period over, the chain no longer lists it: ended, and deletable.
@@ -57,12 +79,17 @@ describe('staking over RabbitMQ', () => {
     await waitUntil('validator.deleted is heard', () => heard.some((each) => each.kind === 'validator.deleted'), 15_000, 50);
     await expect(platform.bus.request('staking.validator-tls', { nodeId: created.nodeId })).rejects.toThrow(`no validator ${created.nodeId}`);
 
-    await waitUntil('the calls are in the event list', async () => {
-      const events = (await platform.accounts.http.get('/users/me/events?service=cloud-staking').set(bearer(user.accountToken)).expect(200)).body as Array<{
-        input: { method: string; resourceId?: string };
-        output: { httpStatusCode: number };
-      }>;
-      return events.some((event) => event.input.method === 'DELETE' && event.input.resourceId === created.nodeId && event.output.httpStatusCode === 409);
-    }, 20_000, 100);
+    await waitUntil(
+      'the calls are in the event list',
+      async () => {
+        const events = (await platform.accounts.http.get('/users/me/events?service=cloud-staking').set(bearer(user.accountToken)).expect(200)).body as Array<{
+          input: { method: string; resourceId?: string };
+          output: { httpStatusCode: number };
+        }>;
+        return events.some((event) => event.input.method === 'DELETE' && event.input.resourceId === created.nodeId && event.output.httpStatusCode === 409);
+      },
+      20_000,
+      100,
+    );
   });
 });

@@ -26,7 +26,7 @@ const fuji = '/staking/avalanche/fuji';
 // node whose answers the test sets), as the nodes service announces the node on the bus; and
 // the deletion rules that rest on it. Time moves by the platform's clock; client tokens live an
 // hour, so each test moves it by less.
-describe('a validator\'s registration on the P-chain', () => {
+describe("a validator's registration on the P-chain", () => {
   let platform: TestPlatform;
   let staking: TestStaking;
   let user: TestUser;
@@ -51,14 +51,23 @@ describe('a validator\'s registration on the P-chain', () => {
   const as = () => bearer(user.clientToken);
   const create = async () => (await staking.http.post(`${fuji}/validators`).set(as()).expect(200)).body as Created;
   const getValidator = async (validator: Created) =>
-    (await staking.http.get(`${fuji}/validators/${validator.nodeId}`).set(as()).expect(200)).body as { state: string; nodeUser: string; registration: Registration };
+    (await staking.http.get(`${fuji}/validators/${validator.nodeId}`).set(as()).expect(200)).body as {
+      state: string;
+      nodeUser: string;
+      registration: Registration;
+    };
   const registrationOf = async (validator: Created) => (await getValidator(validator)).registration;
   const pChainCalls = () => node.calls.filter((call) => call.method === 'platform.getCurrentValidators').length;
   const now = () => platform.clock();
 
   let revision = 0;
   /** Announces the node as the nodes service would (`node.syncing`, `node.running`, `node.failed`), and waits until the staking service took it. */
-  async function announce(validator: Created, state: 'syncing' | 'running' | 'failed', upstream: string | null = node.url, extra: Partial<NodeRoute> = {}): Promise<void> {
+  async function announce(
+    validator: Created,
+    state: 'syncing' | 'running' | 'failed',
+    upstream: string | null = node.url,
+    extra: Partial<NodeRoute> = {},
+  ): Promise<void> {
     revision += 1;
     const route: NodeRoute = {
       nodeId: validator.nodeId,
@@ -73,7 +82,9 @@ describe('a validator\'s registration on the P-chain', () => {
     };
     const address = `${validator.nodeId}.nodes.localhost`;
     await platform.bus.publish([
-      state === 'failed' ? message('node.failed', { ...route, reason: 'avalanchego exited' }) : message(state === 'running' ? 'node.running' : 'node.syncing', { ...route, address }),
+      state === 'failed'
+        ? message('node.failed', { ...route, reason: 'avalanchego exited' })
+        : message(state === 'running' ? 'node.running' : 'node.syncing', { ...route, address }),
     ]);
     await waitUntil(`the staking service took revision ${revision}`, async () => {
       const row = (await staking.service.db('validators').where({ id: validator.nodeId }).first('node_revision')) as { node_revision: number };
@@ -83,7 +94,11 @@ describe('a validator\'s registration on the P-chain', () => {
 
   it('is starting, saying so plainly, while its node is provisioning', async () => {
     const validator = await create();
-    expect(await registrationOf(validator)).toEqual({ status: 'starting', checkedAt: new Date(now()).toISOString(), reason: 'its node is provisioning; the P-chain is read once it runs' });
+    expect(await registrationOf(validator)).toEqual({
+      status: 'starting',
+      checkedAt: new Date(now()).toISOString(),
+      reason: 'its node is provisioning; the P-chain is read once it runs',
+    });
     expect(node.calls).toEqual([]);
   });
 
@@ -160,7 +175,7 @@ describe('a validator\'s registration on the P-chain', () => {
     });
   });
 
-  it('reuses a node\'s answer for STAKING_STATUS_CACHE_MS, by the service\'s clock', async () => {
+  it("reuses a node's answer for STAKING_STATUS_CACHE_MS, by the service's clock", async () => {
     const validator = await create();
     await announce(validator, 'running');
     await registrationOf(validator);
@@ -212,7 +227,7 @@ describe('a validator\'s registration on the P-chain', () => {
       expect((await getValidator(validator)).registration.status).toBe('validating');
     });
 
-    it('is refused while the chain can\'t be read, if the node has not failed or a registration seen before has not ended', async () => {
+    it("is refused while the chain can't be read, if the node has not failed or a registration seen before has not ended", async () => {
       const validator = await create();
       const provisioning = await remove(validator);
       expect(provisioning.status).toBe(409);
@@ -273,8 +288,20 @@ describe('a validator\'s registration on the P-chain', () => {
     const validator = await create();
     const probe = await create();
     await announce(validator, 'running');
-    const before = (await staking.service.db('validators').where({ id: validator.nodeId }).first('node_state', 'node_revision', 'upstream_url')) as Record<string, unknown>;
-    const stale: NodeRoute = { nodeId: validator.nodeId, userId: user.id, image: 'avalanchefuji', chain: 'avalanche', revision: revision - 1, state: 'deleting', basic: null, upstream: null };
+    const before = (await staking.service.db('validators').where({ id: validator.nodeId }).first('node_state', 'node_revision', 'upstream_url')) as Record<
+      string,
+      unknown
+    >;
+    const stale: NodeRoute = {
+      nodeId: validator.nodeId,
+      userId: user.id,
+      image: 'avalanchefuji',
+      chain: 'avalanche',
+      revision: revision - 1,
+      state: 'deleting',
+      basic: null,
+      upstream: null,
+    };
     const other: NodeRoute = { ...stale, nodeId: 'node-00000000-0000-4000-8000-000000000001', image: 'eth', chain: 'eth', revision: 5 };
     await platform.bus.publish([message('node.deleting', stale), message('node.deleting', other)]);
     // Messages of the queue are handled in order: once the probe's is in, so are those before it.
@@ -283,7 +310,7 @@ describe('a validator\'s registration on the P-chain', () => {
     expect(await staking.service.db('validators').where({ id: other.nodeId }).first()).toBeUndefined();
   });
 
-  it('shows the node\'s Basic user the nodes service last announced', async () => {
+  it("shows the node's Basic user the nodes service last announced", async () => {
     const validator = await create();
     await announce(validator, 'running');
     revision += 1;
@@ -304,10 +331,15 @@ describe('a validator\'s registration on the P-chain', () => {
   it('forgets the validators of a deleted user', async () => {
     const validator = await create();
     await platform.accounts.http.delete('/users/me').set(bearer(user.accountToken)).send({ password: PASSWORD }).expect(204);
-    await waitUntil('the user\'s validators are deleted', async () => {
-      const row = (await staking.service.db('validators').where({ id: validator.nodeId }).first('deleted_at')) as { deleted_at: Date | null };
-      return row.deleted_at !== null;
-    }, 15_000, 50);
+    await waitUntil(
+      "the user's validators are deleted",
+      async () => {
+        const row = (await staking.service.db('validators').where({ id: validator.nodeId }).first('deleted_at')) as { deleted_at: Date | null };
+        return row.deleted_at !== null;
+      },
+      15_000,
+      50,
+    );
     await expect(platform.bus.request('staking.validator-tls', { nodeId: validator.nodeId })).rejects.toThrow('no validator');
     expect((await staking.http.get(`${fuji}/validators`).set(as())).status).toBe(401);
   });

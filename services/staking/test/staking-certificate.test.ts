@@ -5,7 +5,7 @@ import { avalancheNodeIdFromPem, isAvalancheNodeId } from '@cloud/chains';
 import { newStakingTls } from '../src/domain/staking-certificate';
 
 // What avalanchego's staking.NewCertAndKeyBytes (staking/tls.go) writes, field by field.
-describe('a validator\'s staking certificate', () => {
+describe("a validator's staking certificate", () => {
   const now = new Date('2026-11-30T12:34:56.789Z');
   let certificatePem: string;
   let keyPem: string;
@@ -26,7 +26,7 @@ describe('a validator\'s staking certificate', () => {
     expect(parsed.signatureAlgorithm.algorithm).toBe('1.2.840.113549.1.1.11'); // sha256WithRSAEncryption
   });
 
-  it('is valid from 1999-12-31 (Go\'s 2000-01-00) until 100 years from its making', () => {
+  it("is valid from 1999-12-31 (Go's 2000-01-00) until 100 years from its making", () => {
     const { notBefore, notAfter } = parsed.tbsCertificate.validity;
     expect(notBefore.utcTime?.toISOString()).toBe('1999-12-31T00:00:00.000Z');
     expect(notAfter.generalTime?.toISOString()).toBe('2126-11-30T12:34:56.000Z');

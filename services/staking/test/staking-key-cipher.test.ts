@@ -76,6 +76,8 @@ describe('the staking key-encryption key', () => {
   it('refuses a key file that does not hold 32 bytes in base64, naming it', () => {
     const file = path.join(dir, 'short.key');
     writeFileSync(file, randomBytes(16).toString('base64'));
-    expect(() => loadStakingEncryptionKey(loadStakingConfig({ DATA_DIR: dir, STAKING_KEY_ENCRYPTION_KEY_FILE: file }))).toThrow(`${file} must hold the base64 of exactly 32 bytes`);
+    expect(() => loadStakingEncryptionKey(loadStakingConfig({ DATA_DIR: dir, STAKING_KEY_ENCRYPTION_KEY_FILE: file }))).toThrow(
+      `${file} must hold the base64 of exactly 32 bytes`,
+    );
   });
 });

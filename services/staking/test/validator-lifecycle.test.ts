@@ -57,7 +57,12 @@ describe.each([
     // Registered to start in two minutes, for two weeks, with 2,000 AVAX (in nAVAX).
     const start = Math.floor((platform.clock() + 2 * MINUTE) / 1000);
     const end = start + 14 * 24 * 3600;
-    const registered = await callNode(node.upstream_url, '/ext/dev', 'dev.registerValidator', { nodeID: chainNodeId, startTime: start, endTime: end, weight: '2000000000000' });
+    const registered = await callNode(node.upstream_url, '/ext/dev', 'dev.registerValidator', {
+      nodeID: chainNodeId,
+      startTime: start,
+      endTime: end,
+      weight: '2000000000000',
+    });
     expect(registered).toMatchObject({ result: { txID: expect.any(String) } });
 
     platform.clock.advance(11_000); // past the cached "unregistered"
@@ -86,7 +91,12 @@ describe.each([
     const { nodeId } = (await staking.http.post(`${fuji}/validators`).set(bearer(user.clientToken)).expect(200)).body as { nodeId: string };
     await waitUntil('the validator node runs', async () => ((await get(nodeId)).body as { state: string }).state === 'running', 30_000, 100);
     await staking.http.delete(`${fuji}/validators/${nodeId}`).set(bearer(user.clientToken)).expect(200);
-    await waitUntil('its node is deleted', async () => ((await nodes.service.db('nodes').where({ id: nodeId }).first('state')) as { state: string }).state === 'deleted', 20_000, 100);
+    await waitUntil(
+      'its node is deleted',
+      async () => ((await nodes.service.db('nodes').where({ id: nodeId }).first('state')) as { state: string }).state === 'deleted',
+      20_000,
+      100,
+    );
     await get(nodeId).expect(404);
   }, 180_000);
 });

@@ -10,7 +10,7 @@ export function registerEventsCommand(program: Command, contextOf: ContextOf): v
   program
     .command('events')
     .description('the record of your calls, newest first')
-    .option('--service <service>', 'only this service\'s calls, e.g. cloud-accounts, cloud-nodes, cloud-staking')
+    .option('--service <service>', "only this service's calls, e.g. cloud-accounts, cloud-nodes, cloud-staking")
     .option('--limit <n>', 'at most this many (1-500; default 50)', positiveInteger)
     .action(async (options: { service?: string; limit?: number }, command: Command) => {
       const ctx = contextOf(command);
@@ -22,7 +22,11 @@ export function registerEventsCommand(program: Command, contextOf: ContextOf): v
         [
           { key: 'createdAt', header: 'TIME' },
           { key: 'service', header: 'SERVICE' },
-          { key: 'input', header: 'CALL', format: (input) => [(input as CloudEvent['input']).method, (input as CloudEvent['input']).route].filter(Boolean).join(' ') || '-' },
+          {
+            key: 'input',
+            header: 'CALL',
+            format: (input) => [(input as CloudEvent['input']).method, (input as CloudEvent['input']).route].filter(Boolean).join(' ') || '-',
+          },
           { key: 'output', header: 'STATUS', format: (output) => String((output as CloudEvent['output']).httpStatusCode) },
           { key: 'output', header: 'BYTES', format: (output) => String((output as CloudEvent['output']).bytesOut) },
         ],

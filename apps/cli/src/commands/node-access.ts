@@ -40,28 +40,33 @@ function printAccess(ctx: Context, access: NodeAccess): void {
   printRecord(ctx.output, [
     ['IP allowlist', list(access.ipAllowlist, 'any address')],
     ['Origins (CORS)', list(access.originAllowlist, 'none (no CORS)')],
-    ['Refused methods', list(access.refusedMethods, 'only the platform\'s')],
-    ['Rate', access.ratePerSecond === null ? 'the platform\'s' : `${access.ratePerSecond} calls per second`],
-    ['Largest answer', access.maxAnswerBytes === null ? 'the platform\'s' : `${access.maxAnswerBytes} bytes`],
+    ['Refused methods', list(access.refusedMethods, "only the platform's")],
+    ['Rate', access.ratePerSecond === null ? "the platform's" : `${access.ratePerSecond} calls per second`],
+    ['Largest answer', access.maxAnswerBytes === null ? "the platform's" : `${access.maxAnswerBytes} bytes`],
   ]);
 }
 
 export function registerNodeAccessCommands(nodes: Command, contextOf: ContextOf): void {
   nodes
     .command('access')
-    .description('show the node\'s access rules, or change them: each option replaces that rule, the others are kept')
+    .description("show the node's access rules, or change them: each option replaces that rule, the others are kept")
     .argument('<nodeId>')
     .option('--allow-ip <cidr...>', 'take calls only from these addresses or CIDRs (IPv4, IPv6)')
     .option('--allow-origin <origin...>', 'let web pages of these origins call the node (CORS)')
     .option('--refuse-method <name...>', 'refuse these methods too (-32601)')
-    .addOption(new Option('--rate <n>', 'calls per second, below the platform\'s; `default` for the platform\'s').argParser(numberOrDefault))
-    .addOption(new Option('--max-answer <bytes>', 'refuse answers larger than this (-32005), below the platform\'s; `default` for the platform\'s').argParser(numberOrDefault))
-    .option('--clear', 'start from no rules: anywhere, no CORS, the platform\'s methods, rate and answer bound')
+    .addOption(new Option('--rate <n>', "calls per second, below the platform's; `default` for the platform's").argParser(numberOrDefault))
+    .addOption(
+      new Option('--max-answer <bytes>', "refuse answers larger than this (-32005), below the platform's; `default` for the platform's").argParser(
+        numberOrDefault,
+      ),
+    )
+    .option('--clear', "start from no rules: anywhere, no CORS, the platform's methods, rate and answer bound")
     .action(async (nodeId: string, options: AccessOptions, command: Command) => {
       const ctx = contextOf(command);
       const cloud = ctx.cloud();
       const current = await cloud.nodes.access(nodeId);
-      const changes = options.clear || options.allowIp || options.allowOrigin || options.refuseMethod || options.rate !== undefined || options.maxAnswer !== undefined;
+      const changes =
+        options.clear || options.allowIp || options.allowOrigin || options.refuseMethod || options.rate !== undefined || options.maxAnswer !== undefined;
       const access = changes ? (await cloud.nodes.setAccess(nodeId, nextRules(current, options))).access : current;
       if (ctx.output.json) return printJson(ctx.output, access);
       printAccess(ctx, access);
@@ -70,7 +75,7 @@ export function registerNodeAccessCommands(nodes: Command, contextOf: ContextOf)
 
   const credentials = nodes
     .command('credentials')
-    .description('the node\'s named credentials: Basic (user and password) or URL tokens (not for a jwt node, which takes your client access token)');
+    .description("the node's named credentials: Basic (user and password) or URL tokens (not for a jwt node, which takes your client access token)");
   credentials
     .command('create')
     .description('add a named credential, Basic or with --token a URL token; its secret is shown once, with lines ready to paste, and kept for cloud rpc')
@@ -86,7 +91,9 @@ export function registerNodeAccessCommands(nodes: Command, contextOf: ContextOf)
     });
   credentials
     .command('rotate')
-    .description('a new secret for a credential, by id or name (same id, name and kind; same user for Basic): the old one is refused within a second; shown once and kept for cloud rpc')
+    .description(
+      'a new secret for a credential, by id or name (same id, name and kind; same user for Basic): the old one is refused within a second; shown once and kept for cloud rpc',
+    )
     .argument('<nodeId>')
     .argument('<credential>', 'its id (cred-...) or its name')
     .action(async (nodeId: string, credential: string, _options: unknown, command: Command) => {
@@ -102,7 +109,7 @@ export function registerNodeAccessCommands(nodes: Command, contextOf: ContextOf)
     });
   credentials
     .command('list')
-    .description('the node\'s credentials, oldest first (never their passwords)')
+    .description("the node's credentials, oldest first (never their passwords)")
     .argument('<nodeId>')
     .action(async (nodeId: string, _options: unknown, command: Command) => {
       const ctx = contextOf(command);
@@ -140,7 +147,11 @@ const kept = (credential: NewNodeCredential) =>
 /** A new or rotated credential with its secret, once, and the lines ready to paste with it (also in --json, as readyLines). */
 async function showSecret(ctx: Context, cloud: CloudClient, nodeId: string, credential: NewNodeCredential, keptHere = true): Promise<void> {
   const node = await cloud.nodes.get(nodeId);
-  const lines = linesFor(ctx, node, credential.kind === 'token' ? { kind: 'token', urls: credential.urls } : { kind: 'basic', user: credential.nodeUser, password: credential.nodePass });
+  const lines = linesFor(
+    ctx,
+    node,
+    credential.kind === 'token' ? { kind: 'token', urls: credential.urls } : { kind: 'basic', user: credential.nodeUser, password: credential.nodePass },
+  );
   if (ctx.output.json) return printJson(ctx.output, { ...credential, readyLines: lines });
   const secret: Array<[string, string | undefined]> =
     credential.kind === 'token'

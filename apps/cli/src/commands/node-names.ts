@@ -16,7 +16,9 @@ export async function resolveNodeId(cloud: CloudClient, idOrName: string): Promi
   const named = (await cloud.nodes.list()).filter((node) => node.name === wanted);
   if (named.length === 1) return named[0]!.id;
   if (named.length > 1) {
-    throw new UsageError(`${named.length} of your nodes are named ${JSON.stringify(wanted)}: give one of their ids (${named.map((node) => node.id).join(', ')})`);
+    throw new UsageError(
+      `${named.length} of your nodes are named ${JSON.stringify(wanted)}: give one of their ids (${named.map((node) => node.id).join(', ')})`,
+    );
   }
   throw new NotFoundError(404, 'NotFound', `no node of yours has the id or name ${JSON.stringify(idOrName)} (cloud nodes list shows them)`, 'nodes');
 }

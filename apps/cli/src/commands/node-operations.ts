@@ -17,9 +17,24 @@ interface WaitFlags {
 
 /** What each command asks for, and what --wait waits for. */
 const OPERATIONS = [
-  { name: 'stop', description: 'stop a node, keeping its data, credentials and address', call: (cloud: CloudClient, id: string) => cloud.nodes.stop(id), until: 'stopped' },
-  { name: 'start', description: 'start a stopped (or failed) node on its kept data', call: (cloud: CloudClient, id: string) => cloud.nodes.start(id), until: 'running' },
-  { name: 'restart', description: 'stop a node and start it again on its kept data', call: (cloud: CloudClient, id: string) => cloud.nodes.restart(id), until: 'running' },
+  {
+    name: 'stop',
+    description: 'stop a node, keeping its data, credentials and address',
+    call: (cloud: CloudClient, id: string) => cloud.nodes.stop(id),
+    until: 'stopped',
+  },
+  {
+    name: 'start',
+    description: 'start a stopped (or failed) node on its kept data',
+    call: (cloud: CloudClient, id: string) => cloud.nodes.start(id),
+    until: 'running',
+  },
+  {
+    name: 'restart',
+    description: 'stop a node and start it again on its kept data',
+    call: (cloud: CloudClient, id: string) => cloud.nodes.restart(id),
+    until: 'running',
+  },
 ] as const;
 
 export function registerNodeOperationCommands(nodes: Command, contextOf: ContextOf): void {
@@ -52,7 +67,9 @@ export function registerNodeOperationCommands(nodes: Command, contextOf: Context
 }
 
 function withWait(command: Command, what: string): Command {
-  return command.option('--wait', what).addOption(new Option('--timeout <seconds>', 'with --wait, give up after this long').default(600).argParser(positiveInteger));
+  return command
+    .option('--wait', what)
+    .addOption(new Option('--timeout <seconds>', 'with --wait, give up after this long').default(600).argParser(positiveInteger));
 }
 
 async function show(ctx: Context, cloud: CloudClient, answered: Node, options: WaitFlags, until: 'running' | 'stopped'): Promise<void> {

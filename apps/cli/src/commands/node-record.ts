@@ -31,7 +31,9 @@ export function printNode(ctx: Context, node: Node, kept?: NodeCredentials): voi
     ['Plain WebSocket (loopback)', endpoints.plain?.webSocket],
     [
       'Authentication',
-      node.jwt ? 'Bearer: your client access token (cloud token)' : 'Basic (a node user and password), or a URL token in the path (cloud nodes credentials create <id> <name> --token)',
+      node.jwt
+        ? 'Bearer: your client access token (cloud token)'
+        : 'Basic (a node user and password), or a URL token in the path (cloud nodes credentials create <id> <name> --token)',
     ],
     ['Node user', node.nodeUser],
     ['Node password', node.nodePass],

@@ -47,24 +47,32 @@ export function registerNodeCommands(program: Command, contextOf: ContextOf): vo
     .option('--txindex', 'keep a transaction index, so getrawtransaction finds any transaction (btc, bch, ltc; not on a pruned chain)')
     .option('--wait', 'wait until it runs (through syncing, with a progress bar); exit non-zero if it fails')
     .addOption(new Option('--timeout <seconds>', 'with --wait, give up after this long').default(600).argParser(positiveInteger))
-    .action(async (image: UserImage, options: { name?: string; large?: boolean; jwt?: boolean; txindex?: boolean; wait?: boolean; timeout: number }, command: Command) => {
-      const ctx = contextOf(command);
-      const cloud = ctx.cloud();
-      const created = await cloud.nodes.create({
-        image,
-        ...(options.name === undefined ? {} : { name: options.name }),
-        large: options.large === true,
-        jwt: options.jwt === true,
-        txindex: options.txindex === true,
-      });
-      if (created.nodeUser && created.nodePass) ctx.saveNodeCredentials(created.id, { user: created.nodeUser, password: created.nodePass });
-      const node = options.wait ? await waitWithProgress(ctx, created.id, (wait) => cloud.nodes.waitUntilRunning(created.id, wait), options.timeout) : created;
-      const shown = { ...node, nodeUser: created.nodeUser, nodePass: created.nodePass };
-      if (ctx.output.json) return printJson(ctx.output, shown);
-      printNode(ctx, shown, created.nodeUser && created.nodePass ? { user: created.nodeUser, password: created.nodePass } : undefined);
-      if (created.nodePass) note(ctx.output, `The password is shown only now; it is also kept in ${ctx.store.file} for cloud rpc.`);
-      if (!options.wait) note(ctx.output, `It is provisioning. See it come up with: cloud nodes info ${created.id}`);
-    });
+    .action(
+      async (
+        image: UserImage,
+        options: { name?: string; large?: boolean; jwt?: boolean; txindex?: boolean; wait?: boolean; timeout: number },
+        command: Command,
+      ) => {
+        const ctx = contextOf(command);
+        const cloud = ctx.cloud();
+        const created = await cloud.nodes.create({
+          image,
+          ...(options.name === undefined ? {} : { name: options.name }),
+          large: options.large === true,
+          jwt: options.jwt === true,
+          txindex: options.txindex === true,
+        });
+        if (created.nodeUser && created.nodePass) ctx.saveNodeCredentials(created.id, { user: created.nodeUser, password: created.nodePass });
+        const node = options.wait
+          ? await waitWithProgress(ctx, created.id, (wait) => cloud.nodes.waitUntilRunning(created.id, wait), options.timeout)
+          : created;
+        const shown = { ...node, nodeUser: created.nodeUser, nodePass: created.nodePass };
+        if (ctx.output.json) return printJson(ctx.output, shown);
+        printNode(ctx, shown, created.nodeUser && created.nodePass ? { user: created.nodeUser, password: created.nodePass } : undefined);
+        if (created.nodePass) note(ctx.output, `The password is shown only now; it is also kept in ${ctx.store.file} for cloud rpc.`);
+        if (!options.wait) note(ctx.output, `It is provisioning. See it come up with: cloud nodes info ${created.id}`);
+      },
+    );
   nodes
     .command('list')
     .description('your nodes, oldest first')
@@ -130,7 +138,7 @@ export function registerNodeCommands(program: Command, contextOf: ContextOf): vo
   registerUsageCommand(nodes, contextOf);
   nodes
     .command('logs')
-    .description('the last lines of the node software\'s log')
+    .description("the last lines of the node software's log")
     .argument('<node>', NODE_ARGUMENT)
     .addOption(new Option('--lines <n>', 'how many lines (1-10000)').default(100).argParser(positiveInteger))
     .action(async (idOrName: string, options: { lines: number }, command: Command) => {

@@ -21,9 +21,14 @@ export function registerProfileCommands(program: Command, contextOf: ContextOf):
     .action(async (options: { name?: string; country?: string; zip?: string; address?: string; state?: string }, command: Command) => {
       const ctx = contextOf(command);
       const billing = Object.fromEntries(
-        Object.entries({ country: options.country, zipCode: options.zip, address: options.address, state: options.state }).filter(([, value]) => value !== undefined),
+        Object.entries({ country: options.country, zipCode: options.zip, address: options.address, state: options.state }).filter(
+          ([, value]) => value !== undefined,
+        ),
       );
-      const change = { ...(options.name === undefined ? {} : { displayName: options.name }), ...(Object.keys(billing).length ? { billingAddress: billing } : {}) };
+      const change = {
+        ...(options.name === undefined ? {} : { displayName: options.name }),
+        ...(Object.keys(billing).length ? { billingAddress: billing } : {}),
+      };
       const accounts = ctx.cloud().accounts;
       const profile = Object.keys(change).length ? await accounts.updateProfile(change) : await accounts.profile();
       return ctx.output.json ? printJson(ctx.output, profile) : printProfile(ctx, profile);
@@ -65,7 +70,13 @@ export function registerProfileCommands(program: Command, contextOf: ContextOf):
       }
       if (email) throw new UsageError('give either your e-mail address or --link, not both');
       const { userId, token } = linkOf(options.link, 'password-reset', 'give --link the link from the password-reset e-mail');
-      const newPassword = await readPassword({ prompt: 'New password: ', fromStdin: passwordStdin === true, confirm: true, input: ctx.io.stdin, output: ctx.io.stderr });
+      const newPassword = await readPassword({
+        prompt: 'New password: ',
+        fromStdin: passwordStdin === true,
+        confirm: true,
+        input: ctx.io.stdin,
+        output: ctx.io.stderr,
+      });
       const { ended } = await ctx.cloud().accounts.resetPassword(userId, token, newPassword);
       if (ctx.output.json) return printJson(ctx.output, { reset: true, user: userId, ended });
       note(ctx.output, `Password changed. ${endedInWords(ended)} Next: cloud login ${userId}`);

@@ -11,7 +11,7 @@ import { printJson } from '../output';
 export function registerRpcCommand(program: Command, contextOf: ContextOf): void {
   program
     .command('rpc')
-    .description('call a node\'s JSON-RPC through the node-proxy, e.g. cloud rpc <nodeId> getblockhash 0')
+    .description("call a node's JSON-RPC through the node-proxy, e.g. cloud rpc <nodeId> getblockhash 0")
     .argument('<nodeId>')
     .argument('<method>', 'e.g. getblockcount, eth_blockNumber, info.getNodeID')
     .argument('[params...]', 'each parsed as JSON when it can be (0, true, {"a":1}), else taken as a string; one JSON object is sent as named params')
@@ -21,7 +21,9 @@ export function registerRpcCommand(program: Command, contextOf: ContextOf): void
       const node = await cloud.nodes.get(nodeId);
       const credentials = ctx.nodeCredentials(nodeId);
       if (!node.jwt && !credentials) {
-        throw new UsageError(`no credentials for ${nodeId} on this machine (they are shown once, when it is created); make new ones with: cloud nodes credentials create ${nodeId} <name>`);
+        throw new UsageError(
+          `no credentials for ${nodeId} on this machine (they are shown once, when it is created); make new ones with: cloud nodes credentials create ${nodeId} <name>`,
+        );
       }
       const result = await cloud.rpc(node, method, rpcParams(params, isValidatorImage(node.image)), credentials);
       if (ctx.output.json || typeof result === 'object') return printJson(ctx.output, result);

@@ -30,7 +30,12 @@ export function registerSessionCommands(program: Command, contextOf: ContextOf):
       const ctx = contextOf(command);
       const { revoked } = await ctx.cloud().logout();
       if (ctx.output.json) return printJson(ctx.output, { loggedOut: true, revoked });
-      note(ctx.output, revoked ? 'Logged out; the session\'s tokens are revoked.' : 'Logged out here (the login had expired, so its client key stays; remove it with cloud keys remove).');
+      note(
+        ctx.output,
+        revoked
+          ? "Logged out; the session's tokens are revoked."
+          : 'Logged out here (the login had expired, so its client key stays; remove it with cloud keys remove).',
+      );
     });
 }
 

@@ -16,7 +16,13 @@ export function registerSignUpCommands(program: Command, contextOf: ContextOf): 
     .option('--password-stdin', 'read the password from standard input instead of a prompt')
     .action(async (email: string, options: { name?: string; passwordStdin?: boolean }, command: Command) => {
       const ctx = contextOf(command);
-      const password = await readPassword({ prompt: 'Choose a password: ', fromStdin: options.passwordStdin === true, confirm: true, input: ctx.io.stdin, output: ctx.io.stderr });
+      const password = await readPassword({
+        prompt: 'Choose a password: ',
+        fromStdin: options.passwordStdin === true,
+        confirm: true,
+        input: ctx.io.stdin,
+        output: ctx.io.stderr,
+      });
       const profile = await ctx.cloud().accounts.signUp({ email, password, displayName: options.name ?? email.split('@')[0]! });
       if (ctx.output.json) return printJson(ctx.output, profile);
       printProfile(ctx, profile);

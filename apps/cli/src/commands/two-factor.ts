@@ -31,7 +31,9 @@ export function registerTwoFactorCommands(program: Command, contextOf: ContextOf
 
   twoFactor
     .command('enable')
-    .description('turn two-factor login on: shows the secret for your authenticator app, then asks for its first code (with --json or --password-stdin, confirm it with "cloud two-factor confirm <code>")')
+    .description(
+      'turn two-factor login on: shows the secret for your authenticator app, then asks for its first code (with --json or --password-stdin, confirm it with "cloud two-factor confirm <code>")',
+    )
     .option('--password-stdin', 'read the password from standard input instead of a prompt')
     .action(async (options: { passwordStdin?: boolean }, command: Command) => {
       const ctx = contextOf(command);
@@ -45,14 +47,17 @@ export function registerTwoFactorCommands(program: Command, contextOf: ContextOf
         ['URI', enrolment.uri],
       ]);
       note(ctx.output, 'Add it to your authenticator app: scan the URI as a QR code, or type the secret.');
-      if (options.passwordStdin || !isTerminal(ctx.io.stdin)) return note(ctx.output, 'Then turn it on with: cloud two-factor confirm <the code the app shows>');
+      if (options.passwordStdin || !isTerminal(ctx.io.stdin))
+        return note(ctx.output, 'Then turn it on with: cloud two-factor confirm <the code the app shows>');
       const code = await readCode({ prompt: 'Code from the app: ', noTerminal: TWO_FACTOR_PROMPT.noTerminal, input: ctx.io.stdin, output: ctx.io.stderr });
       printConfirmation(ctx, await ctx.cloud().accounts.confirmTwoFactor(code));
     });
 
   twoFactor
     .command('confirm')
-    .description('turn two-factor login on with the first code of the secret shown by "enable"; prints the recovery codes once. Other sessions end and every client key is deleted; this session goes on')
+    .description(
+      'turn two-factor login on with the first code of the secret shown by "enable"; prints the recovery codes once. Other sessions end and every client key is deleted; this session goes on',
+    )
     .argument('<code>', 'the code the authenticator app shows')
     .action(async (code: string, _options: unknown, command: Command) => {
       const ctx = contextOf(command);

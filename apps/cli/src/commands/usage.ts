@@ -47,14 +47,22 @@ function printUsage(ctx: Context, usage: NodeUsage): void {
   printTable<NodeUsage['credentials'][number]>(
     ctx.output,
     usage.credentials,
-    [{ key: 'name', header: 'CREDENTIAL', format: (name) => (name === null ? '(removed)' : String(name)) }, { key: 'credentialId', header: 'ID' }, ...outcomeColumns],
+    [
+      { key: 'name', header: 'CREDENTIAL', format: (name) => (name === null ? '(removed)' : String(name)) },
+      { key: 'credentialId', header: 'ID' },
+      ...outcomeColumns,
+    ],
     'No calls.',
   );
 }
 
 /** A column per outcome and the total, for any row with `calls` and `total`. */
 const outcomeColumns = [
-  ...OUTCOMES.map((outcome) => ({ key: 'calls' as const, header: outcome.toUpperCase().replace('_', ' '), format: (calls: unknown) => String((calls as Totals['calls'])[outcome]) })),
+  ...OUTCOMES.map((outcome) => ({
+    key: 'calls' as const,
+    header: outcome.toUpperCase().replace('_', ' '),
+    format: (calls: unknown) => String((calls as Totals['calls'])[outcome]),
+  })),
   { key: 'total' as const, header: 'TOTAL' },
 ];
 

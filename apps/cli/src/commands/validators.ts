@@ -26,7 +26,10 @@ export function registerValidatorCommands(program: Command, contextOf: ContextOf
       const shown = { ...validator, nodePass: created.nodePass };
       if (ctx.output.json) return printJson(ctx.output, shown);
       printValidator(ctx, shown);
-      note(ctx.output, `Register ${created.chainNodeId} on the P-chain yourself (stake, period, reward address); cloud validators info ${created.nodeId} then shows its status.`);
+      note(
+        ctx.output,
+        `Register ${created.chainNodeId} on the P-chain yourself (stake, period, reward address); cloud validators info ${created.nodeId} then shows its status.`,
+      );
     });
   validators
     .command('list')
@@ -74,7 +77,7 @@ export function registerValidatorCommands(program: Command, contextOf: ContextOf
     });
   validators
     .command('limits')
-    .description('the network\'s staking limits, with where each comes from')
+    .description("the network's staking limits, with where each comes from")
     .argument('<network>', 'mainnet or fuji')
     .action(async (network: string, _options: unknown, command: Command) => {
       const ctx = contextOf(command);

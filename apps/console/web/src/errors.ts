@@ -57,11 +57,18 @@ export function describeError(error: unknown, context?: ErrorContext): ShownErro
       if (error.code === 'UserVerified') return { ...shown, message: 'This e-mail address is verified already: you can log in.' };
       if (error.code === 'InvalidInput') return { ...shown, message: BROKEN_VERIFY_LINK };
       if (error.status === 404) {
-        return { ...shown, message: 'This verification link does not work any more: it was used already, a newer e-mail replaced it, or it is mistyped. Ask for a new e-mail below.' };
+        return {
+          ...shown,
+          message:
+            'This verification link does not work any more: it was used already, a newer e-mail replaced it, or it is mistyped. Ask for a new e-mail below.',
+        };
       }
     }
     if (error.status >= 500) {
-      return { ...shown, message: `The ${error.service} service could not do this (${asSentence(error.message)}) Try again in a moment; if it keeps failing, quote the request id below.` };
+      return {
+        ...shown,
+        message: `The ${error.service} service could not do this (${asSentence(error.message)}) Try again in a moment; if it keeps failing, quote the request id below.`,
+      };
     }
     const next = NEXT_STEP[error.code] ?? '';
     return { ...shown, message: `${asSentence(error.message)}${next ? ` ${next}` : ''}` };

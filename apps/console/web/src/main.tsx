@@ -24,6 +24,6 @@ loadConfig().then(
       <main id="main" className="narrow">
         <h1>The console cannot start</h1>
         <p role="alert">It could not read its configuration: {error instanceof Error ? error.message : String(error)}</p>
-      </main>
+      </main>,
     ),
 );

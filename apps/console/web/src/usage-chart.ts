@@ -47,7 +47,10 @@ export function methodChartHeight(methods: number): number {
  */
 export function barChartOptions(horizontal: boolean): BarChartOptions {
   const values: Axis = { stacked: true, beginAtZero: true, ticks: { color: '#333', precision: 0 } };
-  const categories: Axis = { stacked: true, ticks: { color: '#333', ...(horizontal ? { autoSkip: false, font: { size: 12 } } : { maxRotation: 0, autoSkipPadding: 12 }) } };
+  const categories: Axis = {
+    stacked: true,
+    ticks: { color: '#333', ...(horizontal ? { autoSkip: false, font: { size: 12 } } : { maxRotation: 0, autoSkipPadding: 12 }) },
+  };
   return {
     indexAxis: horizontal ? 'y' : 'x',
     animation: false,
@@ -84,7 +87,8 @@ export function methodChartData(methods: readonly { method: string; calls: Calls
 const BUCKETS: Record<string, string> = {
   unread:
     'requests turned away before their body was read (wrong or missing credentials, over the rate, an address or Origin the access rules refuse), so the method they named is not known',
-  other: 'calls of a method the platform does not know (its name is not counted, so made-up names cannot fill this table), and requests the proxy could not read (not JSON, a batch over the limit)',
+  other:
+    'calls of a method the platform does not know (its name is not counted, so made-up names cannot fill this table), and requests the proxy could not read (not JSON, a batch over the limit)',
   rest: 'REST requests (GET /rest/…, health checks)',
   management: 'requests to the management address (/status, /logs)',
 };

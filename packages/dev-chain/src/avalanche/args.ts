@@ -17,7 +17,7 @@ export function avalancheUsage(): string[] {
     '  --network-id=<mainnet|fuji|local>  Network to answer for (or 1, 5, 12345) (required)',
     '  --http-host=<addr>                 Address to serve the API on (default: 127.0.0.1)',
     '  --http-port=<port>                 Port to serve the API on, 0 for any free one (required)',
-    '  --staking-tls-cert-file=<file>     Staking certificate (PEM); its NodeID is the node\'s (required)',
+    "  --staking-tls-cert-file=<file>     Staking certificate (PEM); its NodeID is the node's (required)",
     '  --staking-tls-key-file=<file>      Its private key (PEM) (required)',
     '  --data-dir=<dir>                   Data directory, created if missing (required)',
     `  Accepted and ignored: ${[...IGNORED].map((name) => `--${name}`).join(' ')}`,

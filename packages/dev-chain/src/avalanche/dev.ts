@@ -25,7 +25,8 @@ function unixSeconds(name: string, value: unknown): number {
 /** Checks `dev.registerValidator`'s params: `{nodeID, startTime, endTime, weight, delegatorWeight?}`. */
 export function parseRegistration(params: Record<string, unknown>): ValidatorRegistration {
   const { nodeID } = params;
-  if (typeof nodeID !== 'string' || !isAvalancheNodeId(nodeID)) throw invalid(`nodeID must be a NodeID (NodeID-<CB58 of 20 bytes>), got ${JSON.stringify(nodeID)}`);
+  if (typeof nodeID !== 'string' || !isAvalancheNodeId(nodeID))
+    throw invalid(`nodeID must be a NodeID (NodeID-<CB58 of 20 bytes>), got ${JSON.stringify(nodeID)}`);
   const startTime = unixSeconds('startTime', params.startTime);
   const endTime = unixSeconds('endTime', params.endTime);
   if (endTime <= startTime) throw invalid(`endTime (${endTime}) must be after startTime (${startTime})`);

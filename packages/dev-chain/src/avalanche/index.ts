@@ -50,7 +50,9 @@ export async function startAvalancheDevChain(options: AvalancheDevChainOptions):
   log(`Using data directory ${resolve(options.dataDir)}`);
   const registry = ValidatorRegistry.open(options.dataDir, nowSeconds());
   const node: AvalancheNode = { identity, network: options.network, registry, nowSeconds, log };
-  log(`NodeID ${identity.nodeId} on network ${options.network} (networkID ${AVALANCHE_NETWORKS[options.network].networkId}), P-chain height ${registry.height}`);
+  log(
+    `NodeID ${identity.nodeId} on network ${options.network} (networkID ${AVALANCHE_NETWORKS[options.network].networkId}), P-chain height ${registry.height}`,
+  );
 
   const server = createAvalancheServer(node);
   const port = await listen(server, options.port, options.host);

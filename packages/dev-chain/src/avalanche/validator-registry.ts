@@ -106,7 +106,9 @@ export class ValidatorRegistry {
       (other) => other.nodeID === registration.nodeID && other.startTime < registration.endTime && registration.startTime < other.endTime,
     );
     if (clash) throw new Error(`${registration.nodeID} is already a validator from ${clash.startTime} to ${clash.endTime} (txID ${clash.txID})`);
-    const digest = createHash('sha256').update(JSON.stringify({ ...registration, height: this.height + 1 })).digest();
+    const digest = createHash('sha256')
+      .update(JSON.stringify({ ...registration, height: this.height + 1 }))
+      .digest();
     const validator: Validator = { txID: cb58Encode(digest), ...registration };
     const next = { ...this.state, validators: [...this.state.validators, validator] };
     writeAtomically(this.path, next);

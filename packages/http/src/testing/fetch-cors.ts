@@ -5,7 +5,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 // credentials mode is not "include" (a page sending its own Authorization header).
 
 const list = (value: string | string[] | undefined): string[] =>
-  (Array.isArray(value) ? value.join(',') : (value ?? '')).split(',').map((each) => each.trim()).filter(Boolean);
+  (Array.isArray(value) ? value.join(',') : (value ?? ''))
+    .split(',')
+    .map((each) => each.trim())
+    .filter(Boolean);
 
 /** The CORS check: Access-Control-Allow-Origin is `*` or the request's origin, byte for byte. */
 export function corsCheck(headers: IncomingHttpHeaders, origin: string): boolean {
@@ -20,7 +23,11 @@ export function corsCheck(headers: IncomingHttpHeaders, origin: string): boolean
  * every header the request sets that is not CORS-safelisted (`authorization` is never covered by
  * `*`; a JSON `content-type` is not safelisted). Returns why it fails, or undefined.
  */
-export function preflightFailure(status: number, headers: IncomingHttpHeaders, request: { origin: string; method: string; headers: string[] }): string | undefined {
+export function preflightFailure(
+  status: number,
+  headers: IncomingHttpHeaders,
+  request: { origin: string; method: string; headers: string[] },
+): string | undefined {
   if (!corsCheck(headers, request.origin)) return 'the CORS check fails';
   if (status < 200 || status > 299) return `status ${status} is not ok`;
   const methods = list(headers['access-control-allow-methods']);

@@ -48,7 +48,9 @@ export class ClientKeysRepository {
   }
 
   async listByUser(userId: string): Promise<ClientKey[]> {
-    const rows = await this.db<ClientKeyRow>('client_keys').where({ user_id: userId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    const rows = await this.db<ClientKeyRow>('client_keys')
+      .where({ user_id: userId })
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]);
     return rows.map(toClientKey);
   }
 
@@ -61,7 +63,10 @@ export class ClientKeysRepository {
 
   /** Deletes every key of the user; the ids of those it deleted, oldest first. */
   async deleteAllOf(userId: string, executor: Executor = this.db): Promise<string[]> {
-    const deleted = (await executor('client_keys').where({ user_id: userId }).delete().returning(['id', 'created_at'])) as Array<{ id: string; created_at: Date }>;
+    const deleted = (await executor('client_keys').where({ user_id: userId }).delete().returning(['id', 'created_at'])) as Array<{
+      id: string;
+      created_at: Date;
+    }>;
     return deleted.sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id)).map((row) => row.id);
   }
 }

@@ -40,7 +40,15 @@ export class PasswordResetsRepository {
       .where({ user_id: userId, token_hash: tokenHash, credentials_version: credentialsVersion })
       .where('expires_at', '>', now)
       .first();
-    return row && { tokenHash: row.token_hash, userId: row.user_id, credentialsVersion: Number(row.credentials_version), expiresAt: row.expires_at, createdAt: row.created_at };
+    return (
+      row && {
+        tokenHash: row.token_hash,
+        userId: row.user_id,
+        credentialsVersion: Number(row.credentials_version),
+        expiresAt: row.expires_at,
+        createdAt: row.created_at,
+      }
+    );
   }
 
   /**

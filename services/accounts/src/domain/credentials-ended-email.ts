@@ -27,7 +27,9 @@ export function credentialsEndedEmail(options: { to: string; userId: string; cha
       WHAT_HAPPENED[change],
       '',
       describeEnded(ended),
-      ...(ended.clientKeyIds.length ? ['', 'Client keys deleted:', ...ended.clientKeyIds.map((id) => `  ${id}`), '', 'Programs that used them need a new key: cloud keys create.'] : []),
+      ...(ended.clientKeyIds.length
+        ? ['', 'Client keys deleted:', ...ended.clientKeyIds.map((id) => `  ${id}`), '', 'Programs that used them need a new key: cloud keys create.']
+        : []),
       '',
       'Log in again on your other devices.',
       'If this was not you, reset your password now: cloud password reset <your e-mail address>.',

@@ -12,7 +12,15 @@ export function passwordResetEmail(options: { to: string; userId: string; token:
     text: [
       'Someone (hopefully you) asked to reset the password of your account.',
       '',
-      ...(links.page ? ['To choose a new password, open this link:', '', `  ${links.page}`, '', 'Or, without a browser, send the new password in a PUT request to this address:'] : ['To choose a new password, send it in a PUT request to this address:']),
+      ...(links.page
+        ? [
+            'To choose a new password, open this link:',
+            '',
+            `  ${links.page}`,
+            '',
+            'Or, without a browser, send the new password in a PUT request to this address:',
+          ]
+        : ['To choose a new password, send it in a PUT request to this address:']),
       '',
       `  ${url}`,
       '',

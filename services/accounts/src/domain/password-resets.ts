@@ -82,7 +82,13 @@ export class PasswordResets {
 
   // A failed send is logged, not thrown: the answer has gone, and the user can ask again.
   private sendInBackground(user: User, token: string): void {
-    const message = passwordResetEmail({ to: user.email, userId: user.id, token, links: this.deps.links.passwordReset(user.id, token), validMinutes: this.deps.tokenTtlMinutes });
+    const message = passwordResetEmail({
+      to: user.email,
+      userId: user.id,
+      token,
+      links: this.deps.links.passwordReset(user.id, token),
+      validMinutes: this.deps.tokenTtlMinutes,
+    });
     const sent = this.deps.mailer.send(message).then(
       () => void this.deps.logger.info('password-reset e-mail sent', { userId: user.id }),
       (error: unknown) => void this.deps.logger.error('could not send the password-reset e-mail', { userId: user.id, error }),

@@ -51,6 +51,9 @@ export function toEndedAnswer(ended: EndedCredentials) {
 /** One sentence for the answers' `message` and the notice e-mail: what ended. */
 export function describeEnded(ended: EndedCredentials): string {
   const keys = ended.clientKeyIds.length;
-  const deleted = keys === 0 ? 'there were no client keys to delete' : `${keys === 1 ? 'the 1 client key' : `all ${keys} client keys`} of the account ${keys === 1 ? 'was' : 'were'} deleted`;
+  const deleted =
+    keys === 0
+      ? 'there were no client keys to delete'
+      : `${keys === 1 ? 'the 1 client key' : `all ${keys} client keys`} of the account ${keys === 1 ? 'was' : 'were'} deleted`;
   return `Every session and token issued before ${ended.tokensIssuedBefore.toISOString()} has ended, and ${deleted}.`;
 }

@@ -33,6 +33,11 @@ const BASIC_CHALLENGE = 'Basic realm="cloud", charset="UTF-8"';
 export function secondFactorRefusal(result: Exclude<SecondFactorResult, 'ok'>, status: 401 | 403): AppError {
   const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': BASIC_CHALLENGE } : {};
   return result === 'missing'
-    ? new AppError(status, 'TwoFactorRequired', 'this account has two-factor login: send the code of your authenticator app, or a recovery code, as "code"', headers)
+    ? new AppError(
+        status,
+        'TwoFactorRequired',
+        'this account has two-factor login: send the code of your authenticator app, or a recovery code, as "code"',
+        headers,
+      )
     : new AppError(status, 'InvalidTwoFactorCode', 'the two-factor code is wrong, expired or used already', headers);
 }

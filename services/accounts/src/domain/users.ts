@@ -202,7 +202,12 @@ export class UsersService {
    * every client key is deleted (`replacePassword`); the caller gets a fresh account token so the
    * session goes on, and the owner an e-mail saying what ended.
    */
-  async changePassword(userId: string, oldPassword: string, newPassword: string, address: string | undefined): Promise<{ accessToken: string; ended: EndedCredentials }> {
+  async changePassword(
+    userId: string,
+    oldPassword: string,
+    newPassword: string,
+    address: string | undefined,
+  ): Promise<{ accessToken: string; ended: EndedCredentials }> {
     const user = await this.getUser(userId);
     await this.confirmPassword(user, oldPassword, address, 'the old password is wrong');
     if (oldPassword === newPassword) throw new InvalidInputError('body.newPassword: must differ from the old password');

@@ -12,4 +12,13 @@ import { createPasswordResets } from './20261125100000_create_password_resets';
 export const ACCOUNTS_SCHEMA = 'accounts';
 
 /** Every migration of the accounts schema; add new ones at the end. */
-export const accountsMigrations: Migration[] = [createUsers, createClientKeys, createEvents, createLoginThrottle, createRevocations, createOutbox, addTwoFactor, createPasswordResets];
+export const accountsMigrations: Migration[] = [
+  createUsers,
+  createClientKeys,
+  createEvents,
+  createLoginThrottle,
+  createRevocations,
+  createOutbox,
+  addTwoFactor,
+  createPasswordResets,
+];

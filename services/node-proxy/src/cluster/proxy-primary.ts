@@ -86,7 +86,8 @@ export async function runProxyPrimary(config: ProxyConfig, logger: Logger, worke
       const id = nextQuery++;
       const timer = setTimeout(() => finish(new Error(`worker ${worker.id} did not answer`)), ANSWER_TIMEOUT_MS);
       const onMessage = (message: unknown) => {
-        if (isMessage<WorkerAnswer>(message, 'node-proxy:answer') && message.id === id) finish(message.error ? new Error(`worker ${worker.id}: ${message.error}`) : undefined, message);
+        if (isMessage<WorkerAnswer>(message, 'node-proxy:answer') && message.id === id)
+          finish(message.error ? new Error(`worker ${worker.id}: ${message.error}`) : undefined, message);
       };
       const finish = (error?: Error, answer?: WorkerAnswer) => {
         clearTimeout(timer);

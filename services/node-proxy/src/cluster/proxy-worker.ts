@@ -20,7 +20,8 @@ export async function runProxyWorker(config: ProxyConfig, logger: Logger): Promi
   const proxyId = `${base.slice(0, 110)}-worker-${worker.id}`;
   const proxy = await startNodeProxy({ ...config, PROXY_INSTANCE_ID: proxyId }, { logger, worker: true });
   const answer = async (what: WorkerQuery['what']): Promise<{ metrics?: WorkerMetrics }> => {
-    if (what === 'metrics') return { metrics: (await Promise.all(proxy.context.metrics.registries.map((registry) => registry.getMetricsAsJSON()))) as WorkerMetrics };
+    if (what === 'metrics')
+      return { metrics: (await Promise.all(proxy.context.metrics.registries.map((registry) => registry.getMetricsAsJSON()))) as WorkerMetrics };
     proxy.checkReady();
     return {};
   };
@@ -28,7 +29,8 @@ export async function runProxyWorker(config: ProxyConfig, logger: Logger): Promi
     if (!isMessage<WorkerQuery>(message, 'node-proxy:query')) return;
     answer(message.what).then(
       (result) => process.send?.({ type: 'node-proxy:answer', id: message.id, ...result } satisfies WorkerAnswer),
-      (error: unknown) => process.send?.({ type: 'node-proxy:answer', id: message.id, error: error instanceof Error ? error.message : String(error) } satisfies WorkerAnswer),
+      (error: unknown) =>
+        process.send?.({ type: 'node-proxy:answer', id: message.id, error: error instanceof Error ? error.message : String(error) } satisfies WorkerAnswer),
     );
   });
   exitOnShutdownSignal(logger, () => proxy.close());

@@ -20,6 +20,10 @@ export class AnswerTooLargeError extends UpstreamError {
     readonly limit: AnswerLimit,
     readonly size?: number,
   ) {
-    super(502, `the node's answer${size === undefined ? '' : ` (${size} bytes)`} is larger than ${limitInWords(limit)}; ask for less (a narrower range, fewer calls in a batch)`, 'AnswerTooLarge');
+    super(
+      502,
+      `the node's answer${size === undefined ? '' : ` (${size} bytes)`} is larger than ${limitInWords(limit)}; ask for less (a narrower range, fewer calls in a batch)`,
+      'AnswerTooLarge',
+    );
   }
 }

@@ -94,7 +94,10 @@ export function errorAnswer(call: unknown, code: number, message: string, option
 function refusal(call: Call & { method: string }, dialect: Dialect, refusedBy: RefusalData['refusedBy'], offered: boolean): RpcErrorAnswer {
   const quoted = JSON.stringify(call.method);
   const message = `method ${quoted} is not allowed on this hosted node${offered ? '' : ' (not offered)'}`;
-  return errorAnswer(call, METHOD_NOT_ALLOWED, message, { dialect, data: { refusedBy, method: call.method, message: `the method ${quoted} does not exist/is not available on this hosted node` } });
+  return errorAnswer(call, METHOD_NOT_ALLOWED, message, {
+    dialect,
+    data: { refusedBy, method: call.method, message: `the method ${quoted} does not exist/is not available on this hosted node` },
+  });
 }
 
 function isCall(value: unknown): value is Call {
@@ -171,7 +174,8 @@ export function checkRequest(body: string, filter: CallPolicy, maxBatch: number,
   try {
     ({ value: parsed, lossless } = parseJson(body, maxDepth));
   } catch (error) {
-    if (error instanceof TooDeepError) return { outcome: 'refused', status: 400, answer: errorAnswer(whole, INVALID_REQUEST, error.message), refusedCount: 1, ...found };
+    if (error instanceof TooDeepError)
+      return { outcome: 'refused', status: 400, answer: errorAnswer(whole, INVALID_REQUEST, error.message), refusedCount: 1, ...found };
     return { outcome: 'refused', status: 400, answer: errorAnswer(whole, PARSE_ERROR, 'parse error: the body is not JSON'), refusedCount: 1, ...found };
   }
   const checked = checkParsed(parsed, filter, maxBatch, whole, lossless, found);
@@ -181,10 +185,12 @@ export function checkRequest(body: string, filter: CallPolicy, maxBatch: number,
 function checkParsed(parsed: unknown, filter: CallPolicy, maxBatch: number, whole: object, lossless: boolean, found: Found): Checked {
   if (!Array.isArray(parsed)) {
     const judged = judge(parsed, filter, found);
-    if (typeof judged !== 'string') return { outcome: 'refused', status: judged.error.code === INVALID_REQUEST ? 400 : 200, answer: judged, refusedCount: 1, ...found };
+    if (typeof judged !== 'string')
+      return { outcome: 'refused', status: judged.error.code === INVALID_REQUEST ? 400 : 200, answer: judged, refusedCount: 1, ...found };
     return { outcome: 'forward', body: stringifyJson(parsed, lossless), batch: false, refusedCount: 0, call: parsed as Call, method: judged, ...found };
   }
-  if (parsed.length === 0) return { outcome: 'refused', status: 400, answer: errorAnswer(whole, INVALID_REQUEST, 'invalid request: empty batch'), refusedCount: 1, ...found };
+  if (parsed.length === 0)
+    return { outcome: 'refused', status: 400, answer: errorAnswer(whole, INVALID_REQUEST, 'invalid request: empty batch'), refusedCount: 1, ...found };
   if (parsed.length > maxBatch) {
     return {
       outcome: 'refused',
@@ -233,7 +239,10 @@ export function parseNodeBatchAnswer(text: string): ParsedJson {
 }
 
 /** The whole answer to a batch with refusals, as text: the node's answers merged in, numbers as written on either side. */
-export function mergedBatchText(batch: { answers: readonly (RpcErrorAnswer | undefined)[]; forwarded: readonly Call[]; lossless?: true }, node: ParsedJson): string {
+export function mergedBatchText(
+  batch: { answers: readonly (RpcErrorAnswer | undefined)[]; forwarded: readonly Call[]; lossless?: true },
+  node: ParsedJson,
+): string {
   return stringifyJson(mergeBatchAnswers(batch.answers, batch.forwarded, node.value), batch.lossless === true || node.lossless);
 }
 

@@ -165,7 +165,12 @@ type Lists = Required<MethodLists>;
  */
 function layer(files: readonly RuleFile[], family: Family): Lists {
   const mine = files.filter((rules) => rules.family === family);
-  const lists = { allowed: mine.flatMap((rules) => rules.allowed), refused: mine.flatMap((rules) => rules.refused), dev: mine.flatMap((rules) => rules.dev), devExcluded: mine.flatMap((rules) => rules.devExcluded) };
+  const lists = {
+    allowed: mine.flatMap((rules) => rules.allowed),
+    refused: mine.flatMap((rules) => rules.refused),
+    dev: mine.flatMap((rules) => rules.dev),
+    devExcluded: mine.flatMap((rules) => rules.devExcluded),
+  };
   const fail = (problem: string) => new Error(`method rules ${mine.map((rules) => rules.file).join(', ')}: ${problem}`);
   for (const name of lists.allowed) {
     const entry = lists.refused.find((each) => covers(each, name));

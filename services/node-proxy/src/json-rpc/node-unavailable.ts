@@ -39,7 +39,10 @@ export function unavailableAnswer(checked: Forwarded, dialect: Dialect, status: 
 
 function busyText(checked: Forwarded, dialect: Dialect): string {
   const message = `the node is busy and did not take the call; try again in ${NODE_RETRY_AFTER_SECONDS} s`;
-  return serialise(checked, answerForwardedCalls(checked, (call) => errorAnswer(call, LIMIT_EXCEEDED, message, { dialect })));
+  return serialise(
+    checked,
+    answerForwardedCalls(checked, (call) => errorAnswer(call, LIMIT_EXCEEDED, message, { dialect })),
+  );
 }
 
 /** Bitcoin Core's words when its RPC work queue is full: HTTP 500 in Litecoin Core 0.21, 503 in later Bitcoin Core. */

@@ -59,7 +59,14 @@ export function avalancheCallKind(path: string, method: string | undefined): 'js
  * A call to an avalanche node: a JSON-RPC POST checked like any other (parse, batch rules, limits,
  * `filters/avalanche.json`) and forwarded to the same path, or a health GET passed through.
  */
-export function serveAvalancheApi(context: ProxyContext, route: Route, record: CallRecord, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export function serveAvalancheApi(
+  context: ProxyContext,
+  route: Route,
+  record: CallRecord,
+  path: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   if (avalancheCallKind(path, req.method) === 'get') return forwardRest(context, route, record, req, res);
   return forwardJsonRpc(context, route, record, req, res, path);
 }

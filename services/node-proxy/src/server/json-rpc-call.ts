@@ -3,7 +3,18 @@ import { policyFor } from '../access/access-rules';
 import { AnswerTooLargeError } from '../forwarding/answer-limit';
 import type { AnswerReview } from '../forwarding/answer-writer';
 import type { UpstreamRequest } from '../forwarding/upstreams';
-import { answerForwardedCalls, checkRequest, errorAnswer, LIMIT_EXCEEDED, mergedBatchText, parseNodeBatchAnswer, serialise, type Checked, type Dialect, type Forwarded } from '../json-rpc/json-rpc';
+import {
+  answerForwardedCalls,
+  checkRequest,
+  errorAnswer,
+  LIMIT_EXCEEDED,
+  mergedBatchText,
+  parseNodeBatchAnswer,
+  serialise,
+  type Checked,
+  type Dialect,
+  type Forwarded,
+} from '../json-rpc/json-rpc';
 import type { Route } from '../routing/route-table';
 import type { CallRecord } from './call-record';
 import type { ProxyContext } from './proxy-context';
@@ -22,7 +33,14 @@ import { mayBeUnavailable, unavailableAnswer } from '../json-rpc/node-unavailabl
  * the request took one already, the rest are taken together here, or the whole batch gets 429.
  * What it came to goes into `record`.
  */
-export async function forwardJsonRpc(context: ProxyContext, route: Route, record: CallRecord, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+export async function forwardJsonRpc(
+  context: ProxyContext,
+  route: Route,
+  record: CallRecord,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<void> {
   const { config, filters } = context;
   const body = await readBody(req, config.PROXY_BODY_LIMIT_BYTES);
   const bytesIn = Buffer.byteLength(body);
@@ -48,7 +66,10 @@ export async function forwardJsonRpc(context: ProxyContext, route: Route, record
   const forward = { method: 'POST', path, body: checked.body, headers: { 'content-type': 'application/json' } } as const;
   const { family } = route.interfaces;
   // The node busy or warming up: 503 + Retry-After with a JSON-RPC error, not its page or a bare 500.
-  const review = { holds: (status: number) => mayBeUnavailable(family, status), replace: (status: number, text: Buffer) => unavailableAnswer(checked, policy.dialect, status, text) };
+  const review = {
+    holds: (status: number) => mayBeUnavailable(family, status),
+    replace: (status: number, text: Buffer) => unavailableAnswer(checked, policy.dialect, status, text),
+  };
   record.forwarding();
   let bytesOut: number;
   try {
@@ -77,7 +98,15 @@ function refusedOutcome(checked: Checked & { outcome: 'refused' }): 'too_large' 
  * replacement of it (the node busy or warming up); the bytes sent. The calls the node answered
  * are counted in `record`, as answered or failed.
  */
-async function forwardChecked(context: ProxyContext, route: Route, record: CallRecord, checked: Forwarded, forward: UpstreamRequest, res: ServerResponse, review: AnswerReview): Promise<number> {
+async function forwardChecked(
+  context: ProxyContext,
+  route: Route,
+  record: CallRecord,
+  checked: Forwarded,
+  forward: UpstreamRequest,
+  res: ServerResponse,
+  review: AnswerReview,
+): Promise<number> {
   const { upstreams } = context;
   let bytesOut: number;
   if (checked.batch && checked.refusedCount > 0) {
@@ -85,7 +114,9 @@ async function forwardChecked(context: ProxyContext, route: Route, record: CallR
     const text = answer.text;
     const unavailable = review.holds(answer.statusCode) ? review.replace(answer.statusCode, Buffer.from(text)) : undefined;
     const nodeAnswers = parseNodeBatchAnswer(unavailable ? '[]' : text);
-    bytesOut = unavailable ? sendJsonText(res, unavailable.status, unavailable.text, unavailable.headers) : sendJsonText(res, 200, mergedBatchText(checked, nodeAnswers));
+    bytesOut = unavailable
+      ? sendJsonText(res, unavailable.status, unavailable.text, unavailable.headers)
+      : sendJsonText(res, 200, mergedBatchText(checked, nodeAnswers));
     const scan = new NodeErrorScan();
     scan.feed(Buffer.from(unavailable?.text ?? text));
     // Unavailable: no forwarded call was answered (a non-array answer counts every one as failed).

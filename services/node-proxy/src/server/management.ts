@@ -95,7 +95,8 @@ async function requestedLines(context: ProxyContext, req: IncomingMessage): Prom
   }
   if (value === undefined || value === null) return undefined;
   const lines = Number(value);
-  if (!Number.isInteger(lines) || lines < 1 || lines > MAX_LOG_LINES) throw new AppError(400, 'InvalidInput', `lines must be a whole number from 1 to ${MAX_LOG_LINES}`);
+  if (!Number.isInteger(lines) || lines < 1 || lines > MAX_LOG_LINES)
+    throw new AppError(400, 'InvalidInput', `lines must be a whole number from 1 to ${MAX_LOG_LINES}`);
   return lines;
 }
 

@@ -96,7 +96,14 @@ export function admitAddress(context: ProxyContext, route: Route, req: IncomingM
  * sent too many wrong credentials for the node gets 429 until its window ends, unless it presents
  * credentials verified before (its owner behind the same address).
  */
-export async function authorize(context: ProxyContext, route: Route, address: string, req: IncomingMessage, record: CallRecord, res?: ServerResponse): Promise<UsageKey> {
+export async function authorize(
+  context: ProxyContext,
+  route: Route,
+  address: string,
+  req: IncomingMessage,
+  record: CallRecord,
+  res?: ServerResponse,
+): Promise<UsageKey> {
   if (record.listener !== 'management') {
     try {
       // A WebSocket upgrade (no `res`) has no CORS, but a page of another Origin is refused all the same.
@@ -135,9 +142,22 @@ export async function authorize(context: ProxyContext, route: Route, address: st
   return caller;
 }
 
-const OUTCOME_OF_STATUS: Record<number, Outcome> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 413: 'too_large', 429: 'rate_limited', 502: 'upstream_unreachable', 503: 'not_ready', 504: 'upstream_timeout' };
+const OUTCOME_OF_STATUS: Record<number, Outcome> = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  413: 'too_large',
+  429: 'rate_limited',
+  502: 'upstream_unreachable',
+  503: 'not_ready',
+  504: 'upstream_timeout',
+};
 /** Refusals that share a status with others but are worth telling apart. */
-const OUTCOME_OF_CODE: Record<string, Outcome> = { TooManyFailedLogins: 'login_throttled', TooManyWebSockets: 'too_many_websockets', AnswerTooLarge: 'too_large' };
+const OUTCOME_OF_CODE: Record<string, Outcome> = {
+  TooManyFailedLogins: 'login_throttled',
+  TooManyWebSockets: 'too_many_websockets',
+  AnswerTooLarge: 'too_large',
+};
 
 /** The metrics outcome of an error answer. */
 export function outcomeOf(status: number, code: string): Outcome {

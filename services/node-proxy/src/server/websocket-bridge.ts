@@ -188,7 +188,12 @@ export class WebSocketBridge {
       const served = { blocked: 0, bytesIn: Buffer.byteLength(text), bytesOut: 0 };
       record.served = served;
       try {
-        const checked = checkRequest(text, policyFor(filters[route.interfaces.family].forNode(route.dev), route.rules), config.PROXY_MAX_BATCH, config.PROXY_MAX_JSON_DEPTH);
+        const checked = checkRequest(
+          text,
+          policyFor(filters[route.interfaces.family].forNode(route.dev), route.rules),
+          config.PROXY_MAX_BATCH,
+          config.PROXY_MAX_JSON_DEPTH,
+        );
         // A batch costs one token per call, all at once or none, as over HTTP.
         const calls = checked.outcome === 'forward' && checked.batch ? checked.answers.length : 1;
         const limits = nodeLimits(this.context, route);
@@ -212,7 +217,12 @@ export class WebSocketBridge {
             pending.push({ batch: checked, ids: idsOf(answered) });
           } else {
             // Only notifications go on, and the node answers none: the refusals are the whole answer.
-            flow.toClient(serialise(checked, checked.answers.filter((answer) => answer !== undefined)));
+            flow.toClient(
+              serialise(
+                checked,
+                checked.answers.filter((answer) => answer !== undefined),
+              ),
+            );
           }
         }
         toNode(checked.body);
@@ -309,6 +319,12 @@ function refuseUpgrade(context: ProxyContext, record: CallRecord, socket: Duplex
   const status = known ? error.status : 500;
   record.outcome = outcomeOf(status, known ? error.code : 'InternalError');
   const body = JSON.stringify(known ? { code: error.code, message: error.message } : { code: 'InternalError', message: 'the proxy failed to handle the call' });
-  const headers = known ? Object.entries(error.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('') : '';
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${headers}connection: close\r\n\r\n${body}`);
+  const headers = known
+    ? Object.entries(error.headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('')
+    : '';
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${headers}connection: close\r\n\r\n${body}`,
+  );
 }

@@ -69,7 +69,9 @@ async function selfSignedWildcard(domain: string): Promise<TlsMaterial> {
   const keys = await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
   const notBefore = new Date(Date.now() - 60_000);
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: randomBytes(16).toString('hex').replace(/^[89a-f]/, '1'), // positive, as RFC 5280 asks
+    serialNumber: randomBytes(16)
+      .toString('hex')
+      .replace(/^[89a-f]/, '1'), // positive, as RFC 5280 asks
     name: `CN=*.${domain}, O=Cloud node-proxy (development)`,
     notBefore,
     notAfter: new Date(notBefore.getTime() + VALID_DAYS * 24 * 3600 * 1000),

@@ -1,4 +1,13 @@
-import { CREDENTIALS_COUNTED_PER_NODE, message, METHOD_USAGE_PER_NODE, USAGE_OUTCOMES, type Bus, type BusMessage, type Payload, type UsageOutcome } from '@cloud/bus';
+import {
+  CREDENTIALS_COUNTED_PER_NODE,
+  message,
+  METHOD_USAGE_PER_NODE,
+  USAGE_OUTCOMES,
+  type Bus,
+  type BusMessage,
+  type Payload,
+  type UsageOutcome,
+} from '@cloud/bus';
 import type { Logger } from '@cloud/logging';
 import { addCalls, addCounts, type CallTally, type OutcomeCounts } from './call-tally';
 
@@ -171,7 +180,11 @@ export class UsageMeter {
     } catch (error) {
       this.pending = [...sending, ...this.pending];
       const dropped = this.pending.splice(0, Math.max(0, this.pending.length - MAX_PENDING));
-      this.options.logger.warn('could not publish node usage; keeping it for the next interval', { error, messages: this.pending.length, dropped: dropped.length });
+      this.options.logger.warn('could not publish node usage; keeping it for the next interval', {
+        error,
+        messages: this.pending.length,
+        dropped: dropped.length,
+      });
     }
   }
 

@@ -42,10 +42,19 @@ export async function startGethDev(binary: string): Promise<{ url: string; stop(
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitUntil('geth to answer', async () => {
-      const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"web3_clientVersion","params":[]}' }).catch(() => undefined);
-      return answer?.ok === true;
-    }, 60_000, 200);
+    await waitUntil(
+      'geth to answer',
+      async () => {
+        const answer = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"jsonrpc":"2.0","id":1,"method":"web3_clientVersion","params":[]}',
+        }).catch(() => undefined);
+        return answer?.ok === true;
+      },
+      60_000,
+      200,
+    );
   } catch (error) {
     await stop();
     throw error;

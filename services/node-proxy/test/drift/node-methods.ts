@@ -32,7 +32,11 @@ const namespaceOf = (name: string) => name.slice(0, name.search(/[._]/));
 /** `help`'s command names (Bitcoin Core and its forks list every public call, one per line). */
 async function helpNames(endpoint: NodeEndpoint): Promise<string[]> {
   const answer = (await (
-    await fetch(endpoint.url, { method: 'POST', headers: { authorization: endpoint.authorization ?? '' }, body: JSON.stringify({ id: 1, method: 'help', params: [] }) })
+    await fetch(endpoint.url, {
+      method: 'POST',
+      headers: { authorization: endpoint.authorization ?? '' },
+      body: JSON.stringify({ id: 1, method: 'help', params: [] }),
+    })
   ).json()) as { result: string };
   return answer.result
     .split('\n')
@@ -42,7 +46,11 @@ async function helpNames(endpoint: NodeEndpoint): Promise<string[]> {
 
 /** geth's `rpc_modules`: the namespaces it serves. */
 async function rpcModules(endpoint: NodeEndpoint, path: string): Promise<string[]> {
-  const response = await fetch(new URL(path, endpoint.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'rpc_modules', params: [] }) });
+  const response = await fetch(new URL(path, endpoint.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'rpc_modules', params: [] }),
+  });
   const answer = (await response.json()) as { result?: Record<string, string> };
   return Object.keys(answer.result ?? {});
 }
@@ -85,7 +93,11 @@ export async function methodsServed(kind: ProgramKind, endpoint: NodeEndpoint, t
 async function servicesAt(endpoint: NodeEndpoint, path: string, namespaces: Iterable<string>): Promise<Set<string>> {
   const found = new Set<string>();
   for (const namespace of namespaces) {
-    const response = await fetch(new URL(path, endpoint.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: `${namespace}.driftProbe`, params: {} }) });
+    const response = await fetch(new URL(path, endpoint.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: `${namespace}.driftProbe`, params: {} }),
+    });
     const answer = (await response.json()) as { error?: { message?: string } };
     if (!/can't find service/.test(answer.error?.message ?? '')) found.add(namespace);
   }
@@ -95,7 +107,8 @@ async function servicesAt(endpoint: NodeEndpoint, path: string, namespaces: Iter
 /** The methods served at each of the proxy's avalanche JSON-RPC paths, one call at a time (avalanchego takes no batches). */
 async function avalancheMethods(endpoint: NodeEndpoint, candidatesAt: (path: string) => Promise<Set<string>>): Promise<Set<string>> {
   const found = new Set<string>();
-  for (const path of AVALANCHE_JSON_RPC_PATHS) for (const name of await servedMethods(endpoint, path, await candidatesAt(path), PROBES.avalanche)) found.add(name);
+  for (const path of AVALANCHE_JSON_RPC_PATHS)
+    for (const name of await servedMethods(endpoint, path, await candidatesAt(path), PROBES.avalanche)) found.add(name);
   return found;
 }
 

@@ -29,7 +29,10 @@ function scripts(dir: string): string[] {
  * script's folder. Read as Latin-1, so binary bytes stay one character each.
  */
 export function programText(port: number): { program: string; text: string } {
-  const match = processes().find(([pid, args]) => pid !== process.pid && args.some((arg, index) => arg.endsWith(`=${port}`) || (arg === String(port) && /port$/.test(args[index - 1] ?? ''))));
+  const match = processes().find(
+    ([pid, args]) =>
+      pid !== process.pid && args.some((arg, index) => arg.endsWith(`=${port}`) || (arg === String(port) && /port$/.test(args[index - 1] ?? ''))),
+  );
   if (!match) throw new Error(`no process of this machine serves port ${port}`);
   const [pid, args] = match;
   const executable = readlinkSync(`/proc/${pid}/exe`);

@@ -52,7 +52,8 @@ async function post(endpoint: NodeEndpoint, path: string, body: unknown): Promis
 
 /** Whether the answer says the method exists; anything but a JSON-RPC answer stops the check. */
 function served(method: string, answer: unknown, probe: Probe): boolean {
-  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) throw new Error(`no JSON-RPC answer to ${method}: ${JSON.stringify(answer).slice(0, 200)}`);
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer))
+    throw new Error(`no JSON-RPC answer to ${method}: ${JSON.stringify(answer).slice(0, 200)}`);
   const { error } = answer as Answer;
   return !(error && probe.notFound(error));
 }
@@ -69,7 +70,8 @@ export async function servedMethods(endpoint: NodeEndpoint, path: string, candid
       const batch = names.slice(from, from + BATCH).map((method, id) => ({ jsonrpc: '2.0', id, method, params: probe.params }));
       const answers = await post(endpoint, path, batch);
       if (answers === undefined) return found;
-      if (!Array.isArray(answers) || answers.length !== batch.length) throw new Error(`a batch of ${batch.length} calls to ${path} got ${JSON.stringify(answers).slice(0, 200)}`);
+      if (!Array.isArray(answers) || answers.length !== batch.length)
+        throw new Error(`a batch of ${batch.length} calls to ${path} got ${JSON.stringify(answers).slice(0, 200)}`);
       for (const answer of answers as Answer[]) {
         const method = batch[Number(answer.id)]?.method;
         if (method === undefined) throw new Error(`an answer with an id no call had: ${JSON.stringify(answer).slice(0, 200)}`);

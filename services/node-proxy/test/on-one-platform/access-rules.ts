@@ -11,7 +11,7 @@ const APP = 'https://app.example';
 
 // An owner's access rules and credentials, set through the nodes API and applied by every proxy
 // replica in front of a real node (anvil): IP allowlist, CORS, refused methods, rate, revocation.
-describe('the proxy applies each node\'s access rules and credentials', () => {
+describe("the proxy applies each node's access rules and credentials", () => {
   let platform: ProxyPlatform;
   /** Behind an ingress: the client address is the last X-Forwarded-For entry. */
   let trusting: NodeProxy;
@@ -30,19 +30,30 @@ describe('the proxy applies each node\'s access rules and credentials', () => {
   }, 120_000);
   afterAll(() => platform?.close());
 
-  const rpc = (proxy: NodeProxy, extra: Partial<ProxyCall> = {}, body: unknown = call(1, 'eth_chainId')) => callProxy(proxy, 'eth', { host: node.address, auth, body, ...extra });
+  const rpc = (proxy: NodeProxy, extra: Partial<ProxyCall> = {}, body: unknown = call(1, 'eth_chainId')) =>
+    callProxy(proxy, 'eth', { host: node.address, auth, body, ...extra });
   const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
 
   /** Sets the node's rules through the API; resolves once every replica applied them, and says how long that took. */
   async function setAccess(rules: Record<string, unknown>, proxies = [trusting, direct]): Promise<number> {
-    const answer = await platform.nodes.http.put(`/users/me/nodes/${node.id}/access`).set('authorization', `Bearer ${user.clientToken}`).send(rules).expect(200);
+    const answer = await platform.nodes.http
+      .put(`/users/me/nodes/${node.id}/access`)
+      .set('authorization', `Bearer ${user.clientToken}`)
+      .send(rules)
+      .expect(200);
     const started = Date.now();
     const expected = answer.body.access as { ratePerSecond: number | null };
-    await waitUntil('every replica to apply the rules', () => proxies.every((proxy) => isDeepStrictEqual(proxy.context.table.get(node.id)?.access, expected)), 5_000, 10);
+    await waitUntil(
+      'every replica to apply the rules',
+      () => proxies.every((proxy) => isDeepStrictEqual(proxy.context.table.get(node.id)?.access, expected)),
+      5_000,
+      10,
+    );
     return Date.now() - started;
   }
 
-  const forbidden = (answer: { status: number; body: unknown }) => expect(answer).toMatchObject({ status: 403, body: { code: 'Forbidden', message: expect.any(String) } });
+  const forbidden = (answer: { status: number; body: unknown }) =>
+    expect(answer).toMatchObject({ status: 403, body: { code: 'Forbidden', message: expect.any(String) } });
 
   describe('IP allowlist', () => {
     afterAll(() => setAccess({}));
@@ -99,7 +110,7 @@ describe('the proxy applies each node\'s access rules and credentials', () => {
         ...extra,
       });
 
-    it('answers an allowed origin\'s preflight without credentials, and its call, as a browser requires', async () => {
+    it("answers an allowed origin's preflight without credentials, and its call, as a browser requires", async () => {
       const answer = await preflight(APP);
       expect(preflightFailure(answer.status, answer.headers, { origin: APP, method: 'POST', headers: ['authorization', 'content-type'] })).toBeUndefined();
       expect(answer.status).toBe(204);
@@ -117,10 +128,12 @@ describe('the proxy applies each node\'s access rules and credentials', () => {
       expect(corsCheck(refused.headers, APP)).toBe(true);
     });
 
-    it('gives another origin no CORS headers: its preflight fails the browser\'s check, and its call is 403', async () => {
+    it("gives another origin no CORS headers: its preflight fails the browser's check, and its call is 403", async () => {
       const evil = 'https://evil.example';
       const answer = await preflight(evil);
-      expect(preflightFailure(answer.status, answer.headers, { origin: evil, method: 'POST', headers: ['authorization', 'content-type'] })).toBe('the CORS check fails');
+      expect(preflightFailure(answer.status, answer.headers, { origin: evil, method: 'POST', headers: ['authorization', 'content-type'] })).toBe(
+        'the CORS check fails',
+      );
       forbidden(answer);
       expect(Object.keys(answer.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
       expect(answer.headers.vary).toBe('Origin');
@@ -142,7 +155,7 @@ describe('the proxy applies each node\'s access rules and credentials', () => {
       await setAccess({ originAllowlist: [APP] });
     });
 
-    it('serves a call without Origin (not a browser\'s cross-origin call) as before, saying Vary: Origin', async () => {
+    it("serves a call without Origin (not a browser's cross-origin call) as before, saying Vary: Origin", async () => {
       const answer = await rpc(direct);
       expect(answer).toMatchObject({ status: 200, headers: { vary: 'Origin' } });
       expect(answer.headers['access-control-allow-origin']).toBeUndefined();
@@ -150,7 +163,11 @@ describe('the proxy applies each node\'s access rules and credentials', () => {
 
     it('leaves a node without origin rules without CORS: its preflight is 401 as before', async () => {
       const other = await platform.createNode(user, { image: 'eth', jwt: true }, false);
-      const answer = await callProxy(direct, 'eth', { host: other.address, method: 'OPTIONS', headers: { origin: APP, 'access-control-request-method': 'POST' } });
+      const answer = await callProxy(direct, 'eth', {
+        host: other.address,
+        method: 'OPTIONS',
+        headers: { origin: APP, 'access-control-request-method': 'POST' },
+      });
       expect(answer.status).toBe(401);
       expect(corsCheck(answer.headers, APP)).toBe(false);
       expect(answer.headers.vary).toBeUndefined();
@@ -161,8 +178,15 @@ describe('the proxy applies each node\'s access rules and credentials', () => {
     await setAccess({ refusedMethods: ['eth_getBalance'] });
     const balance = call(2, 'eth_getBalance', ['0x0000000000000000000000000000000000000000', 'latest']);
     // `data` says the owner's rule refused it, not the platform.
-    const byRule = { refusedBy: 'accessRule', method: 'eth_getBalance', message: 'the method "eth_getBalance" does not exist/is not available on this hosted node' };
-    expect(await rpc(direct, {}, balance)).toMatchObject({ status: 200, body: { id: 2, error: { code: -32601, message: 'method "eth_getBalance" is not allowed on this hosted node', data: byRule } } });
+    const byRule = {
+      refusedBy: 'accessRule',
+      method: 'eth_getBalance',
+      message: 'the method "eth_getBalance" does not exist/is not available on this hosted node',
+    };
+    expect(await rpc(direct, {}, balance)).toMatchObject({
+      status: 200,
+      body: { id: 2, error: { code: -32601, message: 'method "eth_getBalance" is not allowed on this hosted node', data: byRule } },
+    });
     expect(await rpc(direct, {}, { ...balance, method: 'ETH_GETBALANCE' })).toMatchObject({ body: { error: { code: -32601 } } });
     const batch = await rpc(direct, {}, [call(1, 'eth_chainId'), balance]);
     expect(batch.body).toEqual([
@@ -177,7 +201,7 @@ describe('the proxy applies each node\'s access rules and credentials', () => {
     expect(await rpc(direct, {}, balance)).toMatchObject({ body: { id: 2, result: '0x0' } });
   });
 
-  it('holds the node to its owner\'s lower rate: 429 sooner', async () => {
+  it("holds the node to its owner's lower rate: 429 sooner", async () => {
     const burst = async () => (await Promise.all(Array.from({ length: 8 }, () => rpc(direct)))).map((answer) => answer.status);
     expect(await burst()).toEqual(Array(8).fill(200));
     // 1 call a second: the burst scales with it (the operator's 200 for 100/s makes 2).
@@ -185,7 +209,11 @@ describe('the proxy applies each node\'s access rules and credentials', () => {
     const statuses = await burst();
     expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(2);
     const limited = await rpc(direct);
-    expect(limited).toMatchObject({ status: 429, body: { code: 'TooManyRequests', message: "over this node's rate of 1 calls per second" }, headers: { 'retry-after': '1' } });
+    expect(limited).toMatchObject({
+      status: 429,
+      body: { code: 'TooManyRequests', message: "over this node's rate of 1 calls per second" },
+      headers: { 'retry-after': '1' },
+    });
     // Back to the operator's rate, the bucket refills at it (the proxy's clock is the test's).
     await setAccess({});
     platform.clock.advance(2_000); // a full bucket again for the tests after this one
@@ -203,7 +231,11 @@ describe('the proxy applies each node\'s access rules and credentials', () => {
     const tooLarge = (id: number) => ({
       jsonrpc: '2.0',
       id,
-      error: { code: -32005, message: expect.stringContaining("larger than this node's limit of 4096 bytes"), data: { refusedBy: 'accessRule', answerLimitBytes: 4096, answerBytes: expect.any(Number) } },
+      error: {
+        code: -32005,
+        message: expect.stringContaining("larger than this node's limit of 4096 bytes"),
+        data: { refusedBy: 'accessRule', answerLimitBytes: 4096, answerBytes: expect.any(Number) },
+      },
     });
     expect(await rpc(direct, {}, big)).toMatchObject({ status: 200, body: tooLarge(3) });
     // A batch is answered or refused whole by the node, so each call it answered gets the error;
@@ -223,16 +255,24 @@ describe('the proxy applies each node\'s access rules and credentials', () => {
   });
 
   it('takes every credential of the node; a revoked one fails on every replica within a second while the other works', async () => {
-    const nodesApi = (method: 'get' | 'post' | 'delete', path: string) => platform.nodes.http[method](`/users/me/nodes/${node.id}/credentials${path}`).set('authorization', `Bearer ${user.clientToken}`);
+    const nodesApi = (method: 'get' | 'post' | 'delete', path: string) =>
+      platform.nodes.http[method](`/users/me/nodes/${node.id}/credentials${path}`).set('authorization', `Bearer ${user.clientToken}`);
     const second = (await nodesApi('post', '').send({ name: 'dapp' }).expect(200)).body as { id: string; nodeUser: string; nodePass: string };
     const secondAuth = `${second.nodeUser}:${second.nodePass}`;
-    await waitUntil('the replicas to take the new credential', async () => {
-      const answers = await Promise.all([trusting, direct].map((proxy) => rpc(proxy, { auth: secondAuth })));
-      return answers.every((answer) => answer.status === 200);
-    }, 5_000, 20);
+    await waitUntil(
+      'the replicas to take the new credential',
+      async () => {
+        const answers = await Promise.all([trusting, direct].map((proxy) => rpc(proxy, { auth: secondAuth })));
+        return answers.every((answer) => answer.status === 200);
+      },
+      5_000,
+      20,
+    );
     expect((await rpc(direct)).status).toBe(200);
     // The caller is known by the credential it presented (usage per credential).
-    const { credentialId } = await direct.context.auth.check(direct.context.table.get(node.id)!, basic(secondAuth)).then((result) => (result.ok ? result : { credentialId: undefined }));
+    const { credentialId } = await direct.context.auth
+      .check(direct.context.table.get(node.id)!, basic(secondAuth))
+      .then((result) => (result.ok ? result : { credentialId: undefined }));
     expect(credentialId).toBe(second.id);
     // Two credentials of one node never open each other's door.
     expect((await rpc(direct, { auth: `${second.nodeUser}:${node.nodePass}` })).status).toBe(401);
@@ -241,7 +281,12 @@ describe('the proxy applies each node\'s access rules and credentials', () => {
     const open = await openSocket(direct, node.address, basic(auth));
     await nodesApi('delete', `/${first!.id}`).expect(200);
     const started = Date.now();
-    await waitUntil('the revocation to reach every replica', async () => (await Promise.all([trusting, direct].map((proxy) => rpc(proxy)))).every((answer) => answer.status === 401), 5_000, 20);
+    await waitUntil(
+      'the revocation to reach every replica',
+      async () => (await Promise.all([trusting, direct].map((proxy) => rpc(proxy)))).every((answer) => answer.status === 401),
+      5_000,
+      20,
+    );
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(await open.closed).toBe(1008);
     for (const proxy of [trusting, direct]) {

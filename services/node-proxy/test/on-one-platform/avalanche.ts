@@ -97,7 +97,18 @@ describe('the proxy serving an avalanche validator node', () => {
   });
 
   it('forwards each JSON-RPC path to the same path on the node, re-serialised, with the proxy’s own login', async () => {
-    const paths = ['/ext/info', '/ext/health', '/ext/bc/P', '/ext/bc/X', '/ext/bc/C/rpc', '/ext/bc/C/avax', '/ext/index/X/tx', '/ext/index/X/block', '/ext/index/P/block', '/ext/index/C/block'];
+    const paths = [
+      '/ext/info',
+      '/ext/health',
+      '/ext/bc/P',
+      '/ext/bc/X',
+      '/ext/bc/C/rpc',
+      '/ext/bc/C/avax',
+      '/ext/index/X/tx',
+      '/ext/index/X/block',
+      '/ext/index/P/block',
+      '/ext/index/C/block',
+    ];
     for (const path of paths) {
       const answer = await call({ path, body: '{ "jsonrpc": "2.0",\n  "id": 7, "method": "info.getNodeID", "params": {} }' });
       expect([path, answer]).toMatchObject([path, { status: 200, body: { jsonrpc: '2.0', id: 7, result: { path } } }]);
@@ -121,12 +132,18 @@ describe('the proxy serving an avalanche validator node', () => {
     const before = fake.seen.length;
     for (const path of ['/ext/dev', '/ext/admin', '/ext/keystore', '/ext/bc/X/wallet', '/ext/metrics']) {
       const answer = await call({ path, body: { jsonrpc: '2.0', id: 1, method: 'health.health' } });
-      expect([path, answer]).toMatchObject([path, { status: 404, body: { code: 'NotFound', message: expect.stringContaining(`nothing is served at ${path}`) } }]);
+      expect([path, answer]).toMatchObject([
+        path,
+        { status: 404, body: { code: 'NotFound', message: expect.stringContaining(`nothing is served at ${path}`) } },
+      ]);
     }
     const root = await call({ path: '/', body: { jsonrpc: '2.0', id: 1, method: 'info.getNodeID' } });
     expect(root).toMatchObject({ status: 404, body: { code: 'NotFound', message: expect.stringContaining('POST /ext/bc/C/rpc') } });
     // No WebSocket on this port: an upgrade is an ordinary request for an unserved path.
-    const webSocket = await call({ path: '/ext/bc/C/ws', headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' } });
+    const webSocket = await call({
+      path: '/ext/bc/C/ws',
+      headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' },
+    });
     expect(webSocket).toMatchObject({ status: 404, body: { code: 'NotFound' } });
     expect(await call({ path: '/ext/bc/P' })).toMatchObject({ status: 405, headers: { allow: 'POST' }, body: { code: 'MethodNotAllowed' } });
     expect(fake.seen.length).toBe(before);
@@ -135,7 +152,10 @@ describe('the proxy serving an avalanche validator node', () => {
   it('refuses platform.exportKey with -32601 itself, and a batch’s refused call in place', async () => {
     const before = fake.seen.length;
     const exportKey = await call({ path: '/ext/bc/P', body: { jsonrpc: '2.0', id: 5, method: 'platform.exportKey', params: { address: 'P-fuji1abc' } } });
-    expect(exportKey).toMatchObject({ status: 200, body: { jsonrpc: '2.0', id: 5, error: { code: -32601, message: 'method "platform.exportKey" is not allowed on this hosted node' } } });
+    expect(exportKey).toMatchObject({
+      status: 200,
+      body: { jsonrpc: '2.0', id: 5, error: { code: -32601, message: 'method "platform.exportKey" is not allowed on this hosted node' } },
+    });
     expect(fake.seen.length).toBe(before);
 
     const batch = [
@@ -154,7 +174,9 @@ describe('the proxy serving an avalanche validator node', () => {
   });
 
   it('refuses a caller without the node’s credentials', async () => {
-    expect(await call({ path: '/ext/info', auth: 'node-avalanche-user:wrong', body: { jsonrpc: '2.0', id: 1, method: 'info.getNodeID' } })).toMatchObject({ status: 401 });
+    expect(await call({ path: '/ext/info', auth: 'node-avalanche-user:wrong', body: { jsonrpc: '2.0', id: 1, method: 'info.getNodeID' } })).toMatchObject({
+      status: 401,
+    });
   });
 
   it('tells the node’s health on the management port from its /ext/health', async () => {

@@ -12,7 +12,10 @@ import { sharedProxyPlatform } from '../shared-platform';
 
 const run = promisify(execFile);
 // The node runs a dev chain: the dev layer's methods (generatetoaddress, ...) pass there (test/on-one-platform/dev-layer.ts).
-const rules = JSON.parse(readFileSync(path.join(DEFAULT_FILTER_DIR, 'bitcoin.json'), 'utf8')) as { refused: { methods: string[] }[]; dev: { methods: string[] }[] };
+const rules = JSON.parse(readFileSync(path.join(DEFAULT_FILTER_DIR, 'bitcoin.json'), 'utf8')) as {
+  refused: { methods: string[] }[];
+  dev: { methods: string[] }[];
+};
 const devLayer = new Set(rules.dev.flatMap((group) => group.methods));
 const blockedMethods = rules.refused
   .flatMap((group) => group.methods)
@@ -28,7 +31,13 @@ describe('the proxy in front of a Litecoin Core node', () => {
 
   beforeAll(async () => {
     platform = sharedProxyPlatform();
-    proxy = await platform.startProxy({ PROXY_RATE_PER_SECOND: '100000', PROXY_RATE_BURST: '100000', PROXY_BODY_LIMIT_BYTES: '65536', PROXY_MAX_BATCH: '200', PROXY_UPSTREAM_TIMEOUT_MS: '1500' });
+    proxy = await platform.startProxy({
+      PROXY_RATE_PER_SECOND: '100000',
+      PROXY_RATE_BURST: '100000',
+      PROXY_BODY_LIMIT_BYTES: '65536',
+      PROXY_MAX_BATCH: '200',
+      PROXY_UPSTREAM_TIMEOUT_MS: '1500',
+    });
     user = await platform.user();
     node = await platform.createNode(user, { image: 'ltc' });
     credentials = `${node.nodeUser}:${node.nodePass}`;
@@ -45,7 +54,24 @@ describe('the proxy in front of a Litecoin Core node', () => {
   it('answers getblock with the fields of the spec, and getdifficulty with a number', async () => {
     await waitUntil('two blocks', async () => ((await result('getblockcount')) as number) >= 2, 30_000, 200);
     const block = (await result('getblock', [await result('getblockhash', [1]), true])) as Record<string, unknown>;
-    for (const field of ['hash', 'confirmations', 'size', 'height', 'version', 'versionHex', 'merkleroot', 'tx', 'time', 'mediantime', 'nonce', 'bits', 'difficulty', 'chainwork', 'nTx', 'nextblockhash']) {
+    for (const field of [
+      'hash',
+      'confirmations',
+      'size',
+      'height',
+      'version',
+      'versionHex',
+      'merkleroot',
+      'tx',
+      'time',
+      'mediantime',
+      'nonce',
+      'bits',
+      'difficulty',
+      'chainwork',
+      'nTx',
+      'nextblockhash',
+    ]) {
       expect([field, field in block]).toEqual([field, true]);
     }
     expect(block).toMatchObject({ height: 1, tx: [expect.stringMatching(/^[0-9a-f]{64}$/)] });
@@ -63,7 +89,11 @@ describe('the proxy in front of a Litecoin Core node', () => {
   });
 
   it('answers a batch in order with the refusals in place and the allowed calls answered by the node', async () => {
-    const batch = [{ id: 'first', method: 'getblockcount' }, ...blockedMethods.map((method, index) => ({ id: index, method })), { id: 'last', method: 'getbestblockhash' }];
+    const batch = [
+      { id: 'first', method: 'getblockcount' },
+      ...blockedMethods.map((method, index) => ({ id: index, method })),
+      { id: 'last', method: 'getbestblockhash' },
+    ];
     const answer = await rpc(batch);
     expect(answer.status).toBe(200);
     const answers = answer.body as { id: unknown; result: unknown; error: { code: number } | null }[];
@@ -74,7 +104,12 @@ describe('the proxy in front of a Litecoin Core node', () => {
   });
 
   it('checks what the node would see: duplicate keys, odd whitespace and escapes cannot smuggle a method', async () => {
-    for (const body of ['{"id":1,"method":"getblockcount","method":"stop"}', '{ "id" : 1 ,\n\t"method" :\r\n "stop" }', '{"id":1,"method":"\\u0073top"}', '[{"id":1,"method":"getblockcount","method":"StOp"}]']) {
+    for (const body of [
+      '{"id":1,"method":"getblockcount","method":"stop"}',
+      '{ "id" : 1 ,\n\t"method" :\r\n "stop" }',
+      '{"id":1,"method":"\\u0073top"}',
+      '[{"id":1,"method":"getblockcount","method":"StOp"}]',
+    ]) {
       const answer = await rpc(body);
       const refusal = [answer.body].flat()[0] as { error: { code: number } };
       expect([body, refusal.error.code]).toEqual([body, -32601]);
@@ -99,10 +134,16 @@ describe('the proxy in front of a Litecoin Core node', () => {
       expect([id, straight.status, /^\{"result":\d+,"error":null,"id":(.*)\}$/.exec(straight.text.trim())?.[1]]).toEqual([id, 200, id]);
       expect((await rpc(`{"id":${id},"method":"stop"}`)).text).toBe(`{"result":null,"error":${refusedStop},"id":${id}}`);
       const merged = await rpc(`[{"id":${id},"method":"getblockcount"},{"id":"${id}","method":"stop"}]`);
-      expect([id, /^\[\{"result":\d+,"error":null,"id":([^}]*)\},(.*)\]$/.exec(merged.text)?.slice(1)]).toEqual([id, [id, `{"result":null,"error":${refusedStop},"id":"${id}"}`]]);
+      expect([id, /^\[\{"result":\d+,"error":null,"id":([^}]*)\},(.*)\]$/.exec(merged.text)?.slice(1)]).toEqual([
+        id,
+        [id, `{"result":null,"error":${refusedStop},"id":"${id}"}`],
+      ]);
     }
     const deep = await rpc(`{"id":1,"method":"getblockcount","params":${'['.repeat(4_000)}${']'.repeat(4_000)}}`);
-    expect(deep).toMatchObject({ status: 400, body: { result: null, id: null, error: { code: -32600, message: 'invalid request: the body is nested deeper than 64 levels' } } });
+    expect(deep).toMatchObject({
+      status: 400,
+      body: { result: null, id: null, error: { code: -32600, message: 'invalid request: the body is nested deeper than 64 levels' } },
+    });
   });
 
   it('serves litecoin-cli through the proxy, and refuses its stop', async () => {
@@ -126,16 +167,26 @@ describe('the proxy in front of a Litecoin Core node', () => {
   it('passes REST GETs through, and refuses other REST methods and the wallet endpoints', async () => {
     const info = await rpc(undefined, { path: '/rest/chaininfo.json' });
     expect(info).toMatchObject({ status: 200, body: { chain: 'regtest', blocks: expect.any(Number) } });
-    expect(await rpc('{}', { path: '/rest/chaininfo.json', method: 'POST' })).toMatchObject({ status: 405, body: { code: 'MethodNotAllowed' }, headers: { allow: 'GET' } });
+    expect(await rpc('{}', { path: '/rest/chaininfo.json', method: 'POST' })).toMatchObject({
+      status: 405,
+      body: { code: 'MethodNotAllowed' },
+      headers: { allow: 'GET' },
+    });
     expect(await rpc({ method: 'getbalance' }, { path: '/wallet/main' })).toMatchObject({ status: 403, body: { code: 'Forbidden' } });
     expect(await rpc(undefined, { path: '/' })).toMatchObject({ status: 405, body: { code: 'MethodNotAllowed' } });
     expect(await rpc(undefined, { path: '/other' })).toMatchObject({ status: 404, body: { code: 'NotFound' } });
   });
 
   it('finds no node at an unknown address, nor on another chain’s port', async () => {
-    expect(await rpc({ method: 'getblockcount' }, { host: 'node-00000000-0000-0000-0000-000000000000.nodes.localhost' })).toMatchObject({ status: 404, body: { code: 'NotFound' } });
+    expect(await rpc({ method: 'getblockcount' }, { host: 'node-00000000-0000-0000-0000-000000000000.nodes.localhost' })).toMatchObject({
+      status: 404,
+      body: { code: 'NotFound' },
+    });
     const wrongPort = await callProxy(proxy, 'eth', { host: node.address, auth: credentials, body: { method: 'getblockcount' } });
-    expect(wrongPort).toMatchObject({ status: 404, body: { code: 'NotFound', message: `node ${node.id} is not served on this port; its JSON-RPC is on port ${proxy.ports.ltc}` } });
+    expect(wrongPort).toMatchObject({
+      status: 404,
+      body: { code: 'NotFound', message: `node ${node.id} is not served on this port; its JSON-RPC is on port ${proxy.ports.ltc}` },
+    });
     // On an address that names no node, the Basic user names it: one no node has is a wrong credential.
     expect(await rpc({ method: 'getblockcount' }, { host: '127.0.0.1', auth: 'nobody:wrong' })).toMatchObject({ status: 401, body: { code: 'Unauthorized' } });
   });
@@ -157,7 +208,12 @@ describe('the proxy in front of a Litecoin Core node', () => {
     const moveTo = async (upstream: string, revisionStep: number) => {
       const route = proxy.context.table.get(node.id)!;
       await platform.bus.publish([
-        { id: `msg-test-${Date.now()}`, kind: 'node.running', occurredAt: new Date().toISOString(), payload: { ...routeOf(route), revision: route.revision + revisionStep, upstream, address: node.address } },
+        {
+          id: `msg-test-${Date.now()}`,
+          kind: 'node.running',
+          occurredAt: new Date().toISOString(),
+          payload: { ...routeOf(route), revision: route.revision + revisionStep, upstream, address: node.address },
+        },
       ]);
       await waitUntil(`the route moved to ${upstream}`, () => proxy.context.table.get(node.id)?.upstream === upstream);
     };

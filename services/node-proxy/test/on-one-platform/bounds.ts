@@ -56,7 +56,11 @@ describe('the proxy’s bounds per connection and per node, in front of an Ether
     for (let i = 0; i < 40; i++) {
       await sleep(100);
       const now = memory();
-      peak = { held: Math.max(peak.held, await metric(proxy, 'node_proxy_websocket_held_bytes')), heap: Math.max(peak.heap, now.heap - before.heap), rss: Math.max(peak.rss, now.rss - before.rss) };
+      peak = {
+        held: Math.max(peak.held, await metric(proxy, 'node_proxy_websocket_held_bytes')),
+        heap: Math.max(peak.heap, now.heap - before.heap),
+        rss: Math.max(peak.rss, now.rss - before.rss),
+      };
     }
     expect(peak.held).toBeGreaterThan(16 * 1024); // the client's answers wait in the proxy...
     expect(peak.held).toBeLessThanOrEqual(4 * MiB); // ...no more than the bound: the rest stays with the node
@@ -112,14 +116,21 @@ describe('the proxy’s bounds per connection and per node, in front of an Ether
 
     // Over the burst: it can never pass, and says so (no Retry-After to wait for).
     const tooBig = await rpc(batch(100));
-    expect(tooBig).toMatchObject({ status: 429, body: { code: 'TooManyRequests', message: "a batch of 100 calls is over this node's burst of 50 calls; send smaller batches" } });
+    expect(tooBig).toMatchObject({
+      status: 429,
+      body: { code: 'TooManyRequests', message: "a batch of 100 calls is over this node's burst of 50 calls; send smaller batches" },
+    });
     expect(tooBig.headers['retry-after']).toBeUndefined();
     // 49 tokens left (the refused request took its first): 40 pass, then 20 do not, whole.
     const passed = await rpc(batch(40));
     expect(passed.status).toBe(200);
     expect((passed.body as Message[]).map((answer) => answer.result)).toEqual(Array(40).fill('0x7a69'));
     const refused = await rpc(batch(20));
-    expect(refused).toMatchObject({ status: 429, headers: { 'retry-after': '11' }, body: { code: 'TooManyRequests', message: "over this node's rate of 1 calls per second" } });
+    expect(refused).toMatchObject({
+      status: 429,
+      headers: { 'retry-after': '11' },
+      body: { code: 'TooManyRequests', message: "over this node's rate of 1 calls per second" },
+    });
     // 8 left: the WebSocket's upgrade takes one, a batch of 7 passes, then one more call does not.
     const { ws, box } = await openSocket(proxy, node.address, credentials);
     ws.send(JSON.stringify(batch(7, 100)));
@@ -147,7 +158,12 @@ describe('the proxy’s bounds per connection and per node, in front of an Ether
     expect(upgrade).toMatchObject({ status: 429, headers: { 'retry-after': '60' }, body: { code: 'TooManyFailedLogins' } });
     // Per node: the same address is not throttled for another node.
     const other = await platform.createNode(user, { image: 'eth' }, false);
-    const otherCall = await callProxy(proxy, 'eth', { host: other.address, auth: wrong, body: call(1, 'eth_chainId'), headers: { 'x-forwarded-for': '203.0.113.7' } });
+    const otherCall = await callProxy(proxy, 'eth', {
+      host: other.address,
+      auth: wrong,
+      body: call(1, 'eth_chainId'),
+      headers: { 'x-forwarded-for': '203.0.113.7' },
+    });
     expect(otherCall.status).toBe(401);
     // The owner goes on, from its own address and from the attacker's with its verified credentials.
     expect(await from('198.51.100.2', credentials)).toMatchObject({ status: 200, body: { result: '0x7a69' } });
@@ -205,13 +221,19 @@ describe('the proxy’s bounds per connection and per node, in front of an Ether
     };
 
     it('answers every bad body over HTTP with a JSON-RPC error or a 4xx JSON error', async () => {
-      const bodies = [...BAD_BODIES, ['a body over the limit', `{"jsonrpc":"2.0","id":12,"method":"eth_chainId","params":["${'a'.repeat(MiB)}"]}`] as [string, string]];
+      const bodies = [
+        ...BAD_BODIES,
+        ['a body over the limit', `{"jsonrpc":"2.0","id":12,"method":"eth_chainId","params":["${'a'.repeat(MiB)}"]}`] as [string, string],
+      ];
       for (const [what, body] of bodies) {
         const answer = await callProxy(proxy, 'eth', { host: node.address, auth: credentials, body });
         expectClearRefusal(what, answer.status, answer.body);
       }
       const tooDeep = await callProxy(proxy, 'eth', { host: node.address, auth: credentials, body: deep(4_000) });
-      expect(tooDeep).toMatchObject({ status: 400, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request: the body is nested deeper than 64 levels' } } });
+      expect(tooDeep).toMatchObject({
+        status: 400,
+        body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request: the body is nested deeper than 64 levels' } },
+      });
       expect((await callProxy(proxy, 'eth', { host: node.address, auth: credentials, body: call(1, 'eth_chainId') })).body).toMatchObject({ result: '0x7a69' });
     });
 
@@ -219,7 +241,10 @@ describe('the proxy’s bounds per connection and per node, in front of an Ether
       const btc = await platform.createNode(user, { image: 'btc' });
       const btcAuth = basic(`${btc.nodeUser}:${btc.nodePass}`);
       // The same bodies, with Bitcoin methods where they name Ethereum ones.
-      const bitcoinBodies = BAD_BODIES.map(([what, body]) => [what, typeof body === 'string' ? body.replaceAll('eth_chainId', 'getblockcount').replaceAll('eth_coinbase', 'dumpprivkey') : body] as const);
+      const bitcoinBodies = BAD_BODIES.map(
+        ([what, body]) =>
+          [what, typeof body === 'string' ? body.replaceAll('eth_chainId', 'getblockcount').replaceAll('eth_coinbase', 'dumpprivkey') : body] as const,
+      );
       for (const [what, body] of bitcoinBodies) {
         const answer = await callProxy(proxy, 'btc', { host: btc.address, auth: btcAuth, body });
         // A 400-digit id on a method the node serves is a good call here: answered, with the id as written.
@@ -227,7 +252,10 @@ describe('the proxy’s bounds per connection and per node, in front of an Ether
         else expectClearRefusal(`btc: ${what}`, answer.status, answer.body);
       }
       const tooDeep = await callProxy(proxy, 'btc', { host: btc.address, auth: btcAuth, body: deep(4_000) });
-      expect(tooDeep).toMatchObject({ status: 400, body: { id: null, error: { code: -32600, message: 'invalid request: the body is nested deeper than 64 levels' } } });
+      expect(tooDeep).toMatchObject({
+        status: 400,
+        body: { id: null, error: { code: -32600, message: 'invalid request: the body is nested deeper than 64 levels' } },
+      });
     });
 
     it('answers every bad message over a WebSocket, one answer each, the socket open; closes only for frames the protocol refuses (1007, 1009)', async () => {
@@ -239,7 +267,11 @@ describe('the proxy’s bounds per connection and per node, in front of an Ether
         await waitUntil(`the answer to ${what}`, () => box.texts.length > count, 10_000, 10);
         expectClearRefusal(what, 200, box.messages[count]);
       }
-      expect(box.messages[0]).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request: the body is nested deeper than 64 levels' } });
+      expect(box.messages[0]).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'invalid request: the body is nested deeper than 64 levels' },
+      });
       // Re-serialised shorter than it came: spaces go, a refused call stays behind.
       ws.send(`  ${JSON.stringify([call('still', 'eth_chainId'), call('no', 'eth_coinbase')], null, 2)}  `);
       expect(await box.next('an answer', (m) => Array.isArray(m) && m[0]?.id === 'still')).toMatchObject([{ result: '0x7a69' }, { error: { code: -32601 } }]);
@@ -257,15 +289,17 @@ describe('the proxy’s bounds per connection and per node, in front of an Ether
     it('forwards and answers ids exactly as written, over HTTP and WebSocket', async () => {
       const rpc = (body: string) => callProxy(proxy, 'eth', { host: node.address, auth: credentials, body });
       // Past 2^53: JSON.parse would make it 9007199254740992; anvil takes any u64 and echoes it.
-      expect((await rpc('{"jsonrpc":"2.0","id":9007199254740993,"method":"eth_chainId","params":[]}')).text).toBe('{"jsonrpc":"2.0","id":9007199254740993,"result":"0x7a69"}');
+      expect((await rpc('{"jsonrpc":"2.0","id":9007199254740993,"method":"eth_chainId","params":[]}')).text).toBe(
+        '{"jsonrpc":"2.0","id":9007199254740993,"result":"0x7a69"}',
+      );
       for (const id of ['12345678901234567890', '1e400', '-0', '1.50', '"1.50"']) {
         const refused = await rpc(`{"jsonrpc":"2.0","id":${id},"method":"eth_coinbase","params":[]}`);
         expect(refused.text).toBe(`{"jsonrpc":"2.0","id":${id},"error":${refusedCoinbase}}`);
       }
       // A merged batch: anvil writes -0 back as 0; the caller gets its own -0.
-      const batch = '[{"jsonrpc":"2.0","id":9007199254740993,"method":"eth_chainId"},{"jsonrpc":"2.0","id":1e400,"method":"eth_coinbase"},{"jsonrpc":"2.0","id":-0,"method":"eth_chainId"}]';
-      const merged =
-        `[{"jsonrpc":"2.0","id":9007199254740993,"result":"0x7a69"},{"jsonrpc":"2.0","id":1e400,"error":${refusedCoinbase}},{"jsonrpc":"2.0","id":-0,"result":"0x7a69"}]`;
+      const batch =
+        '[{"jsonrpc":"2.0","id":9007199254740993,"method":"eth_chainId"},{"jsonrpc":"2.0","id":1e400,"method":"eth_coinbase"},{"jsonrpc":"2.0","id":-0,"method":"eth_chainId"}]';
+      const merged = `[{"jsonrpc":"2.0","id":9007199254740993,"result":"0x7a69"},{"jsonrpc":"2.0","id":1e400,"error":${refusedCoinbase}},{"jsonrpc":"2.0","id":-0,"result":"0x7a69"}]`;
       expect((await rpc(batch)).text).toBe(merged);
 
       const { ws, box } = await openSocket(proxy, node.address, credentials);
@@ -274,11 +308,7 @@ describe('the proxy’s bounds per connection and per node, in front of an Ether
       ws.send('{"jsonrpc":"2.0","id":9007199254740993,"method":"eth_chainId"}');
       await waitUntil('three answers', () => box.texts.length === 3, 10_000, 10);
       expect(box.texts.sort()).toEqual(
-        [
-          `{"jsonrpc":"2.0","id":12345678901234567890,"error":${refusedCoinbase}}`,
-          merged,
-          '{"jsonrpc":"2.0","id":9007199254740993,"result":"0x7a69"}',
-        ].sort(),
+        [`{"jsonrpc":"2.0","id":12345678901234567890,"error":${refusedCoinbase}}`, merged, '{"jsonrpc":"2.0","id":9007199254740993,"result":"0x7a69"}'].sort(),
       );
       ws.close();
     });

@@ -14,8 +14,6 @@ import { sharedProxyPlatform } from '../shared-platform';
 const lists = loadMethodLists(DEFAULT_FILTER_DIR);
 const ONE_ETHER = '0xde0b6b3a7640000';
 
-
-
 /**
  * The dev layer (issue 27): on a node whose route says `dev: true` its owner funds and mines
  * through the proxy, on real anvil and litecoind; on a node whose route does not (a real-network
@@ -98,7 +96,10 @@ describe('the dev layer, against anvil and litecoind through the proxy', () => {
     }
     const provider = ethersOn(devProxy);
     try {
-      await expect(provider.send('anvil_setRpcUrl', ['http://192.0.2.1:8545'])).rejects.toMatchObject({ code: 'UNSUPPORTED_OPERATION', operation: 'anvil_setRpcUrl' });
+      await expect(provider.send('anvil_setRpcUrl', ['http://192.0.2.1:8545'])).rejects.toMatchObject({
+        code: 'UNSUPPORTED_OPERATION',
+        operation: 'anvil_setRpcUrl',
+      });
       // And a dev-layer call through ethers works.
       expect(await provider.send('anvil_setBalance', [Wallet.createRandom().address, ONE_ETHER])).toBeNull();
     } finally {
@@ -131,20 +132,32 @@ describe('the dev layer, against anvil and litecoind through the proxy', () => {
     expect(ethAnswer.body).toEqual(lists.ethereum.dev.map((method, id) => ({ jsonrpc: '2.0', id, error: refusal(method) })));
     // In the names' usual case too (anvil's own spelling).
     for (const method of ['anvil_setBalance', 'evm_mine', 'eth_accounts', 'eth_sendTransaction']) {
-      expect([method, (await ethCall(realProxy, { jsonrpc: '2.0', id: 1, method, params: [] })).body]).toEqual([method, { jsonrpc: '2.0', id: 1, error: refusal(method) }]);
+      expect([method, (await ethCall(realProxy, { jsonrpc: '2.0', id: 1, method, params: [] })).body]).toEqual([
+        method,
+        { jsonrpc: '2.0', id: 1, error: refusal(method) },
+      ]);
     }
     expect(BigInt((await ethResult(realProxy, 'eth_getBalance', [wallet, 'latest'])) as string)).toBe(0n);
 
     // Litecoin Core answers 1.0 to every call: so does the proxy, in a batch with the node's own answers, even for a call that said 2.0.
-    const ltcBatch = [{ jsonrpc: '2.0', id: 'count', method: 'getblockcount', params: [] }, ...lists.bitcoin.dev.map((method) => ({ jsonrpc: '2.0', id: method, method, params: [1, 'x'] }))];
+    const ltcBatch = [
+      { jsonrpc: '2.0', id: 'count', method: 'getblockcount', params: [] },
+      ...lists.bitcoin.dev.map((method) => ({ jsonrpc: '2.0', id: method, method, params: [1, 'x'] })),
+    ];
     const ltcAnswer = await ltcCall(realProxy, ltcBatch);
-    expect(ltcAnswer.body).toEqual([{ result: expect.any(Number), error: null, id: 'count' }, ...lists.bitcoin.dev.map((method) => ({ result: null, error: refusal(method), id: method }))]);
+    expect(ltcAnswer.body).toEqual([
+      { result: expect.any(Number), error: null, id: 'count' },
+      ...lists.bitcoin.dev.map((method) => ({ result: null, error: refusal(method), id: method })),
+    ]);
     expect(ltcAnswer.text).not.toContain('"jsonrpc"');
 
     // ethers v6 classifies the refusal as an unsupported operation (before: UNKNOWN_ERROR, "could not coalesce error").
     const provider = ethersOn(realProxy);
     try {
-      await expect(provider.send('anvil_setBalance', [wallet, ONE_ETHER])).rejects.toMatchObject({ code: 'UNSUPPORTED_OPERATION', operation: 'anvil_setBalance' });
+      await expect(provider.send('anvil_setBalance', [wallet, ONE_ETHER])).rejects.toMatchObject({
+        code: 'UNSUPPORTED_OPERATION',
+        operation: 'anvil_setBalance',
+      });
       await expect(provider.send('evm_mine', [])).rejects.toMatchObject({ code: 'UNSUPPORTED_OPERATION' });
       expect(await provider.getBalance(wallet)).toBe(0n);
     } finally {
@@ -154,22 +167,29 @@ describe('the dev layer, against anvil and litecoind through the proxy', () => {
 
   // Debian's litecoin-cli, over plain HTTP to 127.0.0.1 (routed by the Basic user name).
   const litecoinCli = findOnPath('litecoin-cli');
-  (litecoinCli ? it : it.skip)(`litecoin-cli prints the refusal as it prints a node's error, and mines on the dev node${litecoinCli ? '' : ' (skipped: no litecoin-cli)'}`, async () => {
-    const cli = async (proxy: NodeProxy, ...args: string[]) => {
-      const options = [`-rpcconnect=127.0.0.1`, `-rpcport=${proxy.ports.ltc}`, `-rpcuser=${ltc.nodeUser}`, `-rpcpassword=${ltc.nodePass}`];
-      try {
-        const { stdout } = await promisify(execFile)(litecoinCli!, [...options, ...args], { timeout: 30_000 });
-        return { code: 0, stdout, stderr: '' };
-      } catch (error) {
-        const failed = error as { code: number; stdout: string; stderr: string };
-        return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-      }
-    };
-    const refused = await cli(realProxy, 'generatetodescriptor', '1', 'raw(51)');
-    // Its exit status is the error code's absolute value, as for the node's own errors (32601 % 256).
-    expect(refused).toEqual({ code: 32601 % 256, stdout: '', stderr: 'error code: -32601\nerror message:\nmethod "generatetodescriptor" is not allowed on this hosted node\n' });
-    const mined = await cli(devProxy, 'generatetodescriptor', '1', 'raw(51)');
-    expect(mined.code).toBe(0);
-    expect(JSON.parse(mined.stdout)).toEqual([expect.stringMatching(/^[0-9a-f]{64}$/)]);
-  });
+  (litecoinCli ? it : it.skip)(
+    `litecoin-cli prints the refusal as it prints a node's error, and mines on the dev node${litecoinCli ? '' : ' (skipped: no litecoin-cli)'}`,
+    async () => {
+      const cli = async (proxy: NodeProxy, ...args: string[]) => {
+        const options = [`-rpcconnect=127.0.0.1`, `-rpcport=${proxy.ports.ltc}`, `-rpcuser=${ltc.nodeUser}`, `-rpcpassword=${ltc.nodePass}`];
+        try {
+          const { stdout } = await promisify(execFile)(litecoinCli!, [...options, ...args], { timeout: 30_000 });
+          return { code: 0, stdout, stderr: '' };
+        } catch (error) {
+          const failed = error as { code: number; stdout: string; stderr: string };
+          return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+        }
+      };
+      const refused = await cli(realProxy, 'generatetodescriptor', '1', 'raw(51)');
+      // Its exit status is the error code's absolute value, as for the node's own errors (32601 % 256).
+      expect(refused).toEqual({
+        code: 32601 % 256,
+        stdout: '',
+        stderr: 'error code: -32601\nerror message:\nmethod "generatetodescriptor" is not allowed on this hosted node\n',
+      });
+      const mined = await cli(devProxy, 'generatetodescriptor', '1', 'raw(51)');
+      expect(mined.code).toBe(0);
+      expect(JSON.parse(mined.stdout)).toEqual([expect.stringMatching(/^[0-9a-f]{64}$/)]);
+    },
+  );
 });

@@ -10,7 +10,11 @@ import { sharedProxyPlatform } from '../shared-platform';
 import { lookup, openSocket, refusal, socketTo, type Message } from '../websocket-client';
 
 const refusedMessage = (method: string) => `method "${method}" is not allowed on this hosted node`;
-const refusedError = (method: string) => ({ code: -32601, message: refusedMessage(method), data: { refusedBy: 'platform', method, message: `the method "${method}" does not exist/is not available on this hosted node` } });
+const refusedError = (method: string) => ({
+  code: -32601,
+  message: refusedMessage(method),
+  data: { refusedBy: 'platform', method, message: `the method "${method}" does not exist/is not available on this hosted node` },
+});
 const call = (id: unknown, method: string, params: unknown[] = []) => ({ jsonrpc: '2.0', id, method, params });
 
 describe('the proxy in front of an Ethereum (anvil) node', () => {
@@ -54,7 +58,11 @@ describe('the proxy in front of an Ethereum (anvil) node', () => {
         ['HARDHAT_MINE', []],
       ];
       for (const [method, params] of refused) {
-        await expect(provider.send(method, params)).rejects.toMatchObject({ code: 'UNSUPPORTED_OPERATION', operation: method, info: { error: refusedError(method) } });
+        await expect(provider.send(method, params)).rejects.toMatchObject({
+          code: 'UNSUPPORTED_OPERATION',
+          operation: method,
+          info: { error: refusedError(method) },
+        });
       }
       // What was refused never reached the node: the balance tenderly_setBalance would have set is not there.
       expect(await provider.getBalance(stranger)).toBe(0n);
@@ -81,7 +89,9 @@ describe('the proxy in front of an Ethereum (anvil) node', () => {
     ws.send(JSON.stringify(call(5, 'eth_coinbase')));
     expect(await box.next('the refusal', (m) => !Array.isArray(m) && m.id === 5)).toEqual({ jsonrpc: '2.0', id: 5, error: refusedError('eth_coinbase') });
 
-    ws.send(JSON.stringify([call('a', 'eth_chainId'), call('b', 'tenderly_setBalance', [stranger, '0x1000']), call('c', 'eth_getBalance', [stranger, 'latest'])]));
+    ws.send(
+      JSON.stringify([call('a', 'eth_chainId'), call('b', 'tenderly_setBalance', [stranger, '0x1000']), call('c', 'eth_getBalance', [stranger, 'latest'])]),
+    );
     const batch = await box.next<Message[]>('the batch answer', (m) => Array.isArray(m));
     expect(batch).toEqual([
       { jsonrpc: '2.0', id: 'a', result: '0x7a69' },
@@ -96,12 +106,17 @@ describe('the proxy in front of an Ethereum (anvil) node', () => {
       { jsonrpc: '2.0', id: 'e', result: '0x7a69' },
     ]);
     ws.send(JSON.stringify([notification, call('f', 'personal_unlockAccount')]));
-    expect(await box.next('the answer to refusals and notifications only', (m) => Array.isArray(m) && m[0]?.id === 'f')).toMatchObject([{ id: 'f', error: { code: -32601 } }]);
+    expect(await box.next('the answer to refusals and notifications only', (m) => Array.isArray(m) && m[0]?.id === 'f')).toMatchObject([
+      { id: 'f', error: { code: -32601 } },
+    ]);
 
     ws.send(JSON.stringify(call(9, 'eth_subscribe', ['newHeads'])));
     const subscription = (await box.next<Message>('the subscription', (m) => !Array.isArray(m) && m.id === 9)).result;
     expect(subscription).toMatch(/^0x[0-9a-f]+$/);
-    const head = await box.next<Message>('a newHeads notification', (m) => !Array.isArray(m) && m.method === 'eth_subscription' && m.params?.subscription === subscription);
+    const head = await box.next<Message>(
+      'a newHeads notification',
+      (m) => !Array.isArray(m) && m.method === 'eth_subscription' && m.params?.subscription === subscription,
+    );
     expect(head.params?.result?.number).toMatch(/^0x[0-9a-f]+$/);
     expect(box.messages.filter((m) => Array.isArray(m))).toHaveLength(3);
     ws.close();
@@ -116,10 +131,16 @@ describe('the proxy in front of an Ethereum (anvil) node', () => {
       expect(refused.body).toMatchObject({ code: 'Unauthorized' });
     }
     expect(await refusal(socketTo(plain, node.address, credentials, plain.ports.btc))).toMatchObject({ status: 404, body: { code: 'NotFound' } });
-    expect(await refusal(socketTo(plain, node.address, credentials, plain.ports.eth, '/other'))).toMatchObject({ status: 404, body: { message: 'the WebSocket is served at /' } });
+    expect(await refusal(socketTo(plain, node.address, credentials, plain.ports.eth, '/other'))).toMatchObject({
+      status: 404,
+      body: { message: 'the WebSocket is served at /' },
+    });
     const litecoin = await platform.createNode(user, { image: 'ltc' }, false);
     const other = await refusal(socketTo(plain, litecoin.address, basic(`${litecoin.nodeUser}:${litecoin.nodePass}`)));
-    expect(other).toMatchObject({ status: 404, body: { code: 'NotFound', message: expect.stringContaining(`node ${litecoin.id} is not served on this port`) } });
+    expect(other).toMatchObject({
+      status: 404,
+      body: { code: 'NotFound', message: expect.stringContaining(`node ${litecoin.id} is not served on this port`) },
+    });
     expect(await refusal(socketTo(plain, 'node-00000000-0000-0000-0000-000000000000.nodes.localhost', credentials))).toMatchObject({ status: 404 });
   });
 
@@ -127,7 +148,13 @@ describe('the proxy in front of an Ethereum (anvil) node', () => {
     for (let i = 0; i < 20; i++) {
       const socket = connect(plain.ports.eth, '127.0.0.1');
       await once(socket, 'connect');
-      const headers = [`Host: ${node.address}`, 'Upgrade: websocket', 'Connection: Upgrade', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=='];
+      const headers = [
+        `Host: ${node.address}`,
+        'Upgrade: websocket',
+        'Connection: Upgrade',
+        'Sec-WebSocket-Version: 13',
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+      ];
       socket.write(`GET / HTTP/1.1\r\n${headers.join('\r\n')}\r\nAuthorization: ${basic(`${node.nodeUser}:wrong`)}\r\n\r\n`);
       socket.resetAndDestroy();
     }

@@ -8,7 +8,10 @@ import { sharedProxyPlatform } from '../shared-platform';
 
 // anvil derives its dev accounts from this phrase unless told otherwise, and prints their keys.
 const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
-const anvilKeys = Array.from({ length: 10 }, (_, index) => HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(ANVIL_MNEMONIC), `m/44'/60'/0'/0/${index}`).privateKey);
+const anvilKeys = Array.from(
+  { length: 10 },
+  (_, index) => HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(ANVIL_MNEMONIC), `m/44'/60'/0'/0/${index}`).privateKey,
+);
 
 describe("a node's /logs on the management port", () => {
   let platform: ProxyPlatform;

@@ -8,11 +8,14 @@ import { lookup } from '../websocket-client';
 import { waitUntil, type CreatedNode, type ProxyPlatform } from '../harness';
 import { sharedProxyPlatform } from '../shared-platform';
 
-
 const notAllowed = (method: string) => `method "${method}" is not allowed on this hosted node`;
 const notOffered = (method: string) => `method "${method}" is not allowed on this hosted node (not offered)`;
 /** The refusal's `data`: the platform refused it (test/on-one-platform/dev-layer.ts has the owner's and the dev layer's). */
-const byPlatform = (method: string) => ({ refusedBy: 'platform', method, message: `the method "${method}" does not exist/is not available on this hosted node` });
+const byPlatform = (method: string) => ({
+  refusedBy: 'platform',
+  method,
+  message: `the method "${method}" does not exist/is not available on this hosted node`,
+});
 
 /** A metric's value in the proxy's Prometheus text, 0 when absent. */
 async function metric(proxy: NodeProxy, series: string): Promise<number> {
@@ -37,12 +40,16 @@ describe('the default-deny method policy, against anvil and litecoind through th
 
   const ethCall = (method: string, params: unknown[] = [], id: unknown = 1) =>
     callProxy(proxy, 'eth', { host: eth.address, auth: `${eth.nodeUser}:${eth.nodePass}`, body: { jsonrpc: '2.0', id, method, params } });
-  const ltcCall = (method: string, params: unknown[] = []) => callProxy(proxy, 'ltc', { host: ltc.address, auth: `${ltc.nodeUser}:${ltc.nodePass}`, body: { jsonrpc: '1.0', id: method, method, params } });
+  const ltcCall = (method: string, params: unknown[] = []) =>
+    callProxy(proxy, 'ltc', { host: ltc.address, auth: `${ltc.nodeUser}:${ltc.nodePass}`, body: { jsonrpc: '1.0', id: method, method, params } });
   const ltcResult = async (method: string, params: unknown[] = []) => ((await ltcCall(method, params)).body as { result: unknown }).result;
 
   it('refuses over HTTP what got through the denylist on anvil, and an invented method, leaving the balance as it was', async () => {
     const stranger = Wallet.createRandom().address;
-    const before = { unknown: await metric(proxy, 'node_proxy_unknown_method_calls_total{listener="eth"}'), outcome: await metric(proxy, 'node_proxy_requests_total{listener="eth",outcome="unknown_method"}') };
+    const before = {
+      unknown: await metric(proxy, 'node_proxy_unknown_method_calls_total{listener="eth"}'),
+      outcome: await metric(proxy, 'node_proxy_requests_total{listener="eth",outcome="unknown_method"}'),
+    };
     const refused: [string, unknown[], string][] = [
       ['tenderly_setBalance', [stranger, '0x3635c9adc5dea00000'], notAllowed('tenderly_setBalance')],
       ['tenderly_addBalance', [stranger, '0x3635c9adc5dea00000'], notAllowed('tenderly_addBalance')],
@@ -51,7 +58,11 @@ describe('the default-deny method policy, against anvil and litecoind through th
     ];
     for (const [method, params, message] of refused) {
       const answer = await ethCall(method, params, method);
-      expect([method, answer.status, answer.body]).toEqual([method, 200, { jsonrpc: '2.0', id: method, error: { code: -32601, message, data: byPlatform(method) } }]);
+      expect([method, answer.status, answer.body]).toEqual([
+        method,
+        200,
+        { jsonrpc: '2.0', id: method, error: { code: -32601, message, data: byPlatform(method) } },
+      ]);
     }
     expect((await ethCall('eth_getBalance', [stranger, 'latest'])).body).toMatchObject({ result: '0x0' });
     expect(await metric(proxy, 'node_proxy_unknown_method_calls_total{listener="eth"}')).toBe(before.unknown + 1);
@@ -66,7 +77,14 @@ describe('the default-deny method policy, against anvil and litecoind through th
     ws.on('message', (data: RawData) => answers.push(JSON.parse(String(data))));
     await once(ws, 'open');
     const call = (id: string, method: string, params: unknown[] = []) => ({ jsonrpc: '2.0', id, method, params });
-    ws.send(JSON.stringify([call('a', 'tenderly_setBalance', [stranger, '0x1000']), call('b', 'eth_chainId'), call('c', 'foo_bar'), call('d', 'eth_sendTransactionSync', [{ from: stranger }])]));
+    ws.send(
+      JSON.stringify([
+        call('a', 'tenderly_setBalance', [stranger, '0x1000']),
+        call('b', 'eth_chainId'),
+        call('c', 'foo_bar'),
+        call('d', 'eth_sendTransactionSync', [{ from: stranger }]),
+      ]),
+    );
     ws.send(JSON.stringify(call('e', 'eth_getBalance', [stranger, 'latest'])));
     await waitUntil('both answers', () => answers.length === 2, 10_000, 20);
     // The node may answer the single call before the batch the proxy merges its refusals into.
@@ -92,7 +110,11 @@ describe('the default-deny method policy, against anvil and litecoind through th
       // A key of the user's own, funded past the proxy (through it, anvil_setBalance is the dev layer's: test/on-one-platform/dev-layer.ts).
       const wallet = Wallet.createRandom(provider);
       const upstream = proxy.context.table.get(eth.id)!.upstream!;
-      const funded = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [wallet.address, '0xde0b6b3a7640000'] }) });
+      const funded = await fetch(upstream, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [wallet.address, '0xde0b6b3a7640000'] }),
+      });
       expect(await funded.json()).toMatchObject({ result: null });
       const to = Wallet.createRandom().address;
       expect((await provider.getBlock('latest'))?.number).toBeGreaterThanOrEqual(0);
@@ -113,9 +135,16 @@ describe('the default-deny method policy, against anvil and litecoind through th
     const rawBlock = (await ltcResult('getblock', [hash, 0])) as string;
     const rawHeader = (await ltcResult('getblockheader', [hash, false])) as string;
     expect(rawBlock).toMatch(/^[0-9a-f]{160,}$/);
-    for (const [method, params] of [['submitblock', [rawBlock]], ['submitheader', [rawHeader]], ['SubmitBlock', [rawBlock]]] as const) {
+    for (const [method, params] of [
+      ['submitblock', [rawBlock]],
+      ['submitheader', [rawHeader]],
+      ['SubmitBlock', [rawBlock]],
+    ] as const) {
       const answer = await ltcCall(method, [...params]);
-      expect([method, answer.body]).toEqual([method, { result: null, id: method, error: { code: -32601, message: notAllowed(method), data: byPlatform(method) } }]);
+      expect([method, answer.body]).toEqual([
+        method,
+        { result: null, id: method, error: { code: -32601, message: notAllowed(method), data: byPlatform(method) } },
+      ]);
     }
     expect(await ltcCall('frobnicate')).toMatchObject({ status: 200, body: { result: null, error: { code: -32601, message: notOffered('frobnicate') } } });
     // The node's chain is as it was: one tip, the active one, and block 1 unchanged.

@@ -20,11 +20,17 @@ describe('node operations through the proxy', () => {
   afterAll(() => platform?.close());
 
   const nodesApi = (method: 'get' | 'post' | 'patch', path: string) => platform.nodes.http[method](path).set('authorization', `Bearer ${user.clientToken}`);
-  const record = async (node: CreatedNode) => (await nodesApi('get', `/users/me/nodes/${node.id}`).expect(200)).body as { state: string; large: boolean; address: string };
+  const record = async (node: CreatedNode) =>
+    (await nodesApi('get', `/users/me/nodes/${node.id}`).expect(200)).body as { state: string; large: boolean; address: string };
 
   /** Waits until the nodes API and the proxy's routing table both have the node in `state`. */
   async function settle(node: CreatedNode, state: string): Promise<void> {
-    await waitUntil(`node ${node.id} to be ${state}`, async () => (await record(node)).state === state && proxy.context.table.get(node.id)?.state === state, 60_000, 100);
+    await waitUntil(
+      `node ${node.id} to be ${state}`,
+      async () => (await record(node)).state === state && proxy.context.table.get(node.id)?.state === state,
+      60_000,
+      100,
+    );
   }
 
   function rpcOf(node: CreatedNode, listener: ListenerName, dialect: '1.0' | '2.0') {
@@ -64,14 +70,19 @@ describe('node operations through the proxy', () => {
       tip = await ltc.result('getblockhash', [height]);
       await nodesApi('post', `/users/me/nodes/${node.id}/stop`).expect(200);
       await settle(node, 'stopped');
-      expect(await ltc.call('getblockcount')).toMatchObject({ status: 503, body: { code: 'NodeStopped', message: `node ${node.id} is stopped; start it to call it again` } });
+      expect(await ltc.call('getblockcount')).toMatchObject({
+        status: 503,
+        body: { code: 'NodeStopped', message: `node ${node.id} is stopped; start it to call it again` },
+      });
       expect(await callProxy(proxy, 'ltc', { host: node.address, auth: `${node.nodeUser}:${node.nodePass}`, path: '/rest/chaininfo.json' })).toMatchObject({
         status: 503,
         body: { code: 'NodeStopped' },
       });
       expect(await status(node)).toMatchObject({ status: 200, body: 'stopped' });
       // Wrong credentials are refused first: a stopped node tells strangers nothing.
-      expect(await callProxy(proxy, 'ltc', { host: node.address, auth: `${node.nodeUser}:wrong`, body: { method: 'getblockcount' } })).toMatchObject({ status: 401 });
+      expect(await callProxy(proxy, 'ltc', { host: node.address, auth: `${node.nodeUser}:wrong`, body: { method: 'getblockcount' } })).toMatchObject({
+        status: 401,
+      });
     });
 
     it('starts again on the same chain, at the same address, with the same Basic login', async () => {
@@ -88,7 +99,12 @@ describe('node operations through the proxy', () => {
       const standardCache = await utxoCacheMiB(node);
       const resized = await nodesApi('patch', `/users/me/nodes/${node.id}`).send({ large: true }).expect(200);
       expect(resized.body).toMatchObject({ state: 'stopping', large: true });
-      await waitUntil('the resized node runs', async () => (await record(node)).state === 'running' && proxy.context.table.get(node.id)?.state === 'running', 60_000, 100);
+      await waitUntil(
+        'the resized node runs',
+        async () => (await record(node)).state === 'running' && proxy.context.table.get(node.id)?.state === 'running',
+        60_000,
+        100,
+      );
       expect(await record(node)).toMatchObject({ state: 'running', large: true });
       expect((await ltc.result('getblockcount')) as number).toBeGreaterThanOrEqual(height);
       expect(await ltc.result('getblockhash', [height])).toBe(tip);
@@ -98,7 +114,7 @@ describe('node operations through the proxy', () => {
   });
 
   describe('an anvil node', () => {
-    it('keeps its chain across stop and start (anvil\'s --state file in the node\'s directory)', async () => {
+    it("keeps its chain across stop and start (anvil's --state file in the node's directory)", async () => {
       const node = await platform.createNode(user, { image: 'eth' });
       const eth = rpcOf(node, 'eth', '2.0');
       await waitUntil('three blocks', async () => Number(await eth.result('eth_blockNumber')) >= 3, 30_000, 200);

@@ -35,13 +35,18 @@ describe('URL tokens and loopback addresses, against litecoind and anvil through
 
   const credentials = (node: CreatedNode) => `/users/me/nodes/${node.id}/credentials`;
   async function newToken(node: CreatedNode, name: string): Promise<NewToken> {
-    const created = await platform.nodes.http.post(credentials(node)).set('authorization', `Bearer ${user.clientToken}`).send({ name, kind: 'token' }).expect(200);
+    const created = await platform.nodes.http
+      .post(credentials(node))
+      .set('authorization', `Bearer ${user.clientToken}`)
+      .send({ name, kind: 'token' })
+      .expect(200);
     const token = created.body as NewToken;
     await waitUntil('the proxy to take the token', () => tokenKnown(node, token), 5_000);
     return token;
   }
   const tokenKnown = (node: CreatedNode, token: NewToken) => [...(proxy.context.table.get(node.id)?.urlTokens.values() ?? [])].includes(token.id);
-  const byToken = (listener: 'ltc' | 'eth', token: string, body: unknown, path = '') => callProxy(proxy, listener, { host: '127.0.0.1', path: `/${token}${path}`, body });
+  const byToken = (listener: 'ltc' | 'eth', token: string, body: unknown, path = '') =>
+    callProxy(proxy, listener, { host: '127.0.0.1', path: `/${token}${path}`, body });
 
   it('routes a call by the URL token alone, on 127.0.0.1, and takes the token off before the node sees it', async () => {
     const token = await newToken(ltc, 'app');
@@ -66,11 +71,18 @@ describe('URL tokens and loopback addresses, against litecoind and anvil through
     const answer = await byToken('ltc', unknown, { id: 1, method: 'getblockcount' });
     expect(answer).toMatchObject({ status: 401, body: { code: 'Unauthorized' }, headers: { 'www-authenticate': expect.stringMatching(/^Basic /) } });
     expect(answer.text).not.toContain(unknown);
-    const rotated = await platform.nodes.http.post(`${credentials(ltc)}/${token.id}/rotate`).set('authorization', `Bearer ${user.clientToken}`).expect(200);
+    const rotated = await platform.nodes.http
+      .post(`${credentials(ltc)}/${token.id}/rotate`)
+      .set('authorization', `Bearer ${user.clientToken}`)
+      .expect(200);
     const fresh = rotated.body as NewToken;
     expect(fresh).toMatchObject({ id: token.id });
     expect(fresh.token).not.toBe(token.token);
-    const took = await waitUntil('the old token to stop working', async () => (await byToken('ltc', token.token, { id: 1, method: 'getblockcount' })).status === 401, 1000);
+    const took = await waitUntil(
+      'the old token to stop working',
+      async () => (await byToken('ltc', token.token, { id: 1, method: 'getblockcount' })).status === 401,
+      1000,
+    );
     expect(took).toBeLessThan(1000);
     expect(await byToken('ltc', fresh.token, { id: 1, method: 'getblockcount' })).toMatchObject({ status: 200 });
   });
@@ -84,7 +96,10 @@ describe('URL tokens and loopback addresses, against litecoind and anvil through
     ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }));
     expect(JSON.parse(String((await answer)[0]))).toMatchObject({ id: 1, result: expect.stringMatching(/^0x/) });
     const closed = once(ws, 'close');
-    await platform.nodes.http.delete(`${credentials(eth)}/${token.id}`).set('authorization', `Bearer ${user.clientToken}`).expect(200);
+    await platform.nodes.http
+      .delete(`${credentials(eth)}/${token.id}`)
+      .set('authorization', `Bearer ${user.clientToken}`)
+      .expect(200);
     const [code] = (await closed) as [number];
     expect(code).toBe(1008);
   });
@@ -98,7 +113,14 @@ describe('URL tokens and loopback addresses, against litecoind and anvil through
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const body = JSON.stringify({ id: 1, method: 'getblockcount', params: [] });
       const req = httpRequest(
-        { host: '127.0.0.1', port: proxy.ports.ltc, method: 'POST', path: '/', auth: `${ltc.nodeUser}:${ltc.nodePass}`, headers: { 'content-type': 'application/json' } },
+        {
+          host: '127.0.0.1',
+          port: proxy.ports.ltc,
+          method: 'POST',
+          path: '/',
+          auth: `${ltc.nodeUser}:${ltc.nodePass}`,
+          headers: { 'content-type': 'application/json' },
+        },
         (res) => {
           let text = '';
           res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
@@ -111,6 +133,8 @@ describe('URL tokens and loopback addresses, against litecoind and anvil through
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toMatchObject({ result: expect.any(Number) });
     // The same port still speaks TLS, to a client verifying 127.0.0.1 against the dev certificate.
-    expect(await callProxy(proxy, 'ltc', { host: '127.0.0.1', auth: `${ltc.nodeUser}:${ltc.nodePass}`, body: { id: 1, method: 'getblockcount' } })).toMatchObject({ status: 200 });
+    expect(
+      await callProxy(proxy, 'ltc', { host: '127.0.0.1', auth: `${ltc.nodeUser}:${ltc.nodePass}`, body: { id: 1, method: 'getblockcount' } }),
+    ).toMatchObject({ status: 200 });
   });
 });

@@ -1,7 +1,16 @@
 import type { Database, Executor } from '@cloud/db';
 import { VALIDATOR_IMAGE_IDS, type ImageId } from '@cloud/chains';
 import type { NodeAccess } from '@cloud/bus';
-import { ANSWERING_STATES, DRIVEN_STATES, LIVE_STATES, type BasicNodeCredential, type NodeCredential, type NodeRecord, type NodeState, type SyncStatus } from './node-record';
+import {
+  ANSWERING_STATES,
+  DRIVEN_STATES,
+  LIVE_STATES,
+  type BasicNodeCredential,
+  type NodeCredential,
+  type NodeRecord,
+  type NodeState,
+  type SyncStatus,
+} from './node-record';
 
 interface NodeRow {
   id: string;
@@ -188,7 +197,10 @@ export class NodesRepository {
   /** Up to `limit` nodes not yet deleted, of every user, in id order, from the first id after `after`. */
   async listRoutable(after: string | undefined, limit: number): Promise<NodeRecord[]> {
     // '' comes before every id: the first page.
-    const rows = await this.undeleted().where('id', '>', after ?? '').orderBy('id').limit(limit);
+    const rows = await this.undeleted()
+      .where('id', '>', after ?? '')
+      .orderBy('id')
+      .limit(limit);
     return rows.map(toNode);
   }
 
@@ -259,7 +271,10 @@ export class NodesRepository {
 
   /** What the node reported of its sync. Not a change of its route: no new revision, no message. */
   async recordSync(id: string, sync: SyncStatus): Promise<void> {
-    await this.db('nodes').where({ id }).whereIn('state', ['provisioning', ...ANSWERING_STATES]).update(syncColumns(sync));
+    await this.db('nodes')
+      .where({ id })
+      .whereIn('state', ['provisioning', ...ANSWERING_STATES])
+      .update(syncColumns(sync));
   }
 
   /**

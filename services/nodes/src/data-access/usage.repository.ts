@@ -44,7 +44,16 @@ export interface TrafficRow {
 const num = (value: unknown): number => Number(value ?? 0);
 
 /** A grouped row as the database answers it. */
-type Summed = { bucket_start: Date; node_id: string; method: string; credential_id: string; outcome: UsageOutcome; calls: unknown; bytes_in: unknown; bytes_out: unknown };
+type Summed = {
+  bucket_start: Date;
+  node_id: string;
+  method: string;
+  credential_id: string;
+  outcome: UsageOutcome;
+  calls: unknown;
+  bytes_in: unknown;
+  bytes_out: unknown;
+};
 const rowsOf = (rows: unknown): Summed[] => rows as Summed[];
 
 /** The tables of time buckets, all under the same retention. */
@@ -63,7 +72,17 @@ export class UsageRepository {
   async addCalls(trx: Executor, granularity: Granularity, rows: readonly CallRow[]): Promise<void> {
     if (rows.length === 0) return;
     await trx('usage_calls')
-      .insert(rows.map((row) => ({ granularity, bucket_start: row.bucketStart, node_id: row.nodeId, user_id: row.userId, method: row.method, outcome: row.outcome, calls: row.calls })))
+      .insert(
+        rows.map((row) => ({
+          granularity,
+          bucket_start: row.bucketStart,
+          node_id: row.nodeId,
+          user_id: row.userId,
+          method: row.method,
+          outcome: row.outcome,
+          calls: row.calls,
+        })),
+      )
       .onConflict(['granularity', 'node_id', 'bucket_start', 'method', 'outcome'])
       .merge({ calls: trx.raw('usage_calls.calls + excluded.calls') });
   }
@@ -71,7 +90,17 @@ export class UsageRepository {
   async addCredentialCalls(trx: Executor, granularity: Granularity, rows: readonly CredentialCallRow[]): Promise<void> {
     if (rows.length === 0) return;
     await trx('usage_credential_calls')
-      .insert(rows.map((row) => ({ granularity, bucket_start: row.bucketStart, node_id: row.nodeId, user_id: row.userId, credential_id: row.credentialId, outcome: row.outcome, calls: row.calls })))
+      .insert(
+        rows.map((row) => ({
+          granularity,
+          bucket_start: row.bucketStart,
+          node_id: row.nodeId,
+          user_id: row.userId,
+          credential_id: row.credentialId,
+          outcome: row.outcome,
+          calls: row.calls,
+        })),
+      )
       .onConflict(['granularity', 'node_id', 'bucket_start', 'credential_id', 'outcome'])
       .merge({ calls: trx.raw('usage_credential_calls.calls + excluded.calls') });
   }
@@ -79,7 +108,17 @@ export class UsageRepository {
   async addTraffic(trx: Executor, granularity: Granularity, rows: readonly TrafficRow[]): Promise<void> {
     if (rows.length === 0) return;
     await trx('usage_traffic')
-      .insert(rows.map((row) => ({ granularity, bucket_start: row.bucketStart, node_id: row.nodeId, user_id: row.userId, requests: row.requests, bytes_in: row.bytesIn, bytes_out: row.bytesOut })))
+      .insert(
+        rows.map((row) => ({
+          granularity,
+          bucket_start: row.bucketStart,
+          node_id: row.nodeId,
+          user_id: row.userId,
+          requests: row.requests,
+          bytes_in: row.bytesIn,
+          bytes_out: row.bytesOut,
+        })),
+      )
       .onConflict(['granularity', 'node_id', 'bucket_start'])
       .merge({
         requests: trx.raw('usage_traffic.requests + excluded.requests'),
@@ -90,7 +129,9 @@ export class UsageRepository {
 
   /** Calls per bucket and outcome. */
   async callsByBucket(scope: UsageScope, range: UsageRange): Promise<{ bucketStart: Date; outcome: UsageOutcome; calls: number }[]> {
-    const rows = rowsOf(await this.inRange('usage_calls', scope, range).select('bucket_start', 'outcome').sum({ calls: 'calls' }).groupBy('bucket_start', 'outcome'));
+    const rows = rowsOf(
+      await this.inRange('usage_calls', scope, range).select('bucket_start', 'outcome').sum({ calls: 'calls' }).groupBy('bucket_start', 'outcome'),
+    );
     return rows.map((row) => ({ bucketStart: new Date(row.bucket_start), outcome: row.outcome, calls: num(row.calls) }));
   }
 
@@ -108,19 +149,25 @@ export class UsageRepository {
 
   /** Calls per credential and outcome over the whole range. */
   async callsByCredential(scope: UsageScope, range: UsageRange): Promise<{ credentialId: string; outcome: UsageOutcome; calls: number }[]> {
-    const rows = rowsOf(await this.inRange('usage_credential_calls', scope, range).select('credential_id', 'outcome').sum({ calls: 'calls' }).groupBy('credential_id', 'outcome'));
+    const rows = rowsOf(
+      await this.inRange('usage_credential_calls', scope, range).select('credential_id', 'outcome').sum({ calls: 'calls' }).groupBy('credential_id', 'outcome'),
+    );
     return rows.map((row) => ({ credentialId: row.credential_id, outcome: row.outcome, calls: num(row.calls) }));
   }
 
   /** Bytes per bucket. */
   async trafficByBucket(scope: UsageScope, range: UsageRange): Promise<{ bucketStart: Date; bytesIn: number; bytesOut: number }[]> {
-    const rows = rowsOf(await this.inRange('usage_traffic', scope, range).select('bucket_start').sum({ bytes_in: 'bytes_in', bytes_out: 'bytes_out' }).groupBy('bucket_start'));
+    const rows = rowsOf(
+      await this.inRange('usage_traffic', scope, range).select('bucket_start').sum({ bytes_in: 'bytes_in', bytes_out: 'bytes_out' }).groupBy('bucket_start'),
+    );
     return rows.map((row) => ({ bucketStart: new Date(row.bucket_start), bytesIn: num(row.bytes_in), bytesOut: num(row.bytes_out) }));
   }
 
   /** Bytes per node. */
   async trafficByNode(scope: UsageScope, range: UsageRange): Promise<{ nodeId: string; bytesIn: number; bytesOut: number }[]> {
-    const rows = rowsOf(await this.inRange('usage_traffic', scope, range).select('node_id').sum({ bytes_in: 'bytes_in', bytes_out: 'bytes_out' }).groupBy('node_id'));
+    const rows = rowsOf(
+      await this.inRange('usage_traffic', scope, range).select('node_id').sum({ bytes_in: 'bytes_in', bytes_out: 'bytes_out' }).groupBy('node_id'),
+    );
     return rows.map((row) => ({ nodeId: row.node_id, bytesIn: num(row.bytes_in), bytesOut: num(row.bytes_out) }));
   }
 
@@ -143,6 +190,9 @@ export class UsageRepository {
 
   private inRange(table: (typeof BUCKET_TABLES)[number], scope: UsageScope, range: UsageRange) {
     const where = 'nodeId' in scope ? { node_id: scope.nodeId } : { user_id: scope.userId };
-    return this.db(table).where({ ...where, granularity: range.granularity }).where('bucket_start', '>=', range.from).where('bucket_start', '<', range.to);
+    return this.db(table)
+      .where({ ...where, granularity: range.granularity })
+      .where('bucket_start', '>=', range.from)
+      .where('bucket_start', '<', range.to);
   }
 }

@@ -2,7 +2,8 @@ import { message, type BusMessage, type NodeRoute } from '@cloud/bus';
 import { IMAGES } from '@cloud/chains';
 import type { NodeRecord } from '../data-access/node-record';
 
-type LifecycleKind = 'node.created' | 'node.credentials-changed' | 'node.access-changed' | 'node.stopping' | 'node.stopped' | 'node.starting' | 'node.deleting' | 'node.deleted';
+type LifecycleKind =
+  'node.created' | 'node.credentials-changed' | 'node.access-changed' | 'node.stopping' | 'node.stopped' | 'node.starting' | 'node.deleting' | 'node.deleted';
 
 /** What the node-proxy routes and authenticates the node's calls by, at the node's current revision. */
 export function nodeRoute(node: NodeRecord): NodeRoute {

@@ -17,18 +17,23 @@ export const DEFAULT_CREDENTIAL_NAME = 'default';
 export const NODE_TOKEN_PREFIX = 'nt_';
 
 /** A credential as the API lists it: never the password or token, nor their hashes. */
-export type CredentialView = { id: string; name: string; kind: 'basic'; nodeUser: string; createdAt: string } | { id: string; name: string; kind: 'token'; createdAt: string };
+export type CredentialView =
+  { id: string; name: string; kind: 'basic'; nodeUser: string; createdAt: string } | { id: string; name: string; kind: 'token'; createdAt: string };
 
 /** A URL token's addresses: the token in each, and in the plain HTTP ones where the proxy serves them. */
 export type TokenUrlsView = InterfaceUrls & { plain?: InterfaceUrls };
 
 /** A new or rotated credential as its creator sees it, once: with the password, or the token and its URLs. */
-export type NewCredentialView = (CredentialView & { kind: 'basic'; nodePass: string }) | (CredentialView & { kind: 'token'; token: string; urls: TokenUrlsView });
+export type NewCredentialView =
+  (CredentialView & { kind: 'basic'; nodePass: string }) | (CredentialView & { kind: 'token'; token: string; urls: TokenUrlsView });
 
 /** A new named Basic credential (a fresh user name and 32-byte password) and its password, to show once. */
 export function newCredential(name: string, at: Date): { credential: BasicNodeCredential; nodePass: string } {
   const { nodeUser, nodePass, passwordHash } = newNodeCredentials();
-  return { credential: { kind: 'basic', id: `cred-${randomUUID()}`, name, user: nodeUser, passwordSha256: passwordHash, createdAt: at.toISOString() }, nodePass };
+  return {
+    credential: { kind: 'basic', id: `cred-${randomUUID()}`, name, user: nodeUser, passwordSha256: passwordHash, createdAt: at.toISOString() },
+    nodePass,
+  };
 }
 
 /** A fresh URL token (`nt_` + base64url of 32 random bytes) and the hex SHA-256 the node keeps of it. */
@@ -46,7 +51,10 @@ function issue(kind: CredentialKind, base: { id: string; name: string; createdAt
     return { credential: { kind, id: base.id, name: base.name, tokenSha256, createdAt: base.createdAt }, token };
   }
   const fresh = newNodeCredentials();
-  return { credential: { kind, id: base.id, name: base.name, user: base.user ?? fresh.nodeUser, passwordSha256: fresh.passwordHash, createdAt: base.createdAt }, nodePass: fresh.nodePass };
+  return {
+    credential: { kind, id: base.id, name: base.name, user: base.user ?? fresh.nodeUser, passwordSha256: fresh.passwordHash, createdAt: base.createdAt },
+    nodePass: fresh.nodePass,
+  };
 }
 
 export const toCredentialView = (credential: NodeCredential): CredentialView =>

@@ -110,7 +110,14 @@ export class NodeRegistry {
       txindex: false,
       software: option?.software ?? 'unavailable',
       credentials: [
-        { kind: 'basic', id: `cred-${randomUUID()}`, name: DEFAULT_CREDENTIAL_NAME, user: request.basic.user, passwordSha256: request.basic.passwordSha256, createdAt: new Date(this.deps.clock()).toISOString() },
+        {
+          kind: 'basic',
+          id: `cred-${randomUUID()}`,
+          name: DEFAULT_CREDENTIAL_NAME,
+          user: request.basic.user,
+          passwordSha256: request.basic.passwordSha256,
+          createdAt: new Date(this.deps.clock()).toISOString(),
+        },
       ],
     });
     const created = await db.transaction(async (trx) => {
@@ -217,15 +224,32 @@ export class NodeRegistry {
     const { db, nodes, outbox } = this.deps;
     const deleting = await db.transaction(async (trx) => {
       const changed = await nodes.markAllDeleting(trx, userId, new Date(this.deps.clock()));
-      if (changed.length > 0) await outbox.add(trx, changed.map((node) => lifecycleMessage('node.deleting', node)));
+      if (changed.length > 0)
+        await outbox.add(
+          trx,
+          changed.map((node) => lifecycleMessage('node.deleting', node)),
+        );
       return changed;
     });
     if (deleting.length > 0) this.deps.onChange();
   }
 
-  private newNode(fields: Omit<NodeRecord, 'state' | 'stateReason' | 'startAfterStop' | 'upstreamUrl' | 'access' | 'revision' | 'sync' | 'createdAt' | 'updatedAt'>): NodeRecord {
+  private newNode(
+    fields: Omit<NodeRecord, 'state' | 'stateReason' | 'startAfterStop' | 'upstreamUrl' | 'access' | 'revision' | 'sync' | 'createdAt' | 'updatedAt'>,
+  ): NodeRecord {
     const now = new Date(this.deps.clock());
-    return { ...fields, state: 'provisioning', stateReason: null, startAfterStop: false, upstreamUrl: null, access: null, revision: 0, sync: null, createdAt: now, updatedAt: now };
+    return {
+      ...fields,
+      state: 'provisioning',
+      stateReason: null,
+      startAfterStop: false,
+      upstreamUrl: null,
+      access: null,
+      revision: 0,
+      sync: null,
+      createdAt: now,
+      updatedAt: now,
+    };
   }
 
   private async find(userId: string, id: string): Promise<NodeRecord> {
@@ -245,6 +269,8 @@ function assertTxindexPossible(option: ChainOption): void {
     throw new InvalidInputError(`body.txindex: only Bitcoin-family nodes (btc, bch, ltc and their testnets) keep a transaction index, not ${option.image}`);
   }
   if (option.pruned) {
-    throw new InvalidInputError(`body.txindex: ${option.image} nodes here are pruned (they keep only recent blocks), and a pruned node cannot have a transaction index`);
+    throw new InvalidInputError(
+      `body.txindex: ${option.image} nodes here are pruned (they keep only recent blocks), and a pruned node cannot have a transaction index`,
+    );
   }
 }

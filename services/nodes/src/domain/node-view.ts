@@ -37,7 +37,13 @@ export interface SyncView extends Omit<SyncStatus, 'checkedAt'> {
 }
 
 /** A node whose owner set no rules: reached from anywhere, by any origin's script without CORS, at the operator's rate. */
-export const NO_ACCESS_RULES: NodeAccess = Object.freeze({ ipAllowlist: [], originAllowlist: [], refusedMethods: [], ratePerSecond: null, maxAnswerBytes: null });
+export const NO_ACCESS_RULES: NodeAccess = Object.freeze({
+  ipAllowlist: [],
+  originAllowlist: [],
+  refusedMethods: [],
+  ratePerSecond: null,
+  maxAnswerBytes: null,
+});
 
 export function nodeAddress(nodeId: string, nodeDomain: string): string {
   return `${nodeId}.${nodeDomain}`;

@@ -133,7 +133,9 @@ export class Reconciler {
       await this.answering(node, status.endpoint.url, status.sync?.syncing === true);
     } else if (status.state === 'loading' && node.state === 'running') {
       // It answers only that it is loading its blocks (a restarted daemon): syncing until it serves again.
-      await this.transition(node, { from: ['running'], to: 'syncing', upstreamUrl: status.endpoint.url }, (changed) => answeringMessage(changed, nodeAddress(node.id, this.options.nodeDomain)));
+      await this.transition(node, { from: ['running'], to: 'syncing', upstreamUrl: status.endpoint.url }, (changed) =>
+        answeringMessage(changed, nodeAddress(node.id, this.options.nodeDomain)),
+      );
     } else if (status.state === 'failed') {
       await driver.stop(node.id);
       this.owned.delete(node.id);
@@ -180,7 +182,8 @@ export class Reconciler {
   /** A move of a node this instance drives: applies only while its lease is still the one held. */
   private async transition(node: LeasedNode, change: Omit<Transition, 'at' | 'lease'>, messageOf: (changed: NodeRecord) => BusMessage): Promise<void> {
     const changed = await this.withMessage((trx, at) => this.options.nodes.transition(trx, node.id, { ...change, lease: node.lease, at }), messageOf);
-    if (changed) this.options.logger.info('node state changed', { nodeId: node.id, from: node.state, to: changed.state, reason: changed.stateReason ?? undefined });
+    if (changed)
+      this.options.logger.info('node state changed', { nodeId: node.id, from: node.state, to: changed.state, reason: changed.stateReason ?? undefined });
   }
 
   /** Applies a change with its bus message in one transaction; nothing if the node moved on meanwhile (e.g. a delete). */

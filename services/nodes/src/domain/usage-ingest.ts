@@ -63,7 +63,14 @@ export class UsageIngest {
       for (const granularity of GRANULARITIES) {
         const start = new Date(bucketStart(from, granularity));
         const calls: CallRow[] = payload.nodes.flatMap((node) =>
-          node.calls.map((call) => ({ bucketStart: start, nodeId: node.nodeId, userId: node.userId, method: call.method, outcome: call.outcome, calls: call.calls })),
+          node.calls.map((call) => ({
+            bucketStart: start,
+            nodeId: node.nodeId,
+            userId: node.userId,
+            method: call.method,
+            outcome: call.outcome,
+            calls: call.calls,
+          })),
         );
         const traffic: TrafficRow[] = payload.nodes.map((node) => ({
           bucketStart: start,
@@ -74,7 +81,14 @@ export class UsageIngest {
           bytesOut: node.bytesOut,
         }));
         const byCredential: CredentialCallRow[] = payload.nodes.flatMap((node) =>
-          node.credentials.map((each) => ({ bucketStart: start, nodeId: node.nodeId, userId: node.userId, credentialId: each.credentialId, outcome: each.outcome, calls: each.calls })),
+          node.credentials.map((each) => ({
+            bucketStart: start,
+            nodeId: node.nodeId,
+            userId: node.userId,
+            credentialId: each.credentialId,
+            outcome: each.outcome,
+            calls: each.calls,
+          })),
         );
         await usage.addCalls(trx, granularity, calls);
         await usage.addCredentialCalls(trx, granularity, byCredential);

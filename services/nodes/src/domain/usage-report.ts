@@ -68,7 +68,9 @@ export function usageRange(query: UsageQuery, now: number): UsageRange {
   const end = bucketStart(to - 1, granularity) + step;
   const points = (end - start) / step;
   if (points > MAX_USAGE_POINTS) {
-    throw new InvalidInputError(`query.from: the range holds ${points} ${granularity} buckets, over the limit of ${MAX_USAGE_POINTS}; shorten it or use a coarser granularity`);
+    throw new InvalidInputError(
+      `query.from: the range holds ${points} ${granularity} buckets, over the limit of ${MAX_USAGE_POINTS}; shorten it or use a coarser granularity`,
+    );
   }
   return { granularity, from: new Date(start), to: new Date(end) };
 }
@@ -80,7 +82,11 @@ export class UsageReports {
   async report(scope: UsageScope, query: UsageQuery): Promise<UsageReport> {
     const range = usageRange(query, this.deps.clock());
     const { usage } = this.deps;
-    const [byBucket, byMethod, traffic] = [await usage.callsByBucket(scope, range), await usage.callsByMethod(scope, range), await usage.trafficByBucket(scope, range)];
+    const [byBucket, byMethod, traffic] = [
+      await usage.callsByBucket(scope, range),
+      await usage.callsByMethod(scope, range),
+      await usage.trafficByBucket(scope, range),
+    ];
     const calls = new Map<number, UsageTotals>();
     for (const row of byBucket) addTo(calls, row.bucketStart.getTime(), row.outcome, row.calls);
     const bytes = new Map(traffic.map((row) => [row.bucketStart.getTime(), row]));
@@ -114,7 +120,12 @@ export class UsageReports {
     const calls = new Map<string, UsageTotals>();
     for (const row of await this.deps.usage.callsByCredential(scope, range)) addTo(calls, row.credentialId, row.outcome, row.calls);
     const credentials = [...calls]
-      .map(([credentialId, counted]) => ({ credentialId, name: names.get(credentialId)?.name ?? null, kind: names.get(credentialId)?.kind ?? null, ...counted }))
+      .map(([credentialId, counted]) => ({
+        credentialId,
+        name: names.get(credentialId)?.name ?? null,
+        kind: names.get(credentialId)?.kind ?? null,
+        ...counted,
+      }))
       .sort((a, b) => b.total - a.total || a.credentialId.localeCompare(b.credentialId));
     return { ...report, credentials };
   }

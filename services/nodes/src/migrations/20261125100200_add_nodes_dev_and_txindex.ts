@@ -12,7 +12,9 @@ export const addNodesDevAndTxindex: Migration = {
     // Until now the local driver ran every node on a dev chain, and the kubernetes driver none:
     // the dev chain and anvil say so in their software label, a local node in its loopback upstream.
     await db('nodes')
-      .where((q) => q.where('software', 'like', 'cloud-dev-chain-%').orWhere('software', 'like', 'anvil-%').orWhere('upstream_url', 'like', 'http://127.0.0.1:%'))
+      .where((q) =>
+        q.where('software', 'like', 'cloud-dev-chain-%').orWhere('software', 'like', 'anvil-%').orWhere('upstream_url', 'like', 'http://127.0.0.1:%'),
+      )
       .whereNot('software', 'like', 'avalanchego-%')
       .update({ dev: true });
   },

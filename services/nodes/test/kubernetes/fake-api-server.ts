@@ -8,7 +8,14 @@ import path from 'node:path';
 export interface WireObject {
   apiVersion?: string;
   kind?: string;
-  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string>; resourceVersion?: string; [key: string]: unknown };
+  metadata: {
+    name: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    resourceVersion?: string;
+    [key: string]: unknown;
+  };
   [key: string]: unknown;
 }
 
@@ -113,7 +120,11 @@ export class FakeKubernetesApi {
 
   /** Puts an object in as if another party (the StatefulSet controller, an earlier instance) had made it. */
   put(resource: string, object: WireObject): WireObject {
-    const stored = { ...KINDS[resource], ...object, metadata: { namespace: 'cloud-nodes', uid: randomUUID(), ...object.metadata, resourceVersion: String(++this.version) } };
+    const stored = {
+      ...KINDS[resource],
+      ...object,
+      metadata: { namespace: 'cloud-nodes', uid: randomUUID(), ...object.metadata, resourceVersion: String(++this.version) },
+    };
     this.bucket(resource).set(object.metadata.name, stored);
     return stored;
   }
@@ -163,7 +174,9 @@ export class FakeKubernetesApi {
       ...(subresource ? { subresource } : {}),
     };
     this.requests.push(recorded);
-    const rule = this.rules.find((candidate) => (!candidate.method || candidate.method === recorded.method) && (!candidate.resource || candidate.resource === resource));
+    const rule = this.rules.find(
+      (candidate) => (!candidate.method || candidate.method === recorded.method) && (!candidate.resource || candidate.resource === resource),
+    );
     if (rule) {
       if (--rule.times === 0) this.rules.splice(this.rules.indexOf(rule), 1);
       if (rule.answer === 'hang') return; // the client's timeout has to end it
@@ -210,7 +223,12 @@ export class FakeKubernetesApi {
         if (resource === 'statefulsets') {
           // As the real API server: a StatefulSet's volume claims, selector and service name never change.
           if (!sameImmutableFields(existing, body)) {
-            return status(response, 422, 'Invalid', `StatefulSet.apps "${name}" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'template', ... are forbidden`);
+            return status(
+              response,
+              422,
+              'Invalid',
+              `StatefulSet.apps "${name}" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'template', ... are forbidden`,
+            );
           }
           if ((body.spec as { replicas?: number }).replicas === 0) this.deletePods(body);
         }
@@ -263,7 +281,8 @@ function matchesSelector(object: WireObject, selector: string | null): boolean {
 /** RFC 7386. */
 function mergePatch(target: unknown, patch: unknown): unknown {
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
-  const result: Record<string, unknown> = typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  const result: Record<string, unknown> =
+    typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete result[key];
     else result[key] = mergePatch(result[key], value);

@@ -32,7 +32,10 @@ const currentValidatorSchema = z
     weight: nAvax.optional(),
     stakeAmount: nAvax.optional(),
     delegatorWeight: nAvax.optional(),
-    uptime: z.string().regex(/^\d+(\.\d+)?$/, 'a percentage').optional(),
+    uptime: z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, 'a percentage')
+      .optional(),
     connected: z.boolean().optional(),
   })
   .refine((validator) => validator.weight !== undefined || validator.stakeAmount !== undefined, 'weight (or stakeAmount) is missing');
@@ -60,7 +63,9 @@ export class PChainClient {
     const call = (path: string, method: string, params: object) => this.call(upstream, nodeId, path, method, params, signal);
     const [bootstrapped, current] = await Promise.all([
       call('/ext/info', 'info.isBootstrapped', { chain: 'P' }).then((result) => parse(bootstrappedSchema, result, 'info.isBootstrapped')),
-      call('/ext/bc/P', 'platform.getCurrentValidators', { nodeIDs: [chainNodeId] }).then((result) => parse(currentValidatorsSchema, result, 'platform.getCurrentValidators')),
+      call('/ext/bc/P', 'platform.getCurrentValidators', { nodeIDs: [chainNodeId] }).then((result) =>
+        parse(currentValidatorsSchema, result, 'platform.getCurrentValidators'),
+      ),
     ]);
     if (!bootstrapped.isBootstrapped) throw new ChainReadError('the node is still bootstrapping the P-chain');
     const listed = current.validators.find((validator) => validator.nodeID === chainNodeId);

@@ -52,7 +52,12 @@ const toValidator = (row: ValidatorRow): ValidatorRecord => ({
   image: row.image as ValidatorImageId,
   chainNodeId: row.chain_node_id,
   certificatePem: row.certificate_pem,
-  stakingKey: { keyId: row.key_encryption_key_id, iv: Buffer.from(row.key_iv), ciphertext: Buffer.from(row.key_ciphertext), authTag: Buffer.from(row.key_auth_tag) },
+  stakingKey: {
+    keyId: row.key_encryption_key_id,
+    iv: Buffer.from(row.key_iv),
+    ciphertext: Buffer.from(row.key_ciphertext),
+    authTag: Buffer.from(row.key_auth_tag),
+  },
   nodeUser: row.node_user,
   nodePasswordHash: row.node_password_hash,
   nodeState: row.node_state as NodeState,

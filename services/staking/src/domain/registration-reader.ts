@@ -38,7 +38,11 @@ export class RegistrationReader {
     if (starting !== undefined) return startingRegistration(starting, validator.registration, new Date(clock()));
     const notRunning = whyNotReadable(validator);
     if (notRunning !== undefined || !validator.upstreamUrl) {
-      return registrationOf({ checkedAt: new Date(clock()), unreadable: notRunning ?? 'the node\'s address is not known yet' }, validator.registration, new Date(clock()));
+      return registrationOf(
+        { checkedAt: new Date(clock()), unreadable: notRunning ?? "the node's address is not known yet" },
+        validator.registration,
+        new Date(clock()),
+      );
     }
     const answer = await this.answerFor(validator, validator.upstreamUrl, options.fresh ?? false);
     let observed = validator.registration;

@@ -45,7 +45,7 @@ export class StakingKeyCipher {
     try {
       return Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]).toString('utf8');
     } catch {
-      throw new Error('the staking key does not decrypt: wrong key, tampered ciphertext or another validator\'s key');
+      throw new Error("the staking key does not decrypt: wrong key, tampered ciphertext or another validator's key");
     }
   }
 }

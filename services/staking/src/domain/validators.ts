@@ -94,7 +94,11 @@ export class ValidatorsService {
       if ((await validators.countUndeleted(trx, scope.userId)) >= maxValidatorsPerUser) throw limitExceeded(maxValidatorsPerUser);
       await validators.insert(trx, validator);
       await outbox.add(trx, [
-        message('validator.created', { nodeId: id, userId: scope.userId, image, basic: { user: credentials.nodeUser, passwordSha256: credentials.passwordHash } }, now),
+        message(
+          'validator.created',
+          { nodeId: id, userId: scope.userId, image, basic: { user: credentials.nodeUser, passwordSha256: credentials.passwordHash } },
+          now,
+        ),
       ]);
     });
     return toValidatorView(validator, await this.deps.registrations.read(validator), this.deps.addresses, credentials.nodePass);
@@ -199,6 +203,8 @@ function refuseWhileStaked(validator: ValidatorRecord, registration: Registratio
   }
   // A failed node validates nothing; any other node may be registered without our knowing.
   if (validator.nodeState !== 'failed') {
-    throw new ConflictError(`the P-chain can't be read through validator ${validator.id}'s node (${registration.reason}), so whether its stake is locked is not known; try again once the node runs`);
+    throw new ConflictError(
+      `the P-chain can't be read through validator ${validator.id}'s node (${registration.reason}), so whether its stake is locked is not known; try again once the node runs`,
+    );
   }
 }

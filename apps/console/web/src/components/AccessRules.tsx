@@ -40,7 +40,9 @@ export function AccessRules({ nodeId }: { nodeId: string }) {
       setError({ message: problem });
       return;
     }
-    const result = await run(() => client.nodes.setAccess(nodeId, { ...rules, ratePerSecond: rate ? Number(rate) : null, maxAnswerBytes: answer ? Number(answer) : null }));
+    const result = await run(() =>
+      client.nodes.setAccess(nodeId, { ...rules, ratePerSecond: rate ? Number(rate) : null, maxAnswerBytes: answer ? Number(answer) : null }),
+    );
     if (result.ok) {
       setAccess(result.value.access);
       setSaved('Access rules saved: the proxies apply them within a second.');
@@ -66,7 +68,13 @@ export function AccessRules({ nodeId }: { nodeId: string }) {
           </p>
           <label htmlFor={ids.methods}>Methods it refuses, on top of the platform's</label>
           <textarea id={ids.methods} name="methods" rows={2} defaultValue={access.refusedMethods.join('\n')} />
-          <WholeNumberField name="rate" label="Calls per second at most" limits={ACCESS.ratePerSecond} value={access.ratePerSecond} hint="Empty: the platform's rate." />
+          <WholeNumberField
+            name="rate"
+            label="Calls per second at most"
+            limits={ACCESS.ratePerSecond}
+            value={access.ratePerSecond}
+            hint="Empty: the platform's rate."
+          />
           <WholeNumberField
             name="answer"
             label="Largest answer, in bytes"
@@ -90,7 +98,16 @@ function WholeNumberField(props: { name: string; label: string; limits: Paramete
   return (
     <>
       <label htmlFor={id}>{props.label}</label>
-      <input id={id} name={props.name} type="number" {...inputLimits(props.limits)} step={1} inputMode="numeric" defaultValue={props.value ?? ''} aria-describedby={hintId} />
+      <input
+        id={id}
+        name={props.name}
+        type="number"
+        {...inputLimits(props.limits)}
+        step={1}
+        inputMode="numeric"
+        defaultValue={props.value ?? ''}
+        aria-describedby={hintId}
+      />
       <p id={hintId} className="hint">
         {props.hint}
       </p>

@@ -19,7 +19,19 @@ export function CopyableCode({ text, label, testId, secret }: { text: string; la
  * the line and, where a page has several sets of lines, the set). The block is focusable so a
  * keyboard user can scroll it and select from it.
  */
-export function CopyableLine({ name, line, note, context, testId }: { name: string; line: string; note?: string | undefined; context?: string; testId?: string }) {
+export function CopyableLine({
+  name,
+  line,
+  note,
+  context,
+  testId,
+}: {
+  name: string;
+  line: string;
+  note?: string | undefined;
+  context?: string;
+  testId?: string;
+}) {
   const labelId = useId();
   const lineId = useId();
   const noteId = useId();

@@ -18,7 +18,11 @@ function offersTxindex(option: ChainOption | undefined): boolean {
 export function CreateNode({ onCreated }: { onCreated: (node: Node) => void }) {
   const { client } = useConsole();
   const { error, run } = useApi();
-  const { busy, created, create: createWith } = useCreation(run, onCreated, (node: Node) =>
+  const {
+    busy,
+    created,
+    create: createWith,
+  } = useCreation(run, onCreated, (node: Node) =>
     node.nodeUser && node.nodePass ? { id: node.id, secret: { user: node.nodeUser, password: node.nodePass } } : undefined,
   );
   const [chains, setChains] = useState<ChainOption[]>([]);
@@ -80,7 +84,14 @@ export function CreateNode({ onCreated }: { onCreated: (node: Node) => void }) {
             : 'Loading the chains…'}
         </p>
         <label htmlFor={ids.name}>Name (optional)</label>
-        <input id={ids.name} name="name" type="text" maxLength={LIMITS.nodes.CreateNodeRequest.name.maxLength} autoComplete="off" aria-describedby={ids.nameHint} />
+        <input
+          id={ids.name}
+          name="name"
+          type="text"
+          maxLength={LIMITS.nodes.CreateNodeRequest.name.maxLength}
+          autoComplete="off"
+          aria-describedby={ids.nameHint}
+        />
         <p id={ids.nameHint} className="hint">
           Your label for it, shown in this list: up to {LIMITS.nodes.CreateNodeRequest.name.maxLength} characters; it can be changed later.
         </p>

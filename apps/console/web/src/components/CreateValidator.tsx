@@ -14,7 +14,11 @@ import { CopyableCode } from './Copyable';
 export function CreateValidator({ onCreated }: { onCreated: (validator: Validator) => void }) {
   const { client } = useConsole();
   const { error, run } = useApi();
-  const { busy, created, create: createWith } = useCreation(run, onCreated, (validator: Validator) =>
+  const {
+    busy,
+    created,
+    create: createWith,
+  } = useCreation(run, onCreated, (validator: Validator) =>
     validator.nodePass ? { id: validator.nodeId, secret: { user: validator.nodeUser, password: validator.nodePass } } : undefined,
   );
   const [networks, setNetworks] = useState<StakingNetwork[]>([]);
@@ -68,8 +72,7 @@ export function CreateValidator({ onCreated }: { onCreated: (validator: Validato
       {created && (
         <div role="status" className="status created">
           <p>
-            Validator <Link to={`/validators/${created.network}/${created.nodeId}`}>{created.nodeId}</Link> is starting. Its NodeID to register on the
-            P-chain:
+            Validator <Link to={`/validators/${created.network}/${created.nodeId}`}>{created.nodeId}</Link> is starting. Its NodeID to register on the P-chain:
           </p>
           <p>
             <CopyableCode text={created.chainNodeId} label="Copy the NodeID" testId="new-chain-node-id" />

@@ -86,9 +86,9 @@ export function Credentials(props: {
       <h2 id="credentials-title">Credentials</h2>
       <p>
         Each credential has its own name, and works until it is rotated or deleted: a <strong>URL token</strong> is part of the address you paste; a{' '}
-        <strong>Basic user and password</strong> go with the call (the user name is not a secret and is listed here). The password or token is shown
-        once, right after the credential is created or rotated: the platform keeps only its hash, so neither it nor this console can show it again.
-        To get a new one, create a credential or rotate one.
+        <strong>Basic user and password</strong> go with the call (the user name is not a secret and is listed here). The password or token is shown once, right
+        after the credential is created or rotated: the platform keeps only its hash, so neither it nor this console can show it again. To get a new one, create
+        a credential or rotate one.
       </p>
       <Alert error={error} />
       <Status message={status} />
@@ -111,7 +111,12 @@ export function Credentials(props: {
             className: 'row-actions',
             cell: (credential) => (
               <>
-                <button type="button" className="button-small" onClick={() => setPending({ action: 'rotate', credential })} aria-label={`Rotate credential ${credential.name}`}>
+                <button
+                  type="button"
+                  className="button-small"
+                  onClick={() => setPending({ action: 'rotate', credential })}
+                  aria-label={`Rotate credential ${credential.name}`}
+                >
                   Rotate
                 </button>
                 <button
@@ -141,10 +146,18 @@ export function Credentials(props: {
           ))}
         </fieldset>
         <label htmlFor={ids.name}>Name</label>
-        <input id={ids.name} name="name" type="text" required {...inputLimits(LIMITS.nodes.CreateCredentialRequest.name)} autoComplete="off" aria-describedby={ids.nameHint} />
+        <input
+          id={ids.name}
+          name="name"
+          type="text"
+          required
+          {...inputLimits(LIMITS.nodes.CreateCredentialRequest.name)}
+          autoComplete="off"
+          aria-describedby={ids.nameHint}
+        />
         <p id={ids.nameHint} className="hint">
-          Yours to choose, one per program or person that calls the node (ci, wallet, ada): usage is counted per credential, and each can be rotated or
-          deleted alone.
+          Yours to choose, one per program or person that calls the node (ci, wallet, ada): usage is counted per credential, and each can be rotated or deleted
+          alone.
         </p>
         <button type="submit" className="button-primary">
           Create the credential
@@ -158,8 +171,8 @@ export function Credentials(props: {
         onConfirm={() => pending && void act(pending)}
       >
         <p>
-          It gets a new {pending?.credential.kind === 'token' ? 'token' : 'password'}, shown once. The old one stops working within a second: update
-          every program that uses it.
+          It gets a new {pending?.credential.kind === 'token' ? 'token' : 'password'}, shown once. The old one stops working within a second: update every
+          program that uses it.
         </p>
       </ConfirmDialog>
       <ConfirmDialog
@@ -185,8 +198,8 @@ function NewSecret({ node, secret, onHide }: { node: Node; secret: NewCredential
         {KIND_NAMES[secret.kind]} {secret.name}: shown only now
       </h3>
       <p>
-        <strong>Copy the {secret.kind === 'token' ? 'token' : 'password'} now: it is shown only now.</strong> The platform keeps only its hash, and the
-        console forgets it when you hide it or leave this page.
+        <strong>Copy the {secret.kind === 'token' ? 'token' : 'password'} now: it is shown only now.</strong> The platform keeps only its hash, and the console
+        forgets it when you hide it or leave this page.
       </p>
       <dl className="facts">
         {secret.kind === 'basic' ? (

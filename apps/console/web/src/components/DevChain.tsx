@@ -23,8 +23,8 @@ export function DevChain({ node, secret, user }: { node: Node; secret: NewCreden
       <h2 id="dev-title">Fund an address: dev chain only</h2>
       <p>
         This node runs a private dev chain, mined here: its coins are worth nothing, and you may make them. These lines call the node’s own{' '}
-        {eth ? 'anvil methods (anvil_setBalance, evm_mine)' : 'regtest method generatetoaddress'}, which the platform allows on dev nodes only. A node on a
-        real network refuses them.
+        {eth ? 'anvil methods (anvil_setBalance, evm_mine)' : 'regtest method generatetoaddress'}, which the platform allows on dev nodes only. A node on a real
+        network refuses them.
       </p>
       <div className="form">
         <label htmlFor={ids.address}>Address to fund</label>

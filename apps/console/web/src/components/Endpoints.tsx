@@ -26,8 +26,8 @@ export function Endpoints(props: { endpoints: NodeEndpoints; jwt: boolean; ca: P
       </p>
       {proxyCaFile && proxyCaUrl && props.endpoints.jsonRpc.startsWith('https:') && (
         <p className="hint" data-testid="proxy-ca">
-          The proxy has this installation’s own certificate. Save it where you run the lines below, which trust{' '}
-          <code>{proxyCaFile}</code>: <CopyableCode text={`curl -sSo ${proxyCaFile} ${proxyCaUrl}`} label="Copy the line that saves the proxy’s certificate" />
+          The proxy has this installation’s own certificate. Save it where you run the lines below, which trust <code>{proxyCaFile}</code>:{' '}
+          <CopyableCode text={`curl -sSo ${proxyCaFile} ${proxyCaUrl}`} label="Copy the line that saves the proxy’s certificate" />
         </p>
       )}
       <ul className="plain" data-testid="endpoints">

@@ -19,7 +19,15 @@ export function NewPasswordFields({ label, hint, limit }: { label: string; hint?
   return (
     <>
       <label htmlFor={ids.password}>{label}</label>
-      <input id={ids.password} name="password" type="password" autoComplete="new-password" required {...inputLimits(limit)} {...(hint ? { 'aria-describedby': ids.hint } : {})} />
+      <input
+        id={ids.password}
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        {...inputLimits(limit)}
+        {...(hint ? { 'aria-describedby': ids.hint } : {})}
+      />
       {hint && (
         <p id={ids.hint} className="hint">
           {hint}

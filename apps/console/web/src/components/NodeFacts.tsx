@@ -24,7 +24,9 @@ export function NodeFacts({ node, nodeUser, onRenamed }: { node: Node; nodeUser:
         {node.networkLabel}, {node.software}
       </dd>
       <dt>Options</dt>
-      <dd>{[node.large ? 'large' : 'standard', node.jwt ? 'jwt' : 'Basic credentials', node.txindex ? 'transaction index' : null].filter(Boolean).join(', ')}</dd>
+      <dd>
+        {[node.large ? 'large' : 'standard', node.jwt ? 'jwt' : 'Basic credentials', node.txindex ? 'transaction index' : null].filter(Boolean).join(', ')}
+      </dd>
       <dt>Created</dt>
       <dd>{new Date(node.createdAt).toLocaleString()}</dd>
       {nodeUser && (
@@ -33,8 +35,8 @@ export function NodeFacts({ node, nodeUser, onRenamed }: { node: Node; nodeUser:
           <dd>
             <code data-testid="node-user-name">{nodeUser}</code>{' '}
             <span className="muted">
-              (not a secret). Its password was shown once, when the node was created; the platform keeps only its hash. Create or rotate a
-              credential under Credentials to get a new one.
+              (not a secret). Its password was shown once, when the node was created; the platform keeps only its hash. Create or rotate a credential under
+              Credentials to get a new one.
             </span>
           </dd>
         </>

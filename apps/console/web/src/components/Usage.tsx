@@ -39,15 +39,13 @@ export function Usage({ nodeId }: { nodeId: string }) {
       <h2 id="usage-title">Usage</h2>
       <Alert error={error} />
       {usage && usage.totals.total === 0 && (
-        <p data-testid="usage-empty">
-          No calls in the last hour yet. A call shows here within about {CALLS_APPEAR_WITHIN_S} seconds of being made.
-        </p>
+        <p data-testid="usage-empty">No calls in the last hour yet. A call shows here within about {CALLS_APPEAR_WITHIN_S} seconds of being made.</p>
       )}
       {usage && usage.totals.total > 0 && (
         <>
           <p>
-            {usage.totals.total} {usage.totals.total === 1 ? 'call' : 'calls'} in the last hour ({usage.totals.calls.ok} answered), {usage.totals.bytesOut} bytes out. A call shows here
-            within about {CALLS_APPEAR_WITHIN_S} seconds of being made.
+            {usage.totals.total} {usage.totals.total === 1 ? 'call' : 'calls'} in the last hour ({usage.totals.calls.ok} answered), {usage.totals.bytesOut}{' '}
+            bytes out. A call shows here within about {CALLS_APPEAR_WITHIN_S} seconds of being made.
           </p>
           <div className="charts">
             <figure>

@@ -45,7 +45,12 @@ export function EventsPage() {
   const before = cursors[cursors.length - 1];
 
   useEffect(() => {
-    const query = { limit: PAGE_SIZE, ...(service ? { service } : {}), ...(before ? { before } : {}), ...(showBackground ? {} : { background: 'false' as const }) };
+    const query = {
+      limit: PAGE_SIZE,
+      ...(service ? { service } : {}),
+      ...(before ? { before } : {}),
+      ...(showBackground ? {} : { background: 'false' as const }),
+    };
     void run(() => client.accounts.events(query)).then((result) => result.ok && setEvents(result.value));
   }, [client, run, service, before, showBackground]);
 
@@ -55,7 +60,9 @@ export function EventsPage() {
       <h1>Events</h1>
       <p>
         The calls you made to the platform's APIs (here, with the CLI, the SDK or your own programs), newest first.{' '}
-        {showBackground ? "The console's own reads are shown too, marked console read." : "The console's own reads, which show and refresh its pages, are left out."}
+        {showBackground
+          ? "The console's own reads are shown too, marked console read."
+          : "The console's own reads, which show and refresh its pages, are left out."}
       </p>
       <div className="toolbar">
         <label htmlFor={serviceId}>Service</label>
@@ -100,11 +107,7 @@ export function EventsPage() {
           Newer
         </button>
         <span>Page {page}</span>
-        <button
-          type="button"
-          disabled={!events || events.length < PAGE_SIZE}
-          onClick={() => events && setCursors([...cursors, events[events.length - 1]!.id])}
-        >
+        <button type="button" disabled={!events || events.length < PAGE_SIZE} onClick={() => events && setCursors([...cursors, events[events.length - 1]!.id])}>
           Older
         </button>
       </nav>

@@ -46,8 +46,8 @@ export function KeysPage() {
     <>
       <h1>Client keys</h1>
       <p>
-        A client key pair (client id and secret) gets client tokens for the nodes and staking APIs, for your scripts and services. Deleting a key
-        ends every token made with it.
+        A client key pair (client id and secret) gets client tokens for the nodes and staking APIs, for your scripts and services. Deleting a key ends every
+        token made with it.
       </p>
       <Alert error={error} />
       <Status message={status} />

@@ -86,9 +86,21 @@ function NodeScreen({ id }: { id: string }) {
       <p className="crumbs">
         <Link to="/nodes">Nodes</Link> / {node?.name ?? <span className="mono node-id-full">{id}</span>}
       </p>
-      <h1>{node?.name ? node.name : <>Node <span className="mono node-id-full">{id}</span></>}</h1>
+      <h1>
+        {node?.name ? (
+          node.name
+        ) : (
+          <>
+            Node <span className="mono node-id-full">{id}</span>
+          </>
+        )}
+      </h1>
       <p className="node-ident">
-        <span className="muted">Id</span> <code className="node-id-full" id="node-id" data-testid="node-id">{id}</code> <CopyButton text={id} label="Copy the node's id" selectId="node-id" />
+        <span className="muted">Id</span>{' '}
+        <code className="node-id-full" id="node-id" data-testid="node-id">
+          {id}
+        </code>{' '}
+        <CopyButton text={id} label="Copy the node's id" selectId="node-id" />
       </p>
       <Alert error={error} />
       <Alert error={actionApi.error} />

@@ -75,9 +75,24 @@ export function ProfilePage() {
             </dl>
             <form onSubmit={(event) => void save(event)} className="form" key={profile.updatedAt}>
               <label htmlFor={ids.name}>Name</label>
-              <input id={ids.name} name="name" type="text" autoComplete="name" required {...inputLimits(PROFILE.displayName)} defaultValue={profile.displayName} />
+              <input
+                id={ids.name}
+                name="name"
+                type="text"
+                autoComplete="name"
+                required
+                {...inputLimits(PROFILE.displayName)}
+                defaultValue={profile.displayName}
+              />
               <label htmlFor={ids.country}>Country</label>
-              <input id={ids.country} name="country" type="text" autoComplete="country-name" {...inputLimits(PROFILE.billingAddress.country)} defaultValue={profile.billingAddress?.country ?? ''} />
+              <input
+                id={ids.country}
+                name="country"
+                type="text"
+                autoComplete="country-name"
+                {...inputLimits(PROFILE.billingAddress.country)}
+                defaultValue={profile.billingAddress?.country ?? ''}
+              />
               <button type="submit" className="button-primary">
                 Save
               </button>

@@ -97,7 +97,14 @@ function ValidatorScreen({ network, nodeId }: { network: string; nodeId: string 
             <ReadyLines
               lines={
                 secret
-                  ? linesFor({ ...validator, jwt: false }, config.proxyCaFile, { id: '', name: 'default', kind: 'basic', nodeUser: secret.user, nodePass: secret.password, createdAt: '' })
+                  ? linesFor({ ...validator, jwt: false }, config.proxyCaFile, {
+                      id: '',
+                      name: 'default',
+                      kind: 'basic',
+                      nodeUser: secret.user,
+                      nodePass: secret.password,
+                      createdAt: '',
+                    })
                   : placeholderLines({ ...validator, jwt: false }, config.proxyCaFile)
               }
               title="Ready lines"
@@ -120,8 +127,7 @@ function ValidatorScreen({ network, nodeId }: { network: string; nodeId: string 
         onConfirm={() => void remove()}
       >
         <p>
-          Its node stops and its staking key is deleted. The platform refuses while its stake is locked on the P-chain (until the end of its staking
-          period).
+          Its node stops and its staking key is deleted. The platform refuses while its stake is locked on the P-chain (until the end of its staking period).
         </p>
       </ConfirmDialog>
     </>

@@ -28,8 +28,8 @@ export function ValidatorsPage() {
     <>
       <h1>Validators</h1>
       <p>
-        An Avalanche validator node: the platform makes its staking key, so its NodeID is known at once. Registering it on the P-chain is yours to
-        do from your wallet (stake, period, reward address), and cannot be undone.
+        An Avalanche validator node: the platform makes its staking key, so its NodeID is known at once. Registering it on the P-chain is yours to do from your
+        wallet (stake, period, reward address), and cannot be undone.
       </p>
       <Status message={said} />
       <CreateValidator onCreated={list.put} />

@@ -4,7 +4,10 @@ import { parseInput } from '@cloud/http';
 import type { Revocations } from '../../domain/revocations';
 
 const snapshotQuery = z.strictObject({
-  after: z.string().regex(/^\d{1,18}$/, { error: 'must be the next of the previous page' }).optional(),
+  after: z
+    .string()
+    .regex(/^\d{1,18}$/, { error: 'must be the next of the previous page' })
+    .optional(),
   limit: z.coerce.number().int().min(1).max(5000).optional(),
 });
 

@@ -72,7 +72,9 @@ export const disableTwoFactorBody = z.strictObject({ password: currentPassword, 
 export const twoFactorEnrolmentSchema = z
   .object({
     secret: z.string().meta({ description: 'base32, for typing into an authenticator app' }),
-    uri: z.string().meta({ description: 'otpauth://totp/… URI, for a QR code', example: 'otpauth://totp/Cloud%20Nodes:ada%40example.com?issuer=Cloud%20Nodes&secret=…' }),
+    uri: z
+      .string()
+      .meta({ description: 'otpauth://totp/… URI, for a QR code', example: 'otpauth://totp/Cloud%20Nodes:ada%40example.com?issuer=Cloud%20Nodes&secret=…' }),
   })
   .meta({ id: 'TwoFactorEnrolment', description: 'Pending until confirmed with a code from it.' });
 
@@ -90,7 +92,7 @@ const endedFields = {
 };
 
 export const passwordChangedSchema = z
-  .object({ accessToken: z.string().meta({ description: 'the session\'s new account access token' }), ...endedFields })
+  .object({ accessToken: z.string().meta({ description: "the session's new account access token" }), ...endedFields })
   .meta({ id: 'PasswordChanged' });
 
 export const passwordResetDoneSchema = z.object(endedFields).meta({ id: 'PasswordResetDone' });
@@ -98,7 +100,7 @@ export const passwordResetDoneSchema = z.object(endedFields).meta({ id: 'Passwor
 export const recoveryCodesSchema = z
   .object({
     recoveryCodes: z.array(z.string()).meta({ description: 'single-use codes, each standing in for one TOTP code' }),
-    accessToken: z.string().meta({ description: 'the session\'s new account access token: every token issued before stopped working' }),
+    accessToken: z.string().meta({ description: "the session's new account access token: every token issued before stopped working" }),
     ...endedFields,
   })
   .meta({ id: 'RecoveryCodes', description: 'Shown once, here.' });
@@ -186,17 +188,12 @@ export const eventSchema = z
 
 export const eventsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(50),
-  before: idOf('event')
-    .optional()
-    .meta({ description: 'id of the last event of the previous page' }),
+  before: idOf('event').optional().meta({ description: 'id of the last event of the previous page' }),
   service: z.string().max(64).optional(),
   since: timestamp().optional(),
   until: timestamp().optional(),
-  background: z
-    .enum(['true', 'false'], { error: 'must be true or false' })
-    .optional()
-    .meta({
-      description:
-        'false: leave out the calls a client marked as its own background reads (x-cloud-background: 1, e.g. the console\'s page loads and refreshes); true: only those; absent: every call',
-    }),
+  background: z.enum(['true', 'false'], { error: 'must be true or false' }).optional().meta({
+    description:
+      "false: leave out the calls a client marked as its own background reads (x-cloud-background: 1, e.g. the console's page loads and refreshes); true: only those; absent: every call",
+  }),
 });

@@ -2,7 +2,14 @@ import { authOf } from '@cloud/auth';
 import { errorResponse, jsonResponse } from '@cloud/http';
 import { describeEnded, toEndedAnswer } from '../../domain/standing-credentials';
 import { accountAuth, accountsRoute, invalidInput } from './route';
-import { confirmTwoFactorBody, disableTwoFactorBody, enrolTwoFactorBody, recoveryCodesSchema, twoFactorEnrolmentSchema, twoFactorStatusSchema } from './schemas';
+import {
+  confirmTwoFactorBody,
+  disableTwoFactorBody,
+  enrolTwoFactorBody,
+  recoveryCodesSchema,
+  twoFactorEnrolmentSchema,
+  twoFactorStatusSchema,
+} from './schemas';
 
 /** The signed-in user's two-factor login: status, enrolment, confirmation, turning it off. */
 export const twoFactorRoutes = [

@@ -150,7 +150,11 @@ export const usersRoutes = [
     },
     handler: async ({ body: { oldPassword, newPassword }, req, res, deps }) => {
       const { accessToken, ended } = await deps.users.changePassword(authOf(res).sub, oldPassword, newPassword, req.ip);
-      res.json({ accessToken, ended: toEndedAnswer(ended), message: `The password is changed. ${describeEnded(ended)} This answer's accessToken is the session's new one.` });
+      res.json({
+        accessToken,
+        ended: toEndedAnswer(ended),
+        message: `The password is changed. ${describeEnded(ended)} This answer's accessToken is the session's new one.`,
+      });
     },
   }),
   accountsRoute({

@@ -127,14 +127,15 @@ export function openKubeApi(options: KubeApiOptions): KubeApi {
       kind: 'PersistentVolumeClaim',
       // A patch body goes out as it is (the client does not serialize it): only plain label maps here.
       patchLabels: (name, labels) =>
-        call(`label PersistentVolumeClaim ${name}`, () => core.patchNamespacedPersistentVolumeClaim({ name, namespace, body: { metadata: { labels } } }, mergePatch)),
+        call(`label PersistentVolumeClaim ${name}`, () =>
+          core.patchNamespacedPersistentVolumeClaim({ name, namespace, body: { metadata: { labels } } }, mergePatch),
+        ),
       delete: (name) => deleted(`delete PersistentVolumeClaim ${name}`, () => core.deleteNamespacedPersistentVolumeClaim({ name, namespace })),
       list: async (labelSelector) =>
         (await call('list PersistentVolumeClaims', () => core.listNamespacedPersistentVolumeClaim({ namespace, labelSelector }))).items,
     },
     listPods: async (labelSelector) => (await call('list Pods', () => core.listNamespacedPod({ namespace, labelSelector }))).items,
-    podLog: (name, container, tailLines) =>
-      call(`read the log of Pod ${name}`, () => core.readNamespacedPodLog({ name, namespace, container, tailLines })),
+    podLog: (name, container, tailLines) => call(`read the log of Pod ${name}`, () => core.readNamespacedPodLog({ name, namespace, container, tailLines })),
   };
 }
 

@@ -100,13 +100,21 @@ export class KubernetesDriver implements NodeDriver {
       if (spec.dev) throw new ImageUnavailableError(`node ${spec.id} was created on a dev chain, which the kubernetes driver does not run`);
       const api = await this.kubeApi();
       const build = (secretData: Record<string, string>) =>
-        nodeManifests({ id: objectName(spec.id), image: spec.image, large: spec.large, txindex: spec.txindex, userId: spec.userId, secretData }, this.settings.catalogue, this.settings);
+        nodeManifests(
+          { id: objectName(spec.id), image: spec.image, large: spec.large, txindex: spec.txindex, userId: spec.userId, secretData },
+          this.settings.catalogue,
+          this.settings,
+        );
       let manifests: NodeManifests;
       if (IMAGES[spec.image].family === 'avalanche') {
         manifests = await this.ensureStakingSecret(api, spec, build);
       } else {
         manifests = build(this.secretData(spec));
-        await this.apply(api.secrets, manifests.secret, spec.id, (existing, secret) => ({ ...existing, metadata: owned(existing, secret), stringData: secret.stringData }));
+        await this.apply(api.secrets, manifests.secret, spec.id, (existing, secret) => ({
+          ...existing,
+          metadata: owned(existing, secret),
+          stringData: secret.stringData,
+        }));
       }
       await this.apply(api.services, manifests.service, spec.id, (existing, service) => ({
         ...existing,
@@ -114,21 +122,31 @@ export class KubernetesDriver implements NodeDriver {
         // Keeps what the cluster filled in (clusterIP, ...): only the fields the driver sets change.
         spec: { ...existing.spec, type: service.spec?.type, selector: service.spec?.selector, ports: service.spec?.ports },
       }));
-      await this.apply(api.networkPolicies, manifests.networkPolicy, spec.id, (existing, policy) => ({ ...existing, metadata: owned(existing, policy), spec: policy.spec }));
+      await this.apply(api.networkPolicies, manifests.networkPolicy, spec.id, (existing, policy) => ({
+        ...existing,
+        metadata: owned(existing, policy),
+        spec: policy.spec,
+      }));
       // Last: a StatefulSet that exists means its Secret and Service were made before it.
       // A stopped node's StatefulSet (zero replicas) is scaled up again even when nothing else changed.
       const sameReplicas = (existing: V1StatefulSet) => existing.spec?.replicas === manifests.statefulSet.spec?.replicas;
-      await this.apply(api.statefulSets, manifests.statefulSet, spec.id, (existing, statefulSet) => ({
-        ...existing,
-        metadata: owned(existing, statefulSet),
-        // The selector, service name and volume claim templates cannot change; the pod template can (a new version rolls out).
-        spec: {
-          ...(existing.spec ?? { selector: {}, template: {} }),
-          replicas: statefulSet.spec?.replicas,
-          persistentVolumeClaimRetentionPolicy: statefulSet.spec?.persistentVolumeClaimRetentionPolicy,
-          template: statefulSet.spec?.template ?? {},
-        },
-      }), sameReplicas);
+      await this.apply(
+        api.statefulSets,
+        manifests.statefulSet,
+        spec.id,
+        (existing, statefulSet) => ({
+          ...existing,
+          metadata: owned(existing, statefulSet),
+          // The selector, service name and volume claim templates cannot change; the pod template can (a new version rolls out).
+          spec: {
+            ...(existing.spec ?? { selector: {}, template: {} }),
+            replicas: statefulSet.spec?.replicas,
+            persistentVolumeClaimRetentionPolicy: statefulSet.spec?.persistentVolumeClaimRetentionPolicy,
+            template: statefulSet.spec?.template ?? {},
+          },
+        }),
+        sameReplicas,
+      );
       this.ensured.add(spec.id);
     });
   }

@@ -210,7 +210,11 @@ function nodeContainer(
  * authenticated `*-cli` call (it reads the daemon's cookie file in the data directory) or an HTTP
  * GET; the Service routes only to a ready pod, and `status` reports `running` from it.
  */
-function probes(container: CatalogueContainer, entry: CatalogueImage, settings: ManifestSettings): Pick<V1Container, 'startupProbe' | 'livenessProbe' | 'readinessProbe'> {
+function probes(
+  container: CatalogueContainer,
+  entry: CatalogueImage,
+  settings: ManifestSettings,
+): Pick<V1Container, 'startupProbe' | 'livenessProbe' | 'readinessProbe'> {
   const tcp = { tcpSocket: { port: RPC_PORT_NAME } };
   const readiness: V1Probe | undefined = container.readiness
     ? 'exec' in container.readiness

@@ -67,7 +67,11 @@ export class SyncReadings {
       // Once per node until it answers again: a NetworkPolicy without this service's pods would otherwise log every pass.
       if (!this.warned.has(nodeId)) {
         this.warned.add(nodeId);
-        this.logger.warn("cannot read the node's sync status at its RPC; is this service admitted by KUBE_NODES_POD_SELECTOR?", { nodeId, url: rpc.url, error });
+        this.logger.warn("cannot read the node's sync status at its RPC; is this service admitted by KUBE_NODES_POD_SELECTOR?", {
+          nodeId,
+          url: rpc.url,
+          error,
+        });
       }
     } finally {
       reading.at = this.clock();

@@ -57,7 +57,9 @@ export class LocalDriver implements NodeDriver {
       const software = (await this.catalog())[spec.image];
       if (!software) throw new ImageUnavailableError(`no software on this machine runs ${spec.image} nodes`);
       if (!spec.dev && runsDevChain(software, 'public')) {
-        throw new ImageUnavailableError(`${software.label ?? software.kind} runs only a dev chain; ${spec.image} nodes on ${IMAGES[spec.image].network} need the real software`);
+        throw new ImageUnavailableError(
+          `${software.label ?? software.kind} runs only a dev chain; ${spec.image} nodes on ${IMAGES[spec.image].network} need the real software`,
+        );
       }
       if (this.settings.peers[spec.image] && software.kind === 'dev-chain') {
         this.logger.warn('the dev chain has no peers: the peers setting of this image is not used', { nodeId: spec.id, image: spec.image });

@@ -38,7 +38,10 @@ export function runsFrom(pid: number, dataDir: string): boolean {
 
 /** SIGTERM, and SIGKILL when `pid` has not gone within `timeoutMs`. For processes that are not our children. */
 export async function stopProcess(pid: number, timeoutMs: number): Promise<void> {
-  for (const [signal, waitMs] of [['SIGTERM', timeoutMs], ['SIGKILL', KILL_WAIT_MS]] as const) {
+  for (const [signal, waitMs] of [
+    ['SIGTERM', timeoutMs],
+    ['SIGKILL', KILL_WAIT_MS],
+  ] as const) {
     try {
       process.kill(pid, signal);
     } catch {

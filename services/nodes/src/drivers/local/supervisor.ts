@@ -127,7 +127,8 @@ export class NodeSupervisor {
     this.log.close();
     try {
       const record = await readNodeRecord(this.node.paths.record);
-      if (record?.supervisor === this.node.supervisorId) await writeNodeRecord(this.node.paths.record, { image: record.image, rpcPort: record.rpcPort, pid: record.pid });
+      if (record?.supervisor === this.node.supervisorId)
+        await writeNodeRecord(this.node.paths.record, { image: record.image, rpcPort: record.rpcPort, pid: record.pid });
     } catch (error) {
       this.logger.warn('could not write the node record', { error });
     }
@@ -195,7 +196,12 @@ export class NodeSupervisor {
         else resolve(signal ? `was killed by ${signal}` : `exited with code ${code}`);
       });
     });
-    const run = this.follow(child.pid ?? 0, (signal) => child.kill(signal), () => child.unref(), gone);
+    const run = this.follow(
+      child.pid ?? 0,
+      (signal) => child.kill(signal),
+      () => child.unref(),
+      gone,
+    );
     if (child.pid === undefined) return;
     // The port is for the operator only (and node.json): on loopback, the node's RPC is unauthenticated.
     this.note(`started ${this.node.softwareName} as pid ${child.pid}`);

@@ -43,7 +43,8 @@ const cidr = z.string().transform((text, ctx) => {
 
 const origin = z.string().transform((text, ctx) => {
   const normalised = normaliseOrigin(text.trim());
-  if (normalised === undefined) ctx.addIssue({ code: 'custom', message: `${text} is not an origin: scheme http or https, host and optional port, nothing else (no path, no *)` });
+  if (normalised === undefined)
+    ctx.addIssue({ code: 'custom', message: `${text} is not an origin: scheme http or https, host and optional port, nothing else (no path, no *)` });
   return normalised ?? text;
 });
 
@@ -59,11 +60,18 @@ const unique = <T>(items: T[]): T[] => [...new Set(items)];
 
 export const accessSchema = z
   .object({
-    ipAllowlist: z.array(z.string()).meta({ description: 'CIDRs (IPv4, IPv6) or single addresses the node takes calls from; empty: anywhere', example: ['203.0.113.0/24', '2001:db8::/32'] }),
-    originAllowlist: z.array(z.string()).meta({ description: 'origins whose pages may call the node (CORS); empty: no CORS, as before', example: ['https://app.example.com'] }),
+    ipAllowlist: z
+      .array(z.string())
+      .meta({ description: 'CIDRs (IPv4, IPv6) or single addresses the node takes calls from; empty: anywhere', example: ['203.0.113.0/24', '2001:db8::/32'] }),
+    originAllowlist: z
+      .array(z.string())
+      .meta({ description: 'origins whose pages may call the node (CORS); empty: no CORS, as before', example: ['https://app.example.com'] }),
     refusedMethods: z.array(z.string()).meta({ description: 'methods refused (-32601) on top of the platform policy, lower case', example: ['eth_getlogs'] }),
     ratePerSecond: z.number().int().nullable().meta({ description: "calls per second below the platform's rate; null: the platform's" }),
-    maxAnswerBytes: z.number().int().nullable().meta({ description: "largest answer passed on from the node, in bytes, below the platform's; null: the platform's. A larger answer is refused with a JSON-RPC error -32005 (HTTP 200), or 502 AnswerTooLarge on a REST path" }),
+    maxAnswerBytes: z.number().int().nullable().meta({
+      description:
+        "largest answer passed on from the node, in bytes, below the platform's; null: the platform's. A larger answer is refused with a JSON-RPC error -32005 (HTTP 200), or 502 AnswerTooLarge on a REST path",
+    }),
   })
   .meta({ id: 'NodeAccess' });
 
@@ -73,7 +81,12 @@ export const accessBody = z
     originAllowlist: z.array(origin).max(100).default([]).transform(unique),
     refusedMethods: z.array(method).max(200).default([]).transform(unique),
     ratePerSecond: z.number({ error: 'must be a whole number of calls per second, or null' }).int().min(1).nullable().default(null),
-    maxAnswerBytes: z.number({ error: 'must be a whole number of bytes, or null' }).int().min(MIN_ANSWER_BYTES, `must be at least ${MIN_ANSWER_BYTES} bytes`).nullable().default(null),
+    maxAnswerBytes: z
+      .number({ error: 'must be a whole number of bytes, or null' })
+      .int()
+      .min(MIN_ANSWER_BYTES, `must be at least ${MIN_ANSWER_BYTES} bytes`)
+      .nullable()
+      .default(null),
   })
   .meta({ id: 'NodeAccessRequest' });
 
@@ -89,13 +102,12 @@ const credentialName = z
   // The lengths the pattern allows, said outright for forms (the console's maxLength).
   .meta({ description: 'your name for it, unique on the node', example: 'ci', minLength: 1, maxLength: CREDENTIAL_NAME_MAX });
 
-const credentialKind = z
-  .enum(['basic', 'token'], { error: 'must be basic or token' })
-  .meta({ description: 'basic: a user name and password (HTTP Basic); token: a URL token, the first path segment of the node\'s addresses (https://127.0.0.1:8545/<token>)' });
+const credentialKind = z.enum(['basic', 'token'], { error: 'must be basic or token' }).meta({
+  description:
+    "basic: a user name and password (HTTP Basic); token: a URL token, the first path segment of the node's addresses (https://127.0.0.1:8545/<token>)",
+});
 
-export const createCredentialBody = z
-  .strictObject({ name: credentialName, kind: credentialKind.default('basic') })
-  .meta({ id: 'CreateCredentialRequest' });
+export const createCredentialBody = z.strictObject({ name: credentialName, kind: credentialKind.default('basic') }).meta({ id: 'CreateCredentialRequest' });
 
 const credentialFields = {
   id: z.string().meta({ example: 'cred-4e1b7c2a-9d3f-4a8e-b5c6-7f0a1d2e3b4c' }),
@@ -123,11 +135,13 @@ export const tokenUrlsSchema = z
     ...interfaceUrls,
     plain: z.object(interfaceUrls).optional().meta({ description: 'the same in plain HTTP, answered to loopback callers only; absent where not served' }),
   })
-  .meta({ id: 'NodeTokenUrls', description: 'the node\'s endpoints with the token in them, to paste as they are' });
+  .meta({ id: 'NodeTokenUrls', description: "the node's endpoints with the token in them, to paste as they are" });
 
 export const newCredentialSchema = z
   .discriminatedUnion('kind', [
-    basicCredentialSchema.extend({ nodePass: z.string().meta({ description: 'the Basic password: shown only in this answer' }) }).meta({ id: 'NewBasicNodeCredential' }),
+    basicCredentialSchema
+      .extend({ nodePass: z.string().meta({ description: 'the Basic password: shown only in this answer' }) })
+      .meta({ id: 'NewBasicNodeCredential' }),
     tokenCredentialSchema
       .extend({
         token: z.string().meta({ description: 'the URL token (nt_ and 43 characters): shown only in this answer', example: 'nt_q2V…' }),

@@ -7,7 +7,9 @@ import { noBody, nodeParams, nodeSchema } from './schemas';
 
 const invalidInput = errorResponse('invalid input, naming the field (InvalidInput)');
 const noSuchCredential = errorResponse('no such node of yours, or no such credential of it (NotFound)');
-const jwtNode = errorResponse('a jwt node, which takes its owner\'s client access tokens, not Basic credentials or URL tokens; or a node being deleted (Conflict)');
+const jwtNode = errorResponse(
+  "a jwt node, which takes its owner's client access tokens, not Basic credentials or URL tokens; or a node being deleted (Conflict)",
+);
 
 /** A node's access rules and its named credentials (Basic and URL tokens), for its owner. */
 export const accessRoutes = [
@@ -15,7 +17,7 @@ export const accessRoutes = [
     method: 'get',
     path: '/users/me/nodes/:id/access',
     tags: ['access'],
-    summary: 'The node\'s access rules (also in the node record)',
+    summary: "The node's access rules (also in the node record)",
     auth: clientAuth,
     request: { params: nodeParams },
     responses: { 200: jsonResponse('the rules; empty lists and a null rate when none are set', accessSchema), 404: noSuchNode },
@@ -27,7 +29,7 @@ export const accessRoutes = [
     method: 'put',
     path: '/users/me/nodes/:id/access',
     tags: ['access'],
-    summary: 'Set the node\'s access rules, whole (a field left out is emptied); every proxy applies them within a second',
+    summary: "Set the node's access rules, whole (a field left out is emptied); every proxy applies them within a second",
     auth: clientAuth,
     request: { params: nodeParams, body: accessBody },
     responses: {
@@ -44,7 +46,7 @@ export const accessRoutes = [
     method: 'get',
     path: '/users/me/nodes/:id/credentials',
     tags: ['access'],
-    summary: 'The node\'s credentials, Basic and URL tokens, oldest first (never a password or token, nor their hashes)',
+    summary: "The node's credentials, Basic and URL tokens, oldest first (never a password or token, nor their hashes)",
     auth: clientAuth,
     request: { params: nodeParams },
     responses: { 200: jsonResponse('its credentials', z.array(credentialSchema)), 404: noSuchNode, 409: jwtNode },
@@ -57,7 +59,7 @@ export const accessRoutes = [
     path: '/users/me/nodes/:id/credentials',
     tags: ['access'],
     summary:
-      'Add a named credential: Basic (a user name and password; the default) or a URL token (`nt_…`, used as the first path segment of the node\'s addresses). The password or token is shown only in this answer, with the token\'s URLs',
+      "Add a named credential: Basic (a user name and password; the default) or a URL token (`nt_…`, used as the first path segment of the node's addresses). The password or token is shown only in this answer, with the token's URLs",
     auth: clientAuth,
     request: { params: nodeParams, body: createCredentialBody },
     responses: {

@@ -39,12 +39,15 @@ export const nodesRoutes = [
     method: 'post',
     path: '/users/me/nodes',
     tags: ['nodes'],
-    summary: 'Create a node; it answers at once in state provisioning and comes up in the background (syncing while it catches up with its network, then running)',
+    summary:
+      'Create a node; it answers at once in state provisioning and comes up in the background (syncing while it catches up with its network, then running)',
     auth: clientAuth,
     request: { body: createNodeBody },
     responses: {
       200: jsonResponse('the new node, with its Basic credentials (shown once) unless jwt', nodeSchema),
-      400: errorResponse('the body is not valid (InvalidInput): among others a name that is empty, longer than 64 characters or not printable; also txindex on a chain other than btc, bch or ltc, or on a pruned chain option'),
+      400: errorResponse(
+        'the body is not valid (InvalidInput): among others a name that is empty, longer than 64 characters or not printable; also txindex on a chain other than btc, bch or ltc, or on a pruned chain option',
+      ),
       403: errorResponse('you have as many nodes as allowed (LimitExceeded)'),
     },
     handler: async ({ body, res, deps }) => {
@@ -98,7 +101,7 @@ export const nodesRoutes = [
         200: jsonResponse(answer, nodeSchema),
         400: invalidInput,
         404: noSuchNode,
-        409: errorResponse('the operation does not apply to the node\'s state, which the message names, or the node is a validator\'s (Conflict)'),
+        409: errorResponse("the operation does not apply to the node's state, which the message names, or the node is a validator's (Conflict)"),
       },
       handler: async ({ params: { id }, res, deps }) => {
         res.json(await deps.operations.run(authOf(res).sub, id, operation));
@@ -117,7 +120,7 @@ export const nodesRoutes = [
       200: jsonResponse('the node with its new name or class, stopping if it was restarted for a new class', nodeSchema),
       400: errorResponse('neither large nor name, or a name that is empty, longer than 64 characters or not printable (InvalidInput)'),
       404: noSuchNode,
-      409: errorResponse('the node is deleting, or is a validator\'s and large was given (Conflict); a validator\'s node can be renamed'),
+      409: errorResponse("the node is deleting, or is a validator's and large was given (Conflict); a validator's node can be renamed"),
     },
     handler: async ({ params: { id }, body: { large, name }, res, deps }) => {
       const userId = authOf(res).sub;
@@ -131,7 +134,7 @@ export const nodesRoutes = [
     method: 'get',
     path: '/users/me/nodes/:id/logs',
     tags: ['nodes'],
-    summary: 'The last lines of the node software\'s log, oldest first',
+    summary: "The last lines of the node software's log, oldest first",
     auth: clientAuth,
     request: { params: nodeParams, query: logsQuery },
     responses: { 200: jsonResponse('log lines', z.array(z.string())), 400: invalidInput, 404: noSuchNode },

@@ -13,7 +13,10 @@ export const chainOptionSchema = z
     network: z.string().meta({ example: 'mainnet' }),
     software: z.string().meta({ description: '<software name>-<version> of what runs the node', example: 'litecoin-core-0.21.2.1' }),
     dev: z.boolean().meta({ description: 'true: its nodes run on a private dev chain (regtest, anvil, the dev chain), not on `network`' }),
-    networkLabel: z.string().meta({ description: 'the network in words, as clients show it: `ltc mainnet`, or on a dev chain `ltc dev chain (regtest)` (never `network`)', example: 'ltc dev chain (regtest)' }),
+    networkLabel: z.string().meta({
+      description: 'the network in words, as clients show it: `ltc mainnet`, or on a dev chain `ltc dev chain (regtest)` (never `network`)',
+      example: 'ltc dev chain (regtest)',
+    }),
     pruned: z.boolean().meta({ description: 'true: its nodes keep only recent blocks, so they cannot have a transaction index' }),
   })
   .meta({ id: 'ChainOption' });
@@ -50,17 +53,20 @@ export const createNodeBody = z
     name: nodeNameSchema.optional(),
     large: z.boolean({ error: 'must be true or false' }).default(false),
     jwt: z.boolean({ error: 'must be true or false' }).default(false),
-    txindex: z
-      .boolean({ error: 'must be true or false' })
-      .default(false)
-      .meta({ description: 'keep a transaction index, so getrawtransaction finds any transaction (Bitcoin family only; not on a pruned chain option). Default false' }),
+    txindex: z.boolean({ error: 'must be true or false' }).default(false).meta({
+      description: 'keep a transaction index, so getrawtransaction finds any transaction (Bitcoin family only; not on a pruned chain option). Default false',
+    }),
   })
   .meta({ id: 'CreateNodeRequest' });
 
 export const syncSchema = z
   .object({
     height: z.number().int().nullable().meta({ description: "the node's chain height; null when it has no single height (avalanche)" }),
-    bestKnownHeight: z.number().int().nullable().meta({ description: 'the best height it knows of: its best header or the network tip; null when it does not say' }),
+    bestKnownHeight: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'the best height it knows of: its best header or the network tip; null when it does not say' }),
     progress: z.number().min(0).max(1).meta({ description: 'from 0 to 1' }),
     peers: z.number().int().nullable().meta({ description: 'connected peers; null when the software does not say' }),
     syncing: z.boolean().meta({ description: 'still in initial block download (or bootstrapping)' }),
@@ -71,7 +77,10 @@ export const syncSchema = z
 export const nodeSchema = z
   .object({
     id: z.string().meta({ example: 'node-0f8e2c4a-5b1d-4e7f-9a3c-2d6b8e1f4a70' }),
-    name: z.string().nullable().meta({ description: 'its name, given at creation or with PATCH; null: none given (validators\' nodes have none)', example: 'payments-eth' }),
+    name: z
+      .string()
+      .nullable()
+      .meta({ description: "its name, given at creation or with PATCH; null: none given (validators' nodes have none)", example: 'payments-eth' }),
     user: z.string(),
     image: z.enum(IMAGE_IDS).meta({ description: 'avalanche and avalanchefuji nodes are validators the staking service created' }),
     chain: z.string(),
@@ -80,7 +89,10 @@ export const nodeSchema = z
     large: z.boolean(),
     jwt: z.boolean().meta({ description: 'true: the node takes a client access token (Bearer) instead of Basic credentials' }),
     dev: z.boolean().meta({ description: 'true: the node runs on a private dev chain (regtest, anvil, the dev chain), not on `network`' }),
-    networkLabel: z.string().meta({ description: 'the network in words, as clients show it: `ltc mainnet`, or on a dev chain `ltc dev chain (regtest)` (never `network`)', example: 'ltc dev chain (regtest)' }),
+    networkLabel: z.string().meta({
+      description: 'the network in words, as clients show it: `ltc mainnet`, or on a dev chain `ltc dev chain (regtest)` (never `network`)',
+      example: 'ltc dev chain (regtest)',
+    }),
     txindex: z.boolean().meta({ description: 'true: the node keeps a transaction index' }),
     state: z
       .enum(['provisioning', 'syncing', 'running', 'failed', 'stopping', 'stopped', 'deleting'])

@@ -4,7 +4,9 @@ import { clientAuth, nodesRoute, noSuchNode } from './route';
 import { nodeParams } from './schemas';
 import { nodeUsageSchema, usageQuery, userUsageSchema } from './usage.schemas';
 
-const invalidRange = errorResponse('invalid input, naming the field: a bad date, from not before to, an unknown granularity, or more than 1440 buckets (InvalidInput)');
+const invalidRange = errorResponse(
+  'invalid input, naming the field: a bad date, from not before to, an unknown granularity, or more than 1440 buckets (InvalidInput)',
+);
 
 /** Calls to the caller's nodes through the node-proxy, per node and across them. */
 export const usageRoutes = [
@@ -15,7 +17,7 @@ export const usageRoutes = [
     summary: 'Calls to the node through the node-proxy, by outcome and method, and bytes, in minute (kept a day) or hour (kept 90 days) buckets',
     auth: clientAuth,
     request: { params: nodeParams, query: usageQuery },
-    responses: { 200: jsonResponse('the node\'s usage', nodeUsageSchema), 400: invalidRange, 404: noSuchNode },
+    responses: { 200: jsonResponse("the node's usage", nodeUsageSchema), 400: invalidRange, 404: noSuchNode },
     handler: async ({ params: { id }, query, res, deps }) => {
       // Another user's node, or none, is 404 before anything is read.
       const names = await deps.credentials.names(authOf(res).sub, id);

@@ -4,11 +4,13 @@ import { timestamp } from '@cloud/http';
 
 // Request and response shapes of the usage API; they validate input and build the OpenAPI document.
 
-
 export const usageQuery = z.strictObject({
   from: timestamp().optional().meta({ description: 'start of the range (taken back to its bucket); default: an hour (minute) or a day (hour) before `to`' }),
   to: timestamp().optional().meta({ description: 'end of the range, exclusive (taken on to the next bucket); default: now' }),
-  granularity: z.enum(['minute', 'hour'], { error: 'must be minute or hour' }).optional().meta({ description: 'bucket size; default minute. At most 1440 buckets per query' }),
+  granularity: z
+    .enum(['minute', 'hour'], { error: 'must be minute or hour' })
+    .optional()
+    .meta({ description: 'bucket size; default minute. At most 1440 buckets per query' }),
 });
 
 const callsByOutcome = z
@@ -16,7 +18,7 @@ const callsByOutcome = z
   .meta({
     id: 'CallsByOutcome',
     description:
-      'ok: answered by the node; node_error: the node answered a JSON-RPC error; refused: refused by the proxy (method policy, the node\'s access rules, unreadable, too large); rate_limited: over the node\'s rate; unauthorized: wrong or missing credentials',
+      "ok: answered by the node; node_error: the node answered a JSON-RPC error; refused: refused by the proxy (method policy, the node's access rules, unreadable, too large); rate_limited: over the node's rate; unauthorized: wrong or missing credentials",
   });
 
 const totals = { calls: callsByOutcome, total: z.number().int() };
@@ -26,13 +28,13 @@ const usageReportShape = {
   granularity: z.enum(['minute', 'hour']),
   from: z.string(),
   to: z.string(),
-  series: z.array(z.object({ time: z.string().meta({ description: 'start of the bucket' }), ...totals, ...bytes })).meta({ description: 'every bucket of the range, oldest first, zeros included' }),
-  methods: z
-    .array(z.object({ method: z.string(), ...totals }))
-    .meta({
-      description:
-        'calls per method over the range, most called first. A method the platform\'s lists name (allowed or refused) is counted under its name, refused calls included; a name a refused prefix covers under the prefix (`personal_*`); any other name, and a request the proxy could not read, under `other`. `rest`, `management` and `unread` (refused before the body was read: wrong or missing credentials, over the rate, an address or Origin the access rules refuse; its method is not known) are buckets of their own',
-    }),
+  series: z
+    .array(z.object({ time: z.string().meta({ description: 'start of the bucket' }), ...totals, ...bytes }))
+    .meta({ description: 'every bucket of the range, oldest first, zeros included' }),
+  methods: z.array(z.object({ method: z.string(), ...totals })).meta({
+    description:
+      "calls per method over the range, most called first. A method the platform's lists name (allowed or refused) is counted under its name, refused calls included; a name a refused prefix covers under the prefix (`personal_*`); any other name, and a request the proxy could not read, under `other`. `rest`, `management` and `unread` (refused before the body was read: wrong or missing credentials, over the rate, an address or Origin the access rules refuse; its method is not known) are buckets of their own",
+  }),
   totals: z.object({ ...totals, ...bytes }),
 };
 
@@ -49,10 +51,16 @@ export const nodeUsageSchema = z
           ...totals,
         }),
       )
-      .meta({ description: 'calls per named credential (Basic or URL token) over the range, most used first; calls with the owner\'s client access token (jwt nodes) and calls refused before credentials were checked are in no credential\'s count' }),
+      .meta({
+        description:
+          "calls per named credential (Basic or URL token) over the range, most used first; calls with the owner's client access token (jwt nodes) and calls refused before credentials were checked are in no credential's count",
+      }),
   })
   .meta({ id: 'NodeUsage' });
 
 export const userUsageSchema = z
-  .object({ ...usageReportShape, nodes: z.array(z.object({ nodeId: z.string(), ...totals, ...bytes })).meta({ description: 'totals per node that had calls in the range' }) })
+  .object({
+    ...usageReportShape,
+    nodes: z.array(z.object({ nodeId: z.string(), ...totals, ...bytes })).meta({ description: 'totals per node that had calls in the range' }),
+  })
   .meta({ id: 'UserUsage' });

@@ -9,7 +9,9 @@ const MAX_LOG_REPLY_BYTES = 8 * 1024 * 1024;
 /** Answers the node-proxy: the routing table (`nodes.routes`) and node logs (`nodes.logs`). */
 export async function serveProxyRequests(bus: Bus, nodes: NodeRegistry): Promise<void> {
   await bus.serve('nodes.routes', ({ after, limit }) => nodes.routes(after, limit));
-  await bus.serve('nodes.logs', async ({ nodeId, lines }) => ({ lines: newestWithin(await nodes.logsOfAnyNode(nodeId, lines ?? WHOLE_LOG_LINES), MAX_LOG_REPLY_BYTES) }));
+  await bus.serve('nodes.logs', async ({ nodeId, lines }) => ({
+    lines: newestWithin(await nodes.logsOfAnyNode(nodeId, lines ?? WHOLE_LOG_LINES), MAX_LOG_REPLY_BYTES),
+  }));
 }
 
 /** The newest lines whose text fits in `maxBytes`, oldest first. */

@@ -12,12 +12,18 @@ export const networkParams = z.object({ chain, network });
 export const validatorParams = z.object({ chain, network, nodeId: idOf('node').meta({ description: 'the nodeId the creation answered' }) });
 
 /** The creation takes no body: none, or an empty JSON object. */
-export const createValidatorBody = z.strictObject({}, { error: 'this call takes no body' }).meta({ id: 'CreateValidatorRequest', description: 'no body, or {}' });
+export const createValidatorBody = z
+  .strictObject({}, { error: 'this call takes no body' })
+  .meta({ id: 'CreateValidatorRequest', description: 'no body, or {}' });
 
 export const stakingNetworkSchema = z.object({ chain: z.string(), network: z.string() }).meta({ id: 'StakingNetwork' });
 
 const isoTime = z.string().meta({ description: 'ISO 8601 UTC' });
-const nAvax = (description: string) => z.string().regex(/^\d+$/).meta({ description: `${description}, in nAVAX (10^-9 AVAX), as a decimal string` });
+const nAvax = (description: string) =>
+  z
+    .string()
+    .regex(/^\d+$/)
+    .meta({ description: `${description}, in nAVAX (10^-9 AVAX), as a decimal string` });
 
 export const registrationSchema = z
   .object({
@@ -41,16 +47,28 @@ export const registrationSchema = z
 export const validatorSchema = z
   .object({
     nodeId: z.string().meta({ example: 'node-0f8e2c4a-5b1d-4e7f-9a3c-2d6b8e1f4a70' }),
-    chainNodeId: z.string().meta({ description: 'the NodeID to register on the P-chain, from its staking certificate', example: 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg' }),
+    chainNodeId: z
+      .string()
+      .meta({ description: 'the NodeID to register on the P-chain, from its staking certificate', example: 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg' }),
     chain: z.string(),
     network: z.string(),
-    dev: z.boolean().nullable().meta({ description: 'true: its node runs on a private dev chain (the dev chain\'s simulated P-chain), not on `network`; null: not known yet, until the nodes service announces the node (a second or so after creation)' }),
-    networkLabel: z.string().meta({ description: 'the network in words, as clients show it: `avalanche fuji`, or on a dev chain `avalanche dev chain (simulated P-chain)` (never `network`)', example: 'avalanche fuji' }),
+    dev: z.boolean().nullable().meta({
+      description:
+        "true: its node runs on a private dev chain (the dev chain's simulated P-chain), not on `network`; null: not known yet, until the nodes service announces the node (a second or so after creation)",
+    }),
+    networkLabel: z.string().meta({
+      description: 'the network in words, as clients show it: `avalanche fuji`, or on a dev chain `avalanche dev chain (simulated P-chain)` (never `network`)',
+      example: 'avalanche fuji',
+    }),
     image: z.string().meta({ description: 'the node image it runs: avalanche (mainnet) or avalanchefuji' }),
-    state: z.enum(['provisioning', 'syncing', 'running', 'failed', 'deleting', 'deleted']).meta({ description: 'the node\'s state; syncing: it answers but is still bootstrapping' }),
+    state: z
+      .enum(['provisioning', 'syncing', 'running', 'failed', 'deleting', 'deleted'])
+      .meta({ description: "the node's state; syncing: it answers but is still bootstrapping" }),
     stateReason: z.string().nullable().meta({ description: 'why the node failed; null otherwise' }),
     address: z.string().meta({ description: 'host name at the node-proxy: <nodeId>.<NODE_DOMAIN>' }),
-    ports: z.object({ jsonRpc: z.number().int(), management: z.number().int() }).meta({ description: 'HTTPS ports of `address`: avalanchego\'s API, and /status, /logs' }),
+    ports: z
+      .object({ jsonRpc: z.number().int(), management: z.number().int() })
+      .meta({ description: "HTTPS ports of `address`: avalanchego's API, and /status, /logs" }),
     endpoints: nodeEndpointsSchema,
     nodeUser: z.string().meta({ description: 'Basic user name of the node' }),
     nodePass: z.string().optional().meta({ description: 'Basic password of the node; shown once, in the answer that created it' }),

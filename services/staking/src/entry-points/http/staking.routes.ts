@@ -34,7 +34,7 @@ export const stakingRoutes = [
     method: 'get',
     path: '/staking/:chain/:network/limits',
     tags: ['staking'],
-    summary: 'The network\'s staking limits: minimum stake, staking period, maximum weight, with where each comes from',
+    summary: "The network's staking limits: minimum stake, staking period, maximum weight, with where each comes from",
     auth: clientAuth,
     request: { params: networkParams },
     responses: { 200: jsonResponse('the limits', limitsSchema), 404: noNetwork },
@@ -51,7 +51,7 @@ export const stakingRoutes = [
     // No body, or {}: clients that always send one are served; any other JSON is refused by the schema.
     request: { params: networkParams, body: createValidatorBody, bodyRequired: false },
     responses: {
-      200: jsonResponse('the new validator, with its node\'s Basic password (shown once)', validatorSchema),
+      200: jsonResponse("the new validator, with its node's Basic password (shown once)", validatorSchema),
       400: errorResponse('a body other than {} (InvalidInput)'),
       403: errorResponse('you have as many validators as allowed (LimitExceeded)'),
       404: noNetwork,
@@ -77,7 +77,7 @@ export const stakingRoutes = [
     method: 'get',
     path: '/staking/:chain/:network/validators/:nodeId',
     tags: ['validators'],
-    summary: 'One validator, with its node\'s state and its registration read from the P-chain through the node',
+    summary: "One validator, with its node's state and its registration read from the P-chain through the node",
     auth: clientAuth,
     request: { params: validatorParams },
     responses: { 200: jsonResponse('the validator', validatorSchema), 404: noValidator },
@@ -109,5 +109,6 @@ export const stakingRoutes = [
  */
 function refuseUnparsedBody(req: Request): void {
   if (req.body !== undefined) return;
-  if (Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined) throw new InvalidInputError('body: this call takes no body');
+  if (Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined)
+    throw new InvalidInputError('body: this call takes no body');
 }
