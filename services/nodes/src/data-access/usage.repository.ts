@@ -70,39 +70,11 @@ export class UsageRepository {
   }
 
   async addCalls(trx: Executor, granularity: Granularity, rows: readonly CallRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await trx('usage_calls')
-      .insert(
-        rows.map((row) => ({
-          granularity,
-          bucket_start: row.bucketStart,
-          node_id: row.nodeId,
-          user_id: row.userId,
-          method: row.method,
-          outcome: row.outcome,
-          calls: row.calls,
-        })),
-      )
-      .onConflict(['granularity', 'node_id', 'bucket_start', 'method', 'outcome'])
-      .merge({ calls: trx.raw('usage_calls.calls + excluded.calls') });
+    await this.addCallCounts(trx, 'usage_calls', 'method', granularity, rows, (row) => row.method);
   }
 
   async addCredentialCalls(trx: Executor, granularity: Granularity, rows: readonly CredentialCallRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await trx('usage_credential_calls')
-      .insert(
-        rows.map((row) => ({
-          granularity,
-          bucket_start: row.bucketStart,
-          node_id: row.nodeId,
-          user_id: row.userId,
-          credential_id: row.credentialId,
-          outcome: row.outcome,
-          calls: row.calls,
-        })),
-      )
-      .onConflict(['granularity', 'node_id', 'bucket_start', 'credential_id', 'outcome'])
-      .merge({ calls: trx.raw('usage_credential_calls.calls + excluded.calls') });
+    await this.addCallCounts(trx, 'usage_credential_calls', 'credential_id', granularity, rows, (row) => row.credentialId);
   }
 
   async addTraffic(trx: Executor, granularity: Granularity, rows: readonly TrafficRow[]): Promise<void> {
@@ -186,6 +158,32 @@ export class UsageRepository {
   /** Forgets the ids of messages counted before `before`. */
   async deleteMessagesBefore(before: Date): Promise<number> {
     return this.db('usage_messages').where('received_at', '<', before).delete();
+  }
+
+  /** Adds counts to the buckets of a calls table, whose rows are told apart by one more column (the method or the credential). */
+  private async addCallCounts<Row extends CallRow | CredentialCallRow>(
+    trx: Executor,
+    table: 'usage_calls' | 'usage_credential_calls',
+    keyColumn: 'method' | 'credential_id',
+    granularity: Granularity,
+    rows: readonly Row[],
+    keyOf: (row: Row) => string,
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    await trx(table)
+      .insert(
+        rows.map((row) => ({
+          granularity,
+          bucket_start: row.bucketStart,
+          node_id: row.nodeId,
+          user_id: row.userId,
+          [keyColumn]: keyOf(row),
+          outcome: row.outcome,
+          calls: row.calls,
+        })),
+      )
+      .onConflict(['granularity', 'node_id', 'bucket_start', keyColumn, 'outcome'])
+      .merge({ calls: trx.raw(`${table}.calls + excluded.calls`) });
   }
 
   private inRange(table: (typeof BUCKET_TABLES)[number], scope: UsageScope, range: UsageRange) {
