@@ -32,3 +32,9 @@ export const accountAuth: RouteAuth<AccountsRouteDeps> = {
 };
 
 export const invalidInput = errorResponse('invalid input (InvalidInput)');
+
+/** The refusals of a route confirmed with the password (UsersService.confirmPassword). */
+export const wrongPassword = {
+  403: errorResponse('the password is wrong (Forbidden)'),
+  429: errorResponse('too many wrong passwords (TooManyRequests)'),
+};

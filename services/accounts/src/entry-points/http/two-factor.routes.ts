@@ -1,7 +1,7 @@
 import { authOf } from '@cloud/auth';
 import { errorResponse, jsonResponse } from '@cloud/http';
 import { describeEnded, toEndedAnswer } from '../../domain/standing-credentials';
-import { accountAuth, accountsRoute, invalidInput } from './route';
+import { accountAuth, accountsRoute, invalidInput, wrongPassword } from './route';
 import {
   confirmTwoFactorBody,
   disableTwoFactorBody,
@@ -34,9 +34,8 @@ export const twoFactorRoutes = [
     responses: {
       200: jsonResponse('the secret, shown only here', twoFactorEnrolmentSchema),
       400: invalidInput,
-      403: errorResponse('the password is wrong (Forbidden)'),
+      ...wrongPassword,
       409: errorResponse('two-factor login is on already (TwoFactorEnabled)'),
-      429: errorResponse('too many wrong passwords (TooManyRequests)'),
     },
     handler: async ({ body: { password }, req, res, deps }) => {
       res.json(await deps.twoFactor.enrol(authOf(res).sub, password, req.ip));

@@ -4,7 +4,7 @@ import { attributeCallTo } from '@cloud/call-events';
 import { errorResponse, jsonResponse } from '@cloud/http';
 import { toProfile } from '../../domain/profile';
 import { describeEnded, toEndedAnswer } from '../../domain/standing-credentials';
-import { accountAuth, accountsRoute, invalidInput } from './route';
+import { accountAuth, accountsRoute, invalidInput, wrongPassword } from './route';
 import {
   changePasswordBody,
   deleteUserBody,
@@ -167,8 +167,7 @@ export const usersRoutes = [
     responses: {
       204: { description: 'deleted' },
       400: invalidInput,
-      403: errorResponse('the password is wrong (Forbidden)'),
-      429: errorResponse('too many wrong passwords (TooManyRequests)'),
+      ...wrongPassword,
     },
     handler: async ({ body: { password }, req, res, deps }) => {
       await deps.users.deleteUser(authOf(res).sub, password, req.ip);
