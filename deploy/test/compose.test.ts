@@ -3,7 +3,7 @@ import { ACCOUNTS_SHUTDOWN } from '@cloud/accounts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadCompose } from './support/compose';
-import { IMAGE_NAMES, IMAGES, PROXY_PUBLIC_PORTS, REPO_ROOT, SERVICE_NAMES, SERVICES, unknownVariables, validateEnvironment } from './support/services';
+import { IMAGE_NAMES, imageBuild, PROXY_PUBLIC_PORTS, REPO_ROOT, SERVICE_NAMES, SERVICES, unknownVariables, validateEnvironment } from './support/services';
 
 const compose = loadCompose();
 const service = (name: string) => {
@@ -19,11 +19,10 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(compose.services)).toEqual(expect.arrayContaining(['postgres', 'rabbitmq', 'mailpit', 'keys', 'gateway', ...IMAGE_NAMES]));
   });
 
-  it('builds each service and the console from its own Dockerfile with the repository as the context', () => {
+  it('builds each service (services/Dockerfile, SERVICE naming it) and the console (its own Dockerfile) with the repository as the context', () => {
     for (const name of IMAGE_NAMES) {
-      const dockerfile = `${IMAGES[name].dir}/Dockerfile`;
-      expect(service(name).build).toEqual({ context: '.', dockerfile });
-      expect(existsSync(path.join(REPO_ROOT, dockerfile))).toBe(true);
+      expect(service(name).build).toEqual(imageBuild(name));
+      expect(existsSync(path.join(REPO_ROOT, imageBuild(name).dockerfile))).toBe(true);
       expect(service(name).image).toBe(`cloud-nodes/${name}:local`);
     }
   });

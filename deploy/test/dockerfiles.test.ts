@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { IMAGE_NAMES, IMAGES, REPO_ROOT } from './support/services';
+import { IMAGE_NAMES, IMAGES, imageBuild, REPO_ROOT } from './support/services';
 
 interface Instruction {
   keyword: string;
@@ -20,11 +20,33 @@ function instructions(text: string): Instruction[] {
     });
 }
 
-describe.each(IMAGE_NAMES.map((image) => [IMAGES[image].dir, image] as const))('%s/Dockerfile', (dir, service) => {
-  const file = path.join(REPO_ROOT, dir, 'Dockerfile');
-  const all = existsSync(file) ? instructions(readFileSync(file, 'utf8')) : [];
+/** A Dockerfile's instructions with the build arguments put in. */
+function expanded(all: Instruction[], args: Record<string, string> = {}): Instruction[] {
+  return all.map((i) => ({ ...i, args: i.args.replace(/\$\{(\w+)\}/g, (variable, name: string) => args[name] ?? variable) }));
+}
+
+/** The instructions of the image's last stage and of the stages it is built on, base first. */
+function runtimeOf(all: Instruction[]): Instruction[] {
+  const stages = new Map<string, { base: string; body: Instruction[] }>();
+  let last: { base: string; body: Instruction[] } = { base: '', body: [] };
+  for (const instruction of all) {
+    if (instruction.keyword === 'FROM') {
+      const [base = '', , name = ''] = instruction.args.split(/\s+/);
+      last = { base, body: [] };
+      stages.set(name, last);
+    } else last.body.push(instruction);
+  }
+  const runtime: Instruction[] = [];
+  for (let stage: typeof last | undefined = last; stage; stage = stages.get(stage.base)) runtime.unshift(...stage.body);
+  return runtime;
+}
+
+describe.each(IMAGE_NAMES)('the image of %s', (image) => {
+  const { dockerfile, args } = imageBuild(image);
+  const file = path.join(REPO_ROOT, dockerfile);
+  const all = existsSync(file) ? expanded(instructions(readFileSync(file, 'utf8')), args) : [];
   const stages = all.filter((i) => i.keyword === 'FROM');
-  const runtime = all.slice(all.lastIndexOf(stages[stages.length - 1] as Instruction));
+  const runtime = runtimeOf(all);
 
   it('exists and is multi-stage: the runtime stage copies the build from an earlier one', () => {
     expect(existsSync(file)).toBe(true);
@@ -32,11 +54,11 @@ describe.each(IMAGE_NAMES.map((image) => [IMAGES[image].dir, image] as const))('
     expect(runtime.some((i) => i.keyword === 'COPY' && /--from=build\b/.test(i.args))).toBe(true);
   });
 
-  it('builds only what the service needs: turbo prune, npm ci, turbo build with its dependencies, production dependencies kept', () => {
+  it('builds only what the image needs: turbo prune, npm ci, turbo build with its dependencies, production dependencies kept', () => {
     const runs = all.filter((i) => i.keyword === 'RUN').map((i) => i.args);
-    expect(runs.some((run) => run.includes(`turbo prune @cloud/${service} --docker`))).toBe(true);
+    expect(runs.some((run) => run.includes(`turbo prune @cloud/${image} --docker`))).toBe(true);
     expect(runs.some((run) => /\bnpm ci\b/.test(run))).toBe(true);
-    expect(runs.some((run) => run.includes(`turbo run build --filter=@cloud/${service}...`))).toBe(true);
+    expect(runs.some((run) => run.includes(`turbo run build --filter=@cloud/${image}...`))).toBe(true);
     expect(runs.some((run) => run.includes('npm prune --omit=dev'))).toBe(true);
   });
 
@@ -47,14 +69,14 @@ describe.each(IMAGE_NAMES.map((image) => [IMAGES[image].dir, image] as const))('
     const cmd = runtime.filter((i) => i.keyword === 'CMD').pop();
     expect(JSON.parse(cmd?.args ?? 'null')).toEqual(['node', 'dist/main.js']);
     const workdir = runtime.filter((i) => i.keyword === 'WORKDIR').pop();
-    expect(workdir?.args).toBe(`/app/${dir}`);
+    expect(workdir?.args).toBe(`/app/${IMAGES[image].dir}`);
   });
 
   it('exposes its ports and checks its health on /healthz', () => {
     const exposed = runtime.filter((i) => i.keyword === 'EXPOSE').flatMap((i) => i.args.split(/\s+/).map(Number));
-    expect(exposed.sort()).toEqual([...IMAGES[service].ports].sort());
+    expect(exposed.sort()).toEqual([...IMAGES[image].ports].sort());
     const healthcheck = runtime.find((i) => i.keyword === 'HEALTHCHECK')?.args ?? '';
-    const [variable, port] = IMAGES[service].healthPort;
+    const [variable, port] = IMAGES[image].healthPort;
     expect(healthcheck).toContain('/healthz');
     expect(healthcheck).toContain(`process.env.${variable} || ${port}`);
   });
@@ -64,7 +86,7 @@ describe.each(IMAGE_NAMES.map((image) => [IMAGES[image].dir, image] as const))('
       .filter((i) => i.keyword === 'ENV')
       .map((i) => i.args)
       .join(' ');
-    expect(env).toContain(`${IMAGES[service].hostVariable}=0.0.0.0`);
+    expect(env).toContain(`${IMAGES[image].hostVariable}=0.0.0.0`);
     expect(env).toContain('NODE_ENV=production');
   });
 });

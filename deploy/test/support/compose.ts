@@ -5,7 +5,7 @@ import { REPO_ROOT } from './services';
 
 export interface ComposeService {
   image?: string;
-  build?: { context: string; dockerfile: string };
+  build?: { context: string; dockerfile: string; args?: Record<string, string> };
   command?: string[];
   entrypoint?: string[];
   environment?: Record<string, string>;

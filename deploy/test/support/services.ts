@@ -15,7 +15,7 @@ export type ServiceName = 'accounts' | 'nodes' | 'staking' | 'node-proxy';
 export type ImageName = ServiceName | 'console';
 
 export interface ImageFacts {
-  /** Its workspace folder: the Dockerfile is `<dir>/Dockerfile`, the image's workdir `/app/<dir>`. */
+  /** Its workspace folder: the image's workdir is `/app/<dir>`. */
   dir: string;
   /** The zod schema its config.ts validates the environment with. */
   environment: z.ZodObject;
@@ -90,6 +90,12 @@ export const IMAGES: Record<ImageName, ImageFacts> = { ...SERVICES, console: CON
 
 export const SERVICE_NAMES = Object.keys(SERVICES) as ServiceName[];
 export const IMAGE_NAMES = Object.keys(IMAGES) as ImageName[];
+
+/** How an image is built (compose's `build:`): the services from one Dockerfile, SERVICE naming which; the console from its own. */
+export function imageBuild(name: ImageName): { context: string; dockerfile: string; args?: Record<string, string> } {
+  if (name === 'console') return { context: '.', dockerfile: 'apps/console/Dockerfile' };
+  return { context: '.', dockerfile: 'services/Dockerfile', args: { SERVICE: name } };
+}
 
 /**
  * Variables of the Kubernetes driver (issue 7, part 1), which adds them to the nodes service's
