@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo, type Server } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,12 +13,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
  */
 export class LitecoinSeed {
   private child: ChildProcess | undefined;
-  /**
-   * While the seed is stopped, its P2P port is held by a listener that drops every connection:
-   * otherwise another litecoind started meanwhile (other suites run in parallel) may take the
-   * port, and the nodes told to follow the seed would peer with it.
-   */
-  private holder: Server | undefined;
 
   private constructor(
     private readonly litecoind: string,
@@ -30,7 +24,7 @@ export class LitecoinSeed {
 
   static async create(litecoind: string): Promise<LitecoinSeed> {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'litecoin-seed-'));
-    return new LitecoinSeed(litecoind, dataDir, await freePort(), await freePort());
+    return new LitecoinSeed(litecoind, dataDir, await freePortOutsideEphemeralRange(), await freePort());
   }
 
   get address(): string {
@@ -39,7 +33,6 @@ export class LitecoinSeed {
 
   /** Starts litecoind and waits until its RPC answers. */
   async start(): Promise<void> {
-    await this.releasePort();
     this.child = spawn(
       this.litecoind,
       [
@@ -71,25 +64,11 @@ export class LitecoinSeed {
     child.kill('SIGTERM');
     await exited;
     this.child = undefined;
-    await this.holdPort();
   }
 
   async remove(): Promise<void> {
     await this.stop();
-    await this.releasePort();
     await rm(this.dataDir, { recursive: true, force: true });
-  }
-
-  private async holdPort(): Promise<void> {
-    const holder = createServer((socket) => socket.destroy()).listen(this.p2pPort, '127.0.0.1');
-    await once(holder, 'listening');
-    this.holder = holder;
-  }
-
-  private async releasePort(): Promise<void> {
-    const holder = this.holder;
-    this.holder = undefined;
-    if (holder) await new Promise((resolve) => holder.close(resolve));
   }
 
   /** Mines `count` blocks, their coinbase to an anyone-can-spend script; the chain's height after. */
@@ -117,9 +96,30 @@ export class LitecoinSeed {
 }
 
 async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
+  return listenOnce(0);
+}
+
+/**
+ * A free port below Linux's ephemeral range (32768–60999), for the seed's P2P port. While the seed
+ * is stopped nothing may take that port: another suite's litecoind, given an ephemeral port, would
+ * answer the nodes told to follow the seed. A listener holding the port is no answer either: each
+ * connection it accepts counts as a peer until it is dropped.
+ */
+async function freePortOutsideEphemeralRange(): Promise<number> {
+  for (;;) {
+    const candidate = 20_000 + Math.floor(Math.random() * 12_000);
+    try {
+      return await listenOnce(candidate);
+    } catch {
+      // taken: try another
+    }
+  }
+}
+
+async function listenOnce(port: number): Promise<number> {
+  const server = createServer().listen(port, '127.0.0.1');
+  await Promise.race([once(server, 'listening'), once(server, 'error').then(([error]) => Promise.reject(error as Error))]);
+  const address = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
-  return port;
+  return address.port;
 }
