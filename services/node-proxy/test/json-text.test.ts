@@ -20,7 +20,71 @@ describe('reading JSON bodies', () => {
       expect([text, parsed.lossless, stringifyJson(parsed.value, parsed.lossless)]).toEqual([text, true, `{"id":${text},"params":[${text},"1e400"]}`]);
     }
     const plain = parseJson('{"id":1,"params":[0.5,-3,1e-7,"12345678901234567890",0,-120,999999999999999]}');
-    expect(plain).toEqual({ value: { id: 1, params: [0.5, -3, 1e-7, '12345678901234567890', 0, -120, 999999999999999] }, lossless: false });
+    expect(plain).toEqual({ value: { id: 1, params: [0.5, -3, 1e-7, '12345678901234567890', 0, -120, 999999999999999] }, lossless: false, canonical: false });
+  });
+
+  it('calls a text canonical only when JSON.stringify writes what was parsed back as that very text', () => {
+    const canonical = [
+      '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}',
+      '[{"id":1,"method":"getblock","params":["00ff",2]},{"id":"x","method":"getblockcount"}]',
+      '{"a":{"b":[{"c":null,"d":true,"e":false}],"f":-12.5,"g":1e-7,"h":"Ω ☃ 😀 /"},"__proto__":{"x":1},"-1":0,"":""}',
+      '"just a string"',
+      '[]',
+    ];
+    const not = [
+      '{"jsonrpc": "2.0","id":1}', // whitespace
+      '\n{"id":1}',
+      '{"id":"a\\/b"}', // an escape JSON.stringify would not write
+      '{"id":"\\u0041"}',
+      '{"id":"a\\nb"}', // one it would: still the long way
+      '{"id":1.50}',
+      '{"id":-0}',
+      '{"id":1E5}',
+      '{"b":1,"1":2}', // an integer-like key: JavaScript lists it first
+      '{"method":"stop","method":"getblockcount"}', // a key twice
+      '{"a":{"x":1,"x":2},"b":3}',
+    ];
+    for (const text of canonical) expect([text, parseJson(text, 64).canonical]).toEqual([text, true]);
+    for (const text of not) expect([text, parseJson(text, 64).canonical]).toEqual([text, false]);
+    // Without a depth bound the value is not walked, and nothing is called canonical.
+    expect(parseJson(canonical[0]!).canonical).toBe(false);
+    expect(parseJson('"\ud800"', 64).canonical).toBe(false); // a lone surrogate, which JSON.stringify escapes
+  });
+
+  it('forwards exactly what JSON.stringify writes of what was checked, for texts written every way JSON allows', () => {
+    // A seeded walk over the ways of writing JSON: whitespace, escapes, number forms, duplicate and integer-like keys.
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const space = () => (random() < 0.1 ? pick([' ', '\n', '\t', '\r\n ']) : '');
+    const strings = ['"a"', '"method"', '"eth_call"', '"Ω"', '"a\\"b"', '"\\u00e9"', '"\\/"', '""', '"0x1e3"', '"1"', '"7"'];
+    const keys = ['"a"', '"b"', '"method"', '"7"', '"\\u0061"'];
+    const numbers = ['0', '-1', '12', '1.5', '1.50', '-0', '1e3', '1E-7', '12345678901234567890', '0.1', '9007199254740991'];
+    const value = (depth: number): string => {
+      const kind = depth > 3 ? pick(['s', 'n', 'l']) : pick(['s', 'n', 'l', 'a', 'o', 'o']);
+      if (kind === 's') return pick(strings);
+      if (kind === 'n') return pick(numbers);
+      if (kind === 'l') return pick(['true', 'false', 'null']);
+      const count = Math.floor(random() * 4);
+      const items = Array.from({ length: count }, () => (kind === 'a' ? value(depth + 1) : `${space()}${pick(keys)}${space()}:${space()}${value(depth + 1)}`));
+      return kind === 'a' ? `[${space()}${items.join(`${space()},`)}${space()}]` : `{${items.join(',')}${space()}}`;
+    };
+    let canonical = 0;
+    for (let index = 0; index < 3000; index++) {
+      const text = value(0);
+      const parsed = parseJson(text, 64);
+      const written = stringifyJson(parsed.value, parsed.lossless);
+      if (parsed.canonical) {
+        canonical++;
+        expect([text, written]).toEqual([text, text]);
+      }
+      const checked = checkRequest(`{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[${text}]}`, ethereum, 100);
+      const params = checked.outcome === 'forward' ? checked.body : undefined;
+      expect([text, params]).toEqual([text, `{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[${written}]}`]);
+    }
+    // Both ways were taken many times.
+    expect(canonical).toBeGreaterThan(300);
+    expect(canonical).toBeLessThan(2700);
   });
 
   it('resolves duplicate keys on the lossless path as JSON.parse does: the last one', () => {

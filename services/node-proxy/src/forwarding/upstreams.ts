@@ -12,7 +12,8 @@ export interface UpstreamRequest {
   method: 'GET' | 'POST';
   /** Path and query under the node's base URL, starting with `/`. */
   path: string;
-  body?: string;
+  /** Text, or the caller's own bytes when they are exactly what was checked. */
+  body?: string | Buffer;
   /** Headers from the caller worth passing on (content type, accept); never its credentials. */
   headers?: Record<string, string>;
 }

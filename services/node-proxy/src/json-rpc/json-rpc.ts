@@ -111,7 +111,8 @@ function isCall(value: unknown): value is Call {
  */
 function hasMethodLookalike(call: Call): boolean {
   // A loop over the keys rather than Object.keys: every call of a batch passes here.
-  for (const key in call) if (key.length === 6 && key !== 'method' && key.toLowerCase() === 'method') return true;
+  // The first letter before toLowerCase, which makes a string: `params` has six letters too.
+  for (const key in call) if (key.length === 6 && (key.charCodeAt(0) | 0x20) === 0x6d && key !== 'method' && key.toLowerCase() === 'method') return true;
   return false;
 }
 
@@ -169,25 +170,30 @@ export function checkRequest(body: string, filter: CallPolicy, maxBatch: number,
   const found: Found = { unknown: [], refusedMethods: [] };
   // A request-level error has no call: the family's dialect, as for every answer of the proxy's.
   const whole = filter.dialect === '2.0' ? { jsonrpc: '2.0' } : {};
-  let parsed: unknown;
-  let lossless: boolean;
+  let parsed: ParsedJson;
   try {
-    ({ value: parsed, lossless } = parseJson(body, maxDepth));
+    parsed = parseJson(body, maxDepth);
   } catch (error) {
     if (error instanceof TooDeepError)
       return { outcome: 'refused', status: 400, answer: errorAnswer(whole, INVALID_REQUEST, error.message), refusedCount: 1, ...found };
     return { outcome: 'refused', status: 400, answer: errorAnswer(whole, PARSE_ERROR, 'parse error: the body is not JSON'), refusedCount: 1, ...found };
   }
-  const checked = checkParsed(parsed, filter, maxBatch, whole, lossless, found);
-  return lossless ? { ...checked, lossless } : checked;
+  const checked = checkParsed(parsed, body, filter, maxBatch, whole, found);
+  return parsed.lossless ? { ...checked, lossless: true } : checked;
 }
 
-function checkParsed(parsed: unknown, filter: CallPolicy, maxBatch: number, whole: object, lossless: boolean, found: Found): Checked {
+/** What is forwarded of a request all of whose calls pass: the text as sent when it is JSON.stringify's own writing of what was checked. */
+function wholeBody(json: ParsedJson, text: string): string {
+  return json.canonical ? text : stringifyJson(json.value, json.lossless);
+}
+
+function checkParsed(json: ParsedJson, text: string, filter: CallPolicy, maxBatch: number, whole: object, found: Found): Checked {
+  const { value: parsed, lossless } = json;
   if (!Array.isArray(parsed)) {
     const judged = judge(parsed, filter, found);
     if (typeof judged !== 'string')
       return { outcome: 'refused', status: judged.error.code === INVALID_REQUEST ? 400 : 200, answer: judged, refusedCount: 1, ...found };
-    return { outcome: 'forward', body: stringifyJson(parsed, lossless), batch: false, refusedCount: 0, call: parsed as Call, method: judged, ...found };
+    return { outcome: 'forward', body: wholeBody(json, text), batch: false, refusedCount: 0, call: parsed as Call, method: judged, ...found };
   }
   if (parsed.length === 0)
     return { outcome: 'refused', status: 400, answer: errorAnswer(whole, INVALID_REQUEST, 'invalid request: empty batch'), refusedCount: 1, ...found };
@@ -216,7 +222,8 @@ function checkParsed(parsed: unknown, filter: CallPolicy, maxBatch: number, whol
   }
   const refusedCount = parsed.length - forwarded.length;
   if (forwarded.length === 0) return { outcome: 'refused', status: 200, answer: answers, refusedCount, ...found };
-  return { outcome: 'forward', body: stringifyJson(forwarded, lossless), batch: true, forwarded, methods, answers, refusedCount, ...found };
+  const body = refusedCount === 0 ? wholeBody(json, text) : stringifyJson(forwarded, lossless);
+  return { outcome: 'forward', body, batch: true, forwarded, methods, answers, refusedCount, ...found };
 }
 
 /** The text of an answer the proxy makes for a checked request: numbers (ids) as the caller wrote them. */
@@ -230,11 +237,15 @@ export function serialise(checked: Pick<Checked, 'lossless'>, answer: unknown): 
  * answer to merge, not an error; a body that is not JSON becomes one error in the batch.
  */
 export function parseNodeBatchAnswer(text: string): ParsedJson {
-  if (text.trim() === '') return { value: [], lossless: false };
+  if (text.trim() === '') return { value: [], lossless: false, canonical: false };
   try {
     return parseJson(text);
   } catch {
-    return { value: { result: null, error: { code: -32603, message: 'the node answered with something other than JSON' }, id: null }, lossless: false };
+    return {
+      value: { result: null, error: { code: -32603, message: 'the node answered with something other than JSON' }, id: null },
+      lossless: false,
+      canonical: false,
+    };
   }
 }
 

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { policyFor } from '../access/access-rules';
 import { AnswerTooLargeError } from '../forwarding/answer-limit';
@@ -42,8 +43,9 @@ export async function forwardJsonRpc(
   path: string,
 ): Promise<void> {
   const { config, filters } = context;
-  const body = await readBody(req, config.PROXY_BODY_LIMIT_BYTES);
-  const bytesIn = Buffer.byteLength(body);
+  const bytes = await readBody(req, config.PROXY_BODY_LIMIT_BYTES);
+  const body = bytes.toString('utf8');
+  const bytesIn = bytes.length;
   const policy = policyFor(filters[route.interfaces.family].forNode(route.dev), route.rules);
   const checked = checkRequest(body, policy, config.PROXY_MAX_BATCH, config.PROXY_MAX_JSON_DEPTH);
   if (checked.outcome === 'forward' && checked.batch) {
@@ -63,7 +65,7 @@ export async function forwardJsonRpc(
     return;
   }
 
-  const forward = { method: 'POST', path, body: checked.body, headers: { 'content-type': 'application/json' } } as const;
+  const forward = { method: 'POST', path, body: forwardedBytes(checked, body, bytes), headers: { 'content-type': 'application/json' } } as const;
   const { family } = route.interfaces;
   // The node busy or warming up: 503 + Retry-After with a JSON-RPC error, not its page or a bare 500.
   const review = {
@@ -84,6 +86,16 @@ export async function forwardJsonRpc(
   }
   record.outcome = 'forwarded';
   record.served = { blocked: checked.refusedCount, bytesIn, bytesOut };
+}
+
+/**
+ * What goes to the node: the checked request as the proxy writes it, which is the caller's text
+ * itself when that text was already JSON.stringify's writing of what was checked (`parseJson`'s
+ * `canonical`); then the caller's bytes go as they came (no encoding), if they were UTF-8 to
+ * begin with (decoding would have replaced what was not, and the node must not read it otherwise).
+ */
+function forwardedBytes(checked: Forwarded, text: string, bytes: Buffer): string | Buffer {
+  return checked.body === text && isUtf8(bytes) ? bytes : checked.body;
 }
 
 /** What a request the proxy answered itself ended as: over a limit, unreadable, or refused calls. */

@@ -85,7 +85,7 @@ async function health(context: ProxyContext, route: Route): Promise<NodeHealth> 
 async function requestedLines(context: ProxyContext, req: IncomingMessage): Promise<number | undefined> {
   const query = new URL(req.url ?? '/', 'http://node').searchParams.get('lines');
   let value: unknown = query ?? undefined;
-  const body = (await readBody(req, 1024)).trim();
+  const body = (await readBody(req, 1024)).toString('utf8').trim();
   if (value === undefined && body !== '') {
     try {
       value = (JSON.parse(body) as { lines?: unknown }).lines;

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { AppError } from '@cloud/http';
 
-/** The request body as text, refusing (413) anything over `limit` bytes without buffering it. */
-export function readBody(req: IncomingMessage, limit: number): Promise<string> {
+/** The request body's bytes, refusing (413) anything over `limit` bytes without buffering it. */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   if (Number(req.headers['content-length']) > limit) return Promise.reject(tooLarge(limit));
   // Plain events rather than `for await`: this runs on every call, and the async iterator costs more.
   return new Promise((resolve, reject) => {
@@ -18,7 +18,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8')));
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
     req.on('error', reject);
   });
 }

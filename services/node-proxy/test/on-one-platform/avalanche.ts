@@ -14,6 +14,8 @@ interface SeenRequest {
   url: string;
   authorization: string | undefined;
   body: string;
+  /** The body's bytes as they came. */
+  bytes: Buffer;
 }
 
 /**
@@ -24,10 +26,12 @@ function fakeAvalancheNode() {
   const seen: SeenRequest[] = [];
   const state = { healthy: true };
   const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      seen.push({ method: req.method!, url: req.url!, authorization: req.headers.authorization, body });
+      const bytes = Buffer.concat(chunks);
+      const body = bytes.toString('utf8');
+      seen.push({ method: req.method!, url: req.url!, authorization: req.headers.authorization, body, bytes });
       if (req.method === 'GET') {
         res.writeHead(state.healthy ? 200 : 503, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ checks: {}, healthy: state.healthy }));
@@ -117,8 +121,25 @@ describe('the proxy serving an avalanche validator node', () => {
         url: path,
         authorization: nodeRpcAuthorization(platform.rpcKey, 'node-avalanche'),
         body: '{"jsonrpc":"2.0","id":7,"method":"info.getNodeID","params":{}}',
+        bytes: Buffer.from('{"jsonrpc":"2.0","id":7,"method":"info.getNodeID","params":{}}'),
       });
     }
+  });
+
+  it('forwards a body already written as the proxy would write it as it came, and one that is not UTF-8 as the proxy read it', async () => {
+    const compact = Buffer.from('[{"jsonrpc":"2.0","id":1,"method":"info.getNodeID","params":{"tag":"Ω"}},{"jsonrpc":"2.0","id":2,"method":"info.getNodeID"}]');
+    expect(await call({ path: '/ext/info', body: compact })).toMatchObject({ status: 200, body: [{ id: 1 }, { id: 2 }] });
+    expect(fake.seen.at(-1)!.bytes.equals(compact)).toBe(true);
+    // 0xff is no UTF-8: read as U+FFFD, which is what was checked and what the node must get, never the byte itself.
+    const notUtf8 = Buffer.concat([
+      Buffer.from('{"jsonrpc":"2.0","id":3,"method":"info.getNodeID","params":{"tag":"'),
+      Buffer.from([0xff]),
+      Buffer.from('"}}'),
+    ]);
+    expect(await call({ path: '/ext/info', body: notUtf8 })).toMatchObject({ status: 200, body: { id: 3 } });
+    expect(fake.seen.at(-1)!.bytes.toString('hex')).toBe(
+      Buffer.from('{"jsonrpc":"2.0","id":3,"method":"info.getNodeID","params":{"tag":"\ufffd"}}').toString('hex'),
+    );
   });
 
   it('passes the health checks’ GETs through, with their query', async () => {
