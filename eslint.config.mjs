@@ -27,6 +27,11 @@ const layerZones = [
     message: "a driver implements the domain's port (domain/node-driver.ts) and may use the records, never a repository, an entry point or the wiring.",
   },
   { target: service('entry-points'), from: [service('drivers'), wiring], message: 'entry points call the domain; the wiring imports them, not the reverse.' },
+  {
+    target: service('entry-points'),
+    from: [service('data-access')],
+    message: 'entry points call the domain, which alone reaches data-access (the records and all that talks to the database).',
+  },
   { target: './packages/*/src/**', from: ['./services/**', './apps/**'], message: 'shared packages are imported by services and apps, never the reverse.' },
   { target: './services/*/src/**', from: ['./apps/**'], message: 'apps import services, never the reverse.' },
 ];

@@ -1,5 +1,5 @@
 // `npm start`: every service in one process on the embedded defaults (PGlite, dev outbox).
-import { exitOnShutdownSignal } from '@cloud/http';
+import { exitOnShutdownSignal, exitWithError } from '@cloud/http';
 import { createLogger } from '@cloud/logging';
 import { startPlatform } from './platform';
 
@@ -14,7 +14,4 @@ startPlatform()
     else logger.info('nodes run on their real networks where the real software is installed (LOCAL_NETWORKS=public); any other says dev: true');
     exitOnShutdownSignal(logger, () => platform.stop());
   })
-  .catch((error: unknown) => {
-    process.stderr.write(`the platform failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  });
+  .catch((error: unknown) => exitWithError(error, 'the platform failed to start'));

@@ -46,6 +46,12 @@ export function printJson(o: Output, value: unknown): void {
   o.out.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+/** A command's list: as JSON with --json, else as a table (printTable). */
+export function printList<Row extends object>(o: Output, rows: Row[], columns: Array<Column<Row>>, empty: string): void {
+  if (o.json) return printJson(o, rows);
+  printTable(o, rows, columns, empty);
+}
+
 /** Rows as a table under a header; `empty` (e.g. "No nodes.") goes to err when there are none. */
 export function printTable<Row extends object>(o: Output, rows: Row[], columns: Array<Column<Row>>, empty: string): void {
   if (rows.length === 0) {

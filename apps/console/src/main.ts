@@ -1,5 +1,5 @@
 // Serves the console alone (its image, `npm start -w apps/console`), configured by the environment.
-import { exitOnShutdownSignal, serveHttp } from '@cloud/http';
+import { exitOnShutdownSignal, exitWithError, serveHttp } from '@cloud/http';
 import { createLogger } from '@cloud/logging';
 import { consoleSettings, loadConsoleConfig } from './config';
 import { createConsoleApp } from './server';
@@ -11,7 +11,4 @@ async function main() {
   exitOnShutdownSignal(logger, () => server.close());
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`the console failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+main().catch((error: unknown) => exitWithError(error, 'the console failed to start'));

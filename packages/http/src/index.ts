@@ -31,6 +31,6 @@ export {
 export type { DocumentInfo, OpenApiDocument } from './openapi';
 export { parseInput } from './validate';
 export { idOf, timestamp, unstorableTextProblem } from './input-rules';
-export { exitOnShutdownSignal, listenServer, serveHttp } from './serve';
+export { exitOnShutdownSignal, exitWithError, listenServer, serveHttp } from './serve';
 export type { RunningServer, ServeOptions } from './serve';
 export { nodeEndpointsSchema } from './node-endpoints-schema';

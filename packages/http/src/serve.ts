@@ -80,6 +80,16 @@ function closeServer(server: Server, graceMs: number): Promise<void> {
 }
 
 /**
+ * Ends a program whose start or command failed: the error's message on stderr, after `what: `
+ * when given (`accounts service failed to start: …`), and exit code 1.
+ */
+export function exitWithError(error: unknown, what?: string): never {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`${what === undefined ? '' : `${what}: `}${message}\n`);
+  process.exit(1);
+}
+
+/**
  * Runs `shutdown` once on SIGINT or SIGTERM, then exits: 0 when it finished in time, 1 when it
  * failed or took longer than `timeoutMs` (the runtime contract allows 10 s).
  */

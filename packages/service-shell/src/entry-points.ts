@@ -1,6 +1,6 @@
 import type { RequestListener } from 'node:http';
 import type { ServiceDatabaseSettings } from '@cloud/db';
-import { exitOnShutdownSignal, serveHttp } from '@cloud/http';
+import { exitOnShutdownSignal, exitWithError, serveHttp } from '@cloud/http';
 import { createLogger, type Logger, type LogLevel } from '@cloud/logging';
 import { migrateServiceDatabase, type ServiceSchema } from './service-database';
 
@@ -46,7 +46,7 @@ export function runApiService(main: ApiServiceMain): void {
       main.shutdown?.exitBoundMs,
     );
   };
-  run().catch((error: unknown) => failed(`${main.name} service failed to start`, error));
+  run().catch((error: unknown) => exitWithError(error, `${main.name} service failed to start`));
 }
 
 export interface MigrateCommand {
@@ -67,10 +67,5 @@ export function runMigrateCommand(command: MigrateCommand): void {
     const config = command.loadConfig();
     await migrateServiceDatabase(config, command.owned, createLogger({ service: command.logAs, level: config.LOG_LEVEL }));
   };
-  run().catch((error: unknown) => failed(`${command.name} migrations failed`, error));
-}
-
-function failed(what: string, error: unknown): void {
-  process.stderr.write(`${what}: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
+  run().catch((error: unknown) => exitWithError(error, `${command.name} migrations failed`));
 }

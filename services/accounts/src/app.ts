@@ -15,6 +15,7 @@ import type { Mailer } from './data-access/mailer';
 import { RevocationsRepository } from './data-access/revocations.repository';
 import { TwoFactorRepository } from './data-access/two-factor.repository';
 import { UsersRepository } from './data-access/users.repository';
+import { CallEventLog } from './domain/call-events';
 import { ClientKeysService } from './domain/client-keys';
 import { AttemptLimit } from './domain/attempt-limit';
 import { LoginThrottle } from './domain/login-throttle';
@@ -52,7 +53,7 @@ export interface AccountsApp {
   /** Waits for call events still being written. */
   recorder: CallRecorder;
   /** Where every service's call events are stored. */
-  events: EventsRepository;
+  events: CallEventLog;
   revocations: Revocations;
   /** Waits for password-reset e-mails being sent. */
   passwordResets: PasswordResets;
@@ -64,6 +65,7 @@ export function createAccountsApp(deps: AccountsAppDependencies): AccountsApp {
   const users = new UsersRepository(db);
   const clientKeys = new ClientKeysRepository(db);
   const events = new EventsRepository(db);
+  const callEvents = new CallEventLog(events);
   const revocations = new Revocations({ db, revocations: new RevocationsRepository(db), outbox: deps.outbox, clock });
 
   const signer = new TokenSigner(deps.signingKey, clock);
@@ -167,12 +169,12 @@ export function createAccountsApp(deps: AccountsAppDependencies): AccountsApp {
         passwordResets,
         twoFactor: twoFactorService,
         clientKeys: clientKeysService,
-        events,
+        events: callEvents,
         signingKey: deps.signingKey,
         requireAccount,
       }),
       revocationsRouter(revocations),
     ],
   });
-  return { app, recorder, events, revocations, passwordResets };
+  return { app, recorder, events: callEvents, revocations, passwordResets };
 }

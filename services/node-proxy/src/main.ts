@@ -2,7 +2,7 @@
 // one process, or with PROXY_WORKERS > 1 a primary and that many workers sharing the ports.
 import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
-import { exitOnShutdownSignal } from '@cloud/http';
+import { exitOnShutdownSignal, exitWithError } from '@cloud/http';
 import { createLogger } from '@cloud/logging';
 import { runProxyPrimary } from './cluster/proxy-primary';
 import { runProxyWorker } from './cluster/proxy-worker';
@@ -24,7 +24,4 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`node-proxy failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+main().catch((error: unknown) => exitWithError(error, 'node-proxy failed to start'));

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ClientKeySummary } from '@cloud/sdk';
 import type { ContextOf } from '../context';
-import { note, printJson, printRecord, printTable } from '../output';
+import { note, printJson, printList, printRecord } from '../output';
 
 // keys create|list|remove: client key pairs for programs; token: a client access token for this session.
 
@@ -28,8 +28,7 @@ export function registerClientKeyCommands(program: Command, contextOf: ContextOf
       const ctx = contextOf(command);
       const list = await ctx.cloud().accounts.listClientKeys();
       const session = ctx.cloud().currentSession();
-      if (ctx.output.json) return printJson(ctx.output, list);
-      printTable<ClientKeySummary>(
+      printList<ClientKeySummary>(
         ctx.output,
         list,
         [

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CloudEvent } from '@cloud/sdk';
 import type { ContextOf } from '../context';
 import { positiveInteger } from '../option-parsers';
-import { printJson, printTable } from '../output';
+import { printList } from '../output';
 
 // events: the record of your calls.
 
@@ -15,8 +15,7 @@ export function registerEventsCommand(program: Command, contextOf: ContextOf): v
     .action(async (options: { service?: string; limit?: number }, command: Command) => {
       const ctx = contextOf(command);
       const events = await ctx.cloud().accounts.events({ service: options.service, limit: options.limit });
-      if (ctx.output.json) return printJson(ctx.output, events);
-      printTable<CloudEvent>(
+      printList<CloudEvent>(
         ctx.output,
         events,
         [

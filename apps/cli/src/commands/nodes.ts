@@ -3,7 +3,7 @@ import { syncWords, type ChainOption, type Node, type UserImage } from '@cloud/s
 import type { ContextOf } from '../context';
 import { UsageError } from '../exit-codes';
 import { positiveInteger } from '../option-parsers';
-import { note, printJson, printTable } from '../output';
+import { note, printJson, printList } from '../output';
 import { registerNodeAccessCommands } from './node-access';
 import { NODE_ARGUMENT, resolveNodeId } from './node-names';
 import { printNode } from './node-record';
@@ -23,8 +23,7 @@ export function registerNodeCommands(program: Command, contextOf: ContextOf): vo
     .action(async (_options: unknown, command: Command) => {
       const ctx = contextOf(command);
       const chains = await ctx.cloud().nodes.chains();
-      if (ctx.output.json) return printJson(ctx.output, chains);
-      printTable<ChainOption>(
+      printList<ChainOption>(
         ctx.output,
         chains,
         [
@@ -79,8 +78,7 @@ export function registerNodeCommands(program: Command, contextOf: ContextOf): vo
     .action(async (_options: unknown, command: Command) => {
       const ctx = contextOf(command);
       const list = await ctx.cloud().nodes.list();
-      if (ctx.output.json) return printJson(ctx.output, list);
-      printTable<Node>(
+      printList<Node>(
         ctx.output,
         list,
         [

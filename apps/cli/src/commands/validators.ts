@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import type { StakingLimits, Validator } from '@cloud/sdk';
 import type { Context, ContextOf } from '../context';
 import { positiveInteger } from '../option-parsers';
-import { note, printJson, printRecord, printTable } from '../output';
+import { note, printJson, printList, printRecord } from '../output';
 import { waitWithProgress } from './wait';
 
 // Avalanche validators: validators create|list|info|remove|limits.
@@ -39,8 +39,7 @@ export function registerValidatorCommands(program: Command, contextOf: ContextOf
       const ctx = contextOf(command);
       const staking = ctx.cloud().staking;
       const list = network ? await staking.list(network) : await staking.listAll();
-      if (ctx.output.json) return printJson(ctx.output, list);
-      printTable<Validator>(
+      printList<Validator>(
         ctx.output,
         list,
         [

@@ -1,10 +1,11 @@
-import { useCallback, useState } from 'react';
+import type { PlatformClient } from '@cloud/sdk/browser';
+import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useApi, useConsole, type ShownOnceSecret } from './context';
 import { usePolling } from './polling';
 
 // What the list pages (nodes, validators) share: their list read again every few seconds, their
-// create form's call, and the sentence a detail page leaves for its list when it sends the person
+// create form's choices and call, and the sentence a detail page leaves for its list when it sends the person
 // back (a delete under way).
 
 /**
@@ -54,6 +55,32 @@ export function useCreation<Thing>(
     return result.value;
   };
   return { busy, created, create };
+}
+
+/**
+ * A create form's choices (chains, networks), read with `run` when the form shows (again for
+ * another client), the key of the one chosen (the person's choice, else `initial` of the choices
+ * read, by default the first; '' while there is none) and its setter, as useState gives them.
+ */
+export function useChoices<Choice>(
+  run: ReturnType<typeof useApi>['run'],
+  read: (client: PlatformClient) => Promise<Choice[]>,
+  keyOf: (choice: Choice) => string,
+  initial: (choices: Choice[]) => Choice | undefined = (choices) => choices[0],
+) {
+  const { client } = useConsole();
+  const [choices, setChoices] = useState<Choice[]>([]);
+  const [chosen, choose] = useState('');
+  // `read`, `keyOf` and `initial` are the form's fixed rules: only another client reads the choices again.
+  useEffect(() => {
+    void run(() => read(client)).then((result) => {
+      if (!result.ok) return;
+      setChoices(result.value);
+      const first = initial(result.value);
+      choose((current) => current || (first === undefined ? '' : keyOf(first)));
+    });
+  }, [client, run]);
+  return [choices, chosen, choose] as const;
 }
 
 /** Sends the person to the list page at `path`, which says `message` (see useMessageForList). */

@@ -1,9 +1,9 @@
-import type { Clock, RevocationCheck, TokenSigner, TokenVerifier } from '@cloud/auth';
+import type { RevocationCheck, TokenSigner, TokenVerifier } from '@cloud/auth';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '@cloud/http';
-import type { ClientKey, ClientKeysRepository } from '../data-access/client-keys.repository';
+import type { ClientKey } from '../data-access/client-keys.repository';
 import type { UsersRepository } from '../data-access/users.repository';
 import { equalHex, keyedHashHex, randomAlphanumeric } from './credentials';
-import type { Revocations } from './revocations';
+import type { StandingCredentialsDependencies } from './standing-credentials';
 
 export const CLIENT_ID_LENGTH = 40;
 export const CLIENT_SECRET_LENGTH = 80;
@@ -19,15 +19,13 @@ export interface ClientTokens {
   refreshToken: string;
 }
 
-export interface ClientKeysDependencies {
-  keys: ClientKeysRepository;
+/** The client keys, revocations and clock that end a standing credential (deleting a key ends its tokens), and more. */
+export interface ClientKeysDependencies extends StandingCredentialsDependencies {
   users: UsersRepository;
   signer: TokenSigner;
   verifier: TokenVerifier;
   isRevoked: RevocationCheck;
-  revocations: Revocations;
   secretHashKey: Buffer;
-  clock: Clock;
   maxKeysPerUser: number;
 }
 

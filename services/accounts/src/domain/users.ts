@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock, TokenSigner } from '@cloud/auth';
+import type { TokenSigner } from '@cloud/auth';
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '@cloud/http';
 import type { Logger } from '@cloud/logging';
-import type { ClientKeysRepository } from '../data-access/client-keys.repository';
 import type { Mailer } from '../data-access/mailer';
-import { DuplicateEmailError, type BillingAddress, type User, type UsersRepository } from '../data-access/users.repository';
+import { DuplicateEmailError, type BillingAddress, type User } from '../data-access/users.repository';
 import { randomUrlToken, sha256Hex } from './credentials';
 import type { AttemptLimit } from './attempt-limit';
 import type { LoginThrottle } from './login-throttle';
 import { sendCredentialsEndedEmail } from './credentials-ended-email';
-import { replacePassword } from './password-change';
-import { passwordWeakness, type PasswordHasher } from './passwords';
-import type { Revocations } from './revocations';
+import { replacePassword, type PasswordChangeDependencies } from './password-change';
+import { passwordWeakness } from './passwords';
 import { secondFactorRefusal, type TwoFactorCodes } from './two-factor-codes';
 import { EMPTY_BILLING_ADDRESS } from './profile';
 import type { EndedCredentials } from './standing-credentials';
@@ -30,20 +28,15 @@ export interface ProfileUpdate {
   billingAddress?: Partial<BillingAddress>;
 }
 
-export interface UsersDependencies {
-  users: UsersRepository;
-  /** Client keys, deleted when the password changes. */
-  keys: ClientKeysRepository;
-  passwords: PasswordHasher;
+/** What a password change takes (the users and client keys, the hasher, revocations, the clock), and more. */
+export interface UsersDependencies extends PasswordChangeDependencies {
   throttle: LoginThrottle;
   secondFactor: TwoFactorCodes;
   /** Sign-ups per client address. */
   signUpLimit: AttemptLimit;
-  revocations: Revocations;
   signer: TokenSigner;
   mailer: Mailer;
   logger: Logger;
-  clock: Clock;
   /** Where the verification e-mail's links point. */
   links: EmailLinks;
   verificationTtlHours: number;

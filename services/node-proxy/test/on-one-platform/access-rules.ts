@@ -128,6 +128,17 @@ describe("the proxy applies each node's access rules and credentials", () => {
       expect(corsCheck(refused.headers, APP)).toBe(true);
     });
 
+    it('looks the node up once for a preflight', async () => {
+      // Every way a request names its node (Host, URL token, Basic user) is a lookup in the table.
+      const lookups = (['get', 'byUrlToken', 'byNodeUser'] as const).map((name) => jest.spyOn(direct.context.table, name));
+      try {
+        expect((await preflight(APP)).status).toBe(204);
+        expect(lookups.reduce((calls, lookup) => calls + lookup.mock.calls.length, 0)).toBe(1);
+      } finally {
+        for (const lookup of lookups) lookup.mockRestore();
+      }
+    });
+
     it("gives another origin no CORS headers: its preflight fails the browser's check, and its call is 403", async () => {
       const evil = 'https://evil.example';
       const answer = await preflight(evil);

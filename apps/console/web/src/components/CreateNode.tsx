@@ -1,8 +1,8 @@
 import { LIMITS, type ChainOption, type Node } from '@cloud/sdk/browser';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useApi, useConsole } from '../context';
-import { useCreation } from '../list-page';
+import { useChoices, useCreation } from '../list-page';
 import { Alert } from './Alert';
 
 /** Whether nodes of the option can keep a transaction index: Bitcoin family, not pruned. */
@@ -25,17 +25,12 @@ export function CreateNode({ onCreated }: { onCreated: (node: Node) => void }) {
   } = useCreation(run, onCreated, (node: Node) =>
     node.nodeUser && node.nodePass ? { id: node.id, secret: { user: node.nodeUser, password: node.nodePass } } : undefined,
   );
-  const [chains, setChains] = useState<ChainOption[]>([]);
-  const [image, setImage] = useState('');
+  const [chains, image, setImage] = useChoices(
+    run,
+    (client) => client.nodes.chains(),
+    (chain) => chain.image,
+  );
   const ids = { image: useId(), name: useId(), nameHint: useId(), large: useId(), jwt: useId(), txindex: useId(), imageHint: useId() };
-
-  useEffect(() => {
-    void run(() => client.nodes.chains()).then((result) => {
-      if (!result.ok) return;
-      setChains(result.value);
-      setImage((current) => current || result.value[0]?.image || '');
-    });
-  }, [client, run]);
 
   const option = chains.find((chain) => chain.image === image);
 

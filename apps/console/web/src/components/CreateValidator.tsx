@@ -1,8 +1,8 @@
-import type { StakingLimits, StakingNetwork, Validator } from '@cloud/sdk/browser';
+import type { StakingLimits, Validator } from '@cloud/sdk/browser';
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { useApi, useConsole } from '../context';
-import { useCreation } from '../list-page';
+import { useChoices, useCreation } from '../list-page';
 import { Alert } from './Alert';
 import { CopyableCode } from './Copyable';
 
@@ -21,18 +21,14 @@ export function CreateValidator({ onCreated }: { onCreated: (validator: Validato
   } = useCreation(run, onCreated, (validator: Validator) =>
     validator.nodePass ? { id: validator.nodeId, secret: { user: validator.nodeUser, password: validator.nodePass } } : undefined,
   );
-  const [networks, setNetworks] = useState<StakingNetwork[]>([]);
-  const [network, setNetwork] = useState('');
+  const [networks, network, setNetwork] = useChoices(
+    run,
+    (client) => client.staking.networks(),
+    (option) => option.network,
+    (options) => options.find((option) => option.network === 'fuji') ?? options[0],
+  );
   const [limits, setLimits] = useState<StakingLimits | null>(null);
   const networkId = useId();
-
-  useEffect(() => {
-    void run(() => client.staking.networks()).then((result) => {
-      if (!result.ok) return;
-      setNetworks(result.value);
-      setNetwork((current) => current || (result.value.find((option) => option.network === 'fuji') ?? result.value[0])?.network || '');
-    });
-  }, [client, run]);
 
   useEffect(() => {
     if (!network) return;

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { authOf } from '@cloud/auth';
-import { InvalidInputError, jsonResponse } from '@cloud/http';
-import { UnknownCursorError } from '../../data-access/events.repository';
+import { jsonResponse } from '@cloud/http';
 import { accountAuth, accountsRoute, invalidInput } from './route';
 import { eventSchema, eventsQuery } from './schemas';
 
@@ -16,22 +15,17 @@ export const eventsRoutes = [
     request: { query: eventsQuery },
     responses: { 200: jsonResponse('events', z.array(eventSchema)), 400: invalidInput },
     handler: async ({ query, res, deps }) => {
-      try {
-        res.json(
-          await deps.events.list({
-            userId: authOf(res).sub,
-            limit: query.limit,
-            beforeId: query.before,
-            service: query.service,
-            since: query.since === undefined ? undefined : new Date(query.since),
-            until: query.until === undefined ? undefined : new Date(query.until),
-            background: query.background === undefined ? undefined : query.background === 'true',
-          }),
-        );
-      } catch (error) {
-        if (error instanceof UnknownCursorError) throw new InvalidInputError('query.before: no such event of yours');
-        throw error;
-      }
+      res.json(
+        await deps.events.list({
+          userId: authOf(res).sub,
+          limit: query.limit,
+          beforeId: query.before,
+          service: query.service,
+          since: query.since === undefined ? undefined : new Date(query.since),
+          until: query.until === undefined ? undefined : new Date(query.until),
+          background: query.background === undefined ? undefined : query.background === 'true',
+        }),
+      );
     },
   }),
 ];

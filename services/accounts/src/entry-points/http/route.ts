@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { SigningKey } from '@cloud/auth';
 import { errorResponse, routeDeclarer, type RouteAuth } from '@cloud/http';
-import type { EventsRepository } from '../../data-access/events.repository';
+import type { CallEventLog } from '../../domain/call-events';
 import type { ClientKeysService } from '../../domain/client-keys';
 import type { PasswordResets } from '../../domain/password-resets';
 import type { TwoFactorService } from '../../domain/two-factor';
@@ -13,7 +13,7 @@ export interface AccountsRouteDeps {
   passwordResets: PasswordResets;
   twoFactor: TwoFactorService;
   clientKeys: ClientKeysService;
-  events: EventsRepository;
+  events: CallEventLog;
   signingKey: SigningKey;
   requireAccount: RequestHandler;
 }

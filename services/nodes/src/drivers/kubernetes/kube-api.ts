@@ -46,6 +46,14 @@ export interface KubeApi {
   podLog(name: string, container: string, tailLines: number): Promise<string>;
 }
 
+/** The client's create, read, replace and delete of one kind of namespaced object. */
+interface NamespacedMethods<T> {
+  create(request: { namespace: string; body: T }): Promise<T>;
+  read(request: { name: string; namespace: string }): Promise<T>;
+  replace(request: { name: string; namespace: string; body: T }): Promise<T>;
+  delete(request: { name: string; namespace: string }): Promise<unknown>;
+}
+
 export interface KubeApiOptions {
   client: KubernetesClientModule;
   namespace: string;
@@ -91,38 +99,42 @@ export function openKubeApi(options: KubeApiOptions): KubeApi {
   const deleted = async (action: string, request: () => Promise<unknown>): Promise<void> => {
     await call(action, request);
   };
+  /** The calls on one kind of object, through the client's namespaced methods for it. */
+  const objectCalls = <T>(kind: string, methods: NamespacedMethods<T>): ObjectCalls<T> => ({
+    kind,
+    create: (body) => call(`create ${kind}`, () => methods.create({ namespace, body })),
+    read: (name) => call(`read ${kind} ${name}`, () => methods.read({ name, namespace })),
+    replace: (name, body) => call(`replace ${kind} ${name}`, () => methods.replace({ name, namespace, body })),
+    delete: (name) => deleted(`delete ${kind} ${name}`, () => methods.delete({ name, namespace })),
+  });
 
   return {
     namespace,
-    secrets: {
-      kind: 'Secret',
-      create: (body) => call('create Secret', () => core.createNamespacedSecret({ namespace, body })),
-      read: (name) => call(`read Secret ${name}`, () => core.readNamespacedSecret({ name, namespace })),
-      replace: (name, body) => call(`replace Secret ${name}`, () => core.replaceNamespacedSecret({ name, namespace, body })),
-      delete: (name) => deleted(`delete Secret ${name}`, () => core.deleteNamespacedSecret({ name, namespace })),
-    },
-    services: {
-      kind: 'Service',
-      create: (body) => call('create Service', () => core.createNamespacedService({ namespace, body })),
-      read: (name) => call(`read Service ${name}`, () => core.readNamespacedService({ name, namespace })),
-      replace: (name, body) => call(`replace Service ${name}`, () => core.replaceNamespacedService({ name, namespace, body })),
-      delete: (name) => deleted(`delete Service ${name}`, () => core.deleteNamespacedService({ name, namespace })),
-    },
-    networkPolicies: {
-      kind: 'NetworkPolicy',
-      create: (body) => call('create NetworkPolicy', () => networking.createNamespacedNetworkPolicy({ namespace, body })),
-      read: (name) => call(`read NetworkPolicy ${name}`, () => networking.readNamespacedNetworkPolicy({ name, namespace })),
-      replace: (name, body) => call(`replace NetworkPolicy ${name}`, () => networking.replaceNamespacedNetworkPolicy({ name, namespace, body })),
-      delete: (name) => deleted(`delete NetworkPolicy ${name}`, () => networking.deleteNamespacedNetworkPolicy({ name, namespace })),
-    },
-    statefulSets: {
-      kind: 'StatefulSet',
-      create: (body) => call('create StatefulSet', () => apps.createNamespacedStatefulSet({ namespace, body })),
-      read: (name) => call(`read StatefulSet ${name}`, () => apps.readNamespacedStatefulSet({ name, namespace })),
-      replace: (name, body) => call(`replace StatefulSet ${name}`, () => apps.replaceNamespacedStatefulSet({ name, namespace, body })),
+    secrets: objectCalls('Secret', {
+      create: (request) => core.createNamespacedSecret(request),
+      read: (request) => core.readNamespacedSecret(request),
+      replace: (request) => core.replaceNamespacedSecret(request),
+      delete: (request) => core.deleteNamespacedSecret(request),
+    }),
+    services: objectCalls('Service', {
+      create: (request) => core.createNamespacedService(request),
+      read: (request) => core.readNamespacedService(request),
+      replace: (request) => core.replaceNamespacedService(request),
+      delete: (request) => core.deleteNamespacedService(request),
+    }),
+    networkPolicies: objectCalls('NetworkPolicy', {
+      create: (request) => networking.createNamespacedNetworkPolicy(request),
+      read: (request) => networking.readNamespacedNetworkPolicy(request),
+      replace: (request) => networking.replaceNamespacedNetworkPolicy(request),
+      delete: (request) => networking.deleteNamespacedNetworkPolicy(request),
+    }),
+    statefulSets: objectCalls('StatefulSet', {
+      create: (request) => apps.createNamespacedStatefulSet(request),
+      read: (request) => apps.readNamespacedStatefulSet(request),
+      replace: (request) => apps.replaceNamespacedStatefulSet(request),
       // Background: the pod goes after the StatefulSet, as kubectl delete does.
-      delete: (name) => deleted(`delete StatefulSet ${name}`, () => apps.deleteNamespacedStatefulSet({ name, namespace, propagationPolicy: 'Background' })),
-    },
+      delete: (request) => apps.deleteNamespacedStatefulSet({ ...request, propagationPolicy: 'Background' }),
+    }),
     persistentVolumeClaims: {
       kind: 'PersistentVolumeClaim',
       // A patch body goes out as it is (the client does not serialize it): only plain label maps here.
