@@ -68,12 +68,18 @@ describe('node names', () => {
   });
 
   it('renames a node with PATCH {name}, changing nothing else, and removes the name with null', async () => {
-    const before = (await nodes.http.get(`/users/me/nodes/${named.id}`).set(asAlice()).expect(200)).body as NodeBody;
+    // The node settles first: its start (provisioning → running) and its sync readings are the driver's, not the PATCH's.
+    let before: NodeBody | undefined;
+    await waitUntil(
+      'the node runs',
+      async () => (before = (await nodes.http.get(`/users/me/nodes/${named.id}`).set(asAlice()).expect(200)).body as NodeBody).state === 'running',
+      60_000,
+    );
     const revision = ((await nodes.service.db('nodes').where({ id: named.id }).first('revision')) as { revision: number }).revision;
     platform.clock.advance(1000);
     const renamed = (await patch(named.id, { name: 'ledger sync' }).expect(200)).body as NodeBody;
-    expect(renamed).toEqual({ ...before, name: 'ledger sync', updatedAt: expect.any(String) });
-    expect(Date.parse(renamed.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
+    expect(renamed).toEqual({ ...before, name: 'ledger sync', updatedAt: expect.any(String), sync: expect.any(Object) });
+    expect(Date.parse(renamed.updatedAt)).toBeGreaterThan(Date.parse(before!.updatedAt));
     // Not a change of the node's route: the proxy's revision stays.
     expect(((await nodes.service.db('nodes').where({ id: named.id }).first('revision')) as { revision: number }).revision).toBe(revision);
     expect((await list())[0]?.name).toBe('ledger sync');
