@@ -18,6 +18,9 @@ export {
   CREDENTIALS_COUNTED_PER_NODE,
   credentialUsageSchema,
   methodUsageSchema,
+  memberUsageSchema,
+  POOL_MEMBERS_MAX,
+  poolOfRouteSchema,
   nodeAccessSchema,
   nodeCredentialSchema,
   nodeTokenSchema,
@@ -26,7 +29,7 @@ export {
   packCallEvents,
   USAGE_OUTCOMES,
 } from './messages';
-export type { AnyBusMessage, BusMessage, MessageKind, NodeAccess, NodeRoute, Payload, UsageOutcome } from './messages';
+export type { AnyBusMessage, BusMessage, MessageKind, NodeAccess, NodeRoute, Payload, PoolOfRoute, UsageOutcome } from './messages';
 export { createOutbox, Outbox } from './outbox';
 export type { OutboxOptions } from './outbox';
 export { RabbitMqBus } from './rabbitmq-bus';

@@ -65,6 +65,16 @@ export const nodeAccessSchema = z.object({
 
 export type NodeAccess = z.infer<typeof nodeAccessSchema>;
 
+/** Most nodes in one pool. */
+export const POOL_MEMBERS_MAX = 16;
+
+export const poolOfRouteSchema = z.object({
+  members: z.array(id).max(POOL_MEMBERS_MAX),
+  maxLagBlocks: z.number().int().min(0).max(10_000),
+});
+
+export type PoolOfRoute = z.infer<typeof poolOfRouteSchema>;
+
 /**
  * Everything the node-proxy needs to route and authenticate calls to a node, at one revision of
  * it. Every `node.*` message carries it, and the nodes service's `nodes.routes` snapshot lists it,
@@ -110,6 +120,12 @@ export const nodeRouteSchema = z.object({
   tokens: z.array(nodeTokenSchema).max(100).optional(),
   /** Its owner's access rules (`docs/decisions/018-node-access-rules.md`); absent: none. */
   access: nodeAccessSchema.optional(),
+  /**
+   * Present on a pool's route only (`pool.*` messages): the route is an endpoint over these nodes
+   * of the owner's, all of the route's image and dev flag; `upstream` is null. A call goes to a
+   * member that runs, is not syncing and is at most `maxLagBlocks` behind the best member's head.
+   */
+  pool: poolOfRouteSchema.optional(),
 });
 
 export type NodeRoute = z.infer<typeof nodeRouteSchema>;
@@ -147,6 +163,12 @@ export const credentialUsageSchema = z.object({
 /** Most credentials of one node counted in one interval (a node has at most 100 at a time). */
 export const CREDENTIALS_COUNTED_PER_NODE = 200;
 
+/** Calls of a pool one of its members served (a member since removed is still counted). */
+export const memberUsageSchema = z.object({
+  nodeId: id,
+  calls: z.number().int().positive(),
+});
+
 /** Request and byte counts of one node over an interval at one proxy replica. */
 export const nodeUsageSchema = z.object({
   nodeId: id,
@@ -162,6 +184,13 @@ export const nodeUsageSchema = z.object({
   credentials: z
     .array(credentialUsageSchema)
     .max(CREDENTIALS_COUNTED_PER_NODE * USAGE_OUTCOMES.length)
+    .default([]),
+  /** Calls the proxy answered from its cache or its tracked head, without the node (counted in `calls` too; absent from older proxies). */
+  cachedCalls: z.number().int().nonnegative().default(0),
+  /** A pool's calls by the member node that served them (absent for a node, and from older proxies). */
+  members: z
+    .array(memberUsageSchema)
+    .max(POOL_MEMBERS_MAX * 4)
     .default([]),
 });
 
@@ -211,6 +240,10 @@ export const messageSchemas = {
   'node.deleting': nodeRouteSchema,
   /** The node and its data are gone. */
   'node.deleted': nodeRouteSchema,
+  /** A pool was created or changed (members, credentials, access rules, name): its route at a new revision, with `pool`. */
+  'pool.changed': nodeRouteSchema.extend({ pool: poolOfRouteSchema }),
+  /** The pool is gone (state `deleted`): stop routing to it. */
+  'pool.deleted': nodeRouteSchema,
   /**
    * The staking service created a validator: the nodes service creates its node, under this id,
    * for this user, from a validator image (`avalanchefuji`), with these Basic credentials (the

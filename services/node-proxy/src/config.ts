@@ -90,6 +90,27 @@ export const proxyEnvironment = commonEnvironment
     PROXY_USAGE_INTERVAL_MS: positiveInt(5_000),
     /** A full reload of the routing table this often, besides the one at each (re)connection. */
     PROXY_RESYNC_INTERVAL_MS: positiveInt(300_000),
+    // --- pools and cache (issue 31) ---
+    /** How often the head of a node in use (called within PROXY_HEAD_IDLE_MS, or a pool's member) is read. */
+    PROXY_HEAD_INTERVAL_MS: positiveInt(1_000),
+    /** A node not called for this long is no longer followed (a pool's members always are). */
+    PROXY_HEAD_IDLE_MS: positiveInt(60_000),
+    /** The answer cache's bound, in bytes, for all endpoints together; 0: no cache and no head served by the proxy. */
+    PROXY_CACHE_BYTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(64 * 1024 * 1024),
+    /** Blocks below the head after which a Bitcoin-family block is taken as final (its answers cached). */
+    PROXY_FINALITY_BLOCKS_BITCOIN: positiveInt(6),
+    /** The same for an Ethereum node (two epochs of 32 slots). */
+    PROXY_FINALITY_BLOCKS_ETHEREUM: positiveInt(64),
+    /** The same on a private dev chain (regtest, anvil): reorgs there are made by hand, and seen. */
+    PROXY_FINALITY_BLOCKS_DEV: positiveInt(2),
+    /** A pool member's failures in a row that bench it (circuit breaker); it is probed back by its head reads. */
+    PROXY_POOL_FAILURES_TO_BENCH: positiveInt(3),
+    /** How long a benched member stays out before a successful head read may bring it back. */
+    PROXY_POOL_BENCH_MS: positiveInt(5_000),
     /** Serve Basic-authenticated calls whose Host is not a node address (an IP, `localhost`) by their node user. */
     PROXY_ROUTE_BY_NODE_USER: booleanFlag(true),
   });

@@ -53,6 +53,8 @@ describe('the usage meter', () => {
           { method: 'getblockcount', outcome: 'node_error', calls: 1 },
         ],
         credentials: [],
+        cachedCalls: 0,
+        members: [],
       },
       {
         nodeId: 'node-b',
@@ -63,6 +65,8 @@ describe('the usage meter', () => {
         bytesOut: 0,
         calls: [{ method: 'unread', outcome: 'unauthorized', calls: 1 }],
         credentials: [],
+        cachedCalls: 0,
+        members: [],
       },
     ]);
 
@@ -106,7 +110,7 @@ describe('the usage meter', () => {
     expect(nodes[1]!.credentials).toHaveLength(CREDENTIALS_COUNTED_PER_NODE);
   });
 
-  it('books a request at once: served with its bytes, its tallied calls for the node and the credential, nothing for neither', async () => {
+  it('books a request at once: served with its bytes, its tallied calls for the node and the credential, its cached calls and the pool member that served it, nothing for neither', async () => {
     const { meter } = meterOn(live);
     const ci = { ...a, credentialId: 'cred-ci' };
     const batch = new CallTally();
@@ -119,6 +123,14 @@ describe('the usage meter', () => {
     meter.book(ci, undefined, overRate);
     meter.book(b, undefined, new CallTally()); // refused before anything was counted: not booked
     meter.book(a, { blocked: 0, bytesIn: 10, bytesOut: 20 }, new CallTally());
+    const heads = new CallTally();
+    heads.count('eth_blocknumber', 'ok', 3);
+    meter.book(a, { blocked: 0, bytesIn: 30, bytesOut: 60 }, heads, 3);
+    const served = new CallTally();
+    served.count('eth_call', 'ok', 2);
+    meter.book(a, { blocked: 0, bytesIn: 20, bytesOut: 40 }, served, 0, { nodeId: 'node-m1', calls: 2 });
+    meter.book(a, { blocked: 0, bytesIn: 10, bytesOut: 20 }, served, 0, { nodeId: 'node-m2', calls: 1 });
+    meter.book(a, { blocked: 0, bytesIn: 10, bytesOut: 20 }, served, 0, { nodeId: 'node-m1', calls: 1 });
     now += 60_000;
     await meter.flush();
     await waitUntil('a message', () => received.length >= 1, 2000);
@@ -127,12 +139,13 @@ describe('the usage meter', () => {
       {
         nodeId: 'node-a',
         userId: 'user-1',
-        requests: 2,
+        requests: 6,
         blocked: 1,
-        bytesIn: 3010,
-        bytesOut: 2520,
+        bytesIn: 3080,
+        bytesOut: 2660,
         calls: [
-          { method: 'eth_blocknumber', outcome: 'ok', calls: 48 },
+          { method: 'eth_blocknumber', outcome: 'ok', calls: 51 },
+          { method: 'eth_call', outcome: 'ok', calls: 6 },
           { method: 'eth_call', outcome: 'node_error', calls: 1 },
           { method: 'other', outcome: 'refused', calls: 1 },
           { method: 'unread', outcome: 'rate_limited', calls: 1 },
@@ -142,6 +155,11 @@ describe('the usage meter', () => {
           { credentialId: 'cred-ci', outcome: 'node_error', calls: 1 },
           { credentialId: 'cred-ci', outcome: 'refused', calls: 1 },
           { credentialId: 'cred-ci', outcome: 'rate_limited', calls: 1 },
+        ],
+        cachedCalls: 3,
+        members: [
+          { nodeId: 'node-m1', calls: 3 },
+          { nodeId: 'node-m2', calls: 1 },
         ],
       },
     ]);

@@ -168,6 +168,8 @@ describe('usage reports during a database outage (issue 29, item 8)', () => {
           bytesOut: 140,
           calls: [{ method: 'eth_blocknumber', outcome: 'ok', calls: 7 }],
           credentials: [],
+          cachedCalls: 0,
+          members: [],
         },
       ],
     });

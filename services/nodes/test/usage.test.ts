@@ -55,6 +55,8 @@ describe.each([
           bytesOut: 2 * bytesIn,
           calls,
           credentials,
+          cachedCalls: 0,
+          members: [],
         },
       ],
     });
@@ -151,7 +153,9 @@ describe.each([
       proxyId: 'proxy-test',
       from: new Date(platform.clock() - 5_000).toISOString(),
       to: new Date(platform.clock()).toISOString(),
-      nodes: [{ nodeId: refusing, userId: owner.id, requests: 14, blocked: 11, bytesIn: 10, bytesOut: 20, calls, credentials: [] }],
+      nodes: [
+        { nodeId: refusing, userId: owner.id, requests: 14, blocked: 11, bytesIn: 10, bytesOut: 20, calls, credentials: [], cachedCalls: 0, members: [] },
+      ],
     });
     await platform.bus.publish([sent]);
     const read = async () => (await nodes.http.get(`/users/me/nodes/${refusing}/usage`).set(bearer(owner.clientToken)).expect(200)).body as Report;
@@ -274,6 +278,8 @@ describe.each([
             bytesOut: 1,
             calls: [{ method: 'eth_chainid', outcome: 'ok', calls: 1 }],
             credentials: [],
+            cachedCalls: 0,
+            members: [],
           },
         ],
       }),

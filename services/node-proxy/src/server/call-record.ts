@@ -30,6 +30,10 @@ export class CallRecord {
   refused = 0;
   /** The names of those it refused as in neither list, as sent (for the metrics and the debug log). */
   unknown: readonly string[] = [];
+  /** Calls answered from the cache or the tracked head, without the node (counted in `calls` too). */
+  cachedCalls = 0;
+  /** A pool's request: the member node that served it (the last one tried) and how many of its calls it answered. */
+  member: { nodeId: string; calls: number } | undefined;
   /** From forwarding to the node until its answer was passed on. */
   upstreamSeconds: number | undefined;
   private forwardedAt = 0;
@@ -57,7 +61,7 @@ export class CallRecord {
 
 /** Books a request (or WebSocket message) once it is over: its usage, its metrics, and the names no list has to the debug log. */
 export function bookCall({ metrics, usage, logger }: Pick<ProxyContext, 'metrics' | 'usage' | 'logger'>, record: CallRecord): void {
-  if (record.caller) usage.book(record.caller, record.served, record.calls);
+  if (record.caller) usage.book(record.caller, record.served, record.calls, record.cachedCalls, record.member);
   const { listener, unknown } = record;
   metrics.book(listener, record.outcome, record.refused, unknown.length, record.upstreamSeconds);
   if (unknown.length > 0) logger.debug('refused methods in neither list', { listener, methods: unknown.map((name) => name.slice(0, LOGGED_NAME_LENGTH)) });

@@ -2,6 +2,7 @@ import {
   CREDENTIALS_COUNTED_PER_NODE,
   message,
   METHOD_USAGE_PER_NODE,
+  POOL_MEMBERS_MAX,
   USAGE_OUTCOMES,
   type Bus,
   type BusMessage,
@@ -38,9 +39,16 @@ interface Counts {
   calls: Map<string, OutcomeCounts>;
   /** Calls per credential, by outcome (indexed as USAGE_OUTCOMES). */
   credentials: Map<string, OutcomeCounts>;
+  /** Calls answered without the node (cache, tracked head). */
+  cachedCalls: number;
+  /** A pool's calls by the member that served them. */
+  members: Map<string, number>;
 }
 
 type NodeUsage = Payload<'node.usage'>['nodes'][number];
+
+/** Members of one pool counted in one interval: the schema's bound (members replaced within it included). */
+const MEMBERS_COUNTED_PER_POOL = POOL_MEMBERS_MAX * 4;
 
 /** Most nodes in one `node.usage` message (the schema's limit). */
 const NODES_PER_MESSAGE = 1000;
@@ -87,9 +95,20 @@ export class UsageMeter {
    * Books one request at once: `served` when it was served (a request, with its bytes), and its
    * calls as `calls` tallied them. Nothing is booked for a request that was neither.
    */
-  book(key: UsageKey, served: { blocked: number; bytesIn: number; bytesOut: number } | undefined, calls: CallTally): void {
+  book(
+    key: UsageKey,
+    served: { blocked: number; bytesIn: number; bytesOut: number } | undefined,
+    calls: CallTally,
+    cachedCalls = 0,
+    member?: { nodeId: string; calls: number },
+  ): void {
     if (!served && calls.empty) return;
     const counts = this.countsOf(key);
+    counts.cachedCalls += cachedCalls;
+    // A pool has at most POOL_MEMBERS_MAX members; ones replaced within an interval are counted up to the schema's bound.
+    if (member && member.calls > 0 && (counts.members.has(member.nodeId) || counts.members.size < MEMBERS_COUNTED_PER_POOL)) {
+      counts.members.set(member.nodeId, (counts.members.get(member.nodeId) ?? 0) + member.calls);
+    }
     if (served) {
       counts.requests += 1;
       counts.blocked += served.blocked;
@@ -138,7 +157,7 @@ export class UsageMeter {
   private countsOf({ nodeId, userId }: UsageKey): Counts {
     let counts = this.counts.get(nodeId);
     if (!counts) {
-      counts = { userId, requests: 0, blocked: 0, bytesIn: 0, bytesOut: 0, calls: new Map(), credentials: new Map() };
+      counts = { userId, requests: 0, blocked: 0, bytesIn: 0, bytesOut: 0, calls: new Map(), credentials: new Map(), cachedCalls: 0, members: new Map() };
       this.counts.set(nodeId, counts);
     }
     return counts;
@@ -193,7 +212,7 @@ export class UsageMeter {
   }
 }
 
-function nodeUsageOf(nodeId: string, { calls, credentials, ...counts }: Counts): NodeUsage {
+function nodeUsageOf(nodeId: string, { calls, credentials, members, ...counts }: Counts): NodeUsage {
   const entries: NodeUsage['calls'] = [];
   for (const [method, outcomes] of calls) {
     outcomes.forEach((count, index) => {
@@ -206,5 +225,11 @@ function nodeUsageOf(nodeId: string, { calls, credentials, ...counts }: Counts):
       if (count > 0) byCredential.push({ credentialId, outcome: USAGE_OUTCOMES[index]!, calls: count });
     });
   }
-  return { nodeId, ...counts, calls: entries, credentials: byCredential };
+  return {
+    nodeId,
+    ...counts,
+    calls: entries,
+    credentials: byCredential,
+    members: [...members].map(([memberId, served]) => ({ nodeId: memberId, calls: served })),
+  };
 }
