@@ -313,6 +313,14 @@ describe('pools API', () => {
       await nodes.http.delete(`/users/me/pools/${made[0]}`).set(as(user)).expect(200);
       await createPool(user, { name: 'again', members: [member.id] }).expect(200);
     });
+
+    it('more pools than the limit asked for at once: exactly the limit is created', async () => {
+      const user = await platform.user();
+      const member = await createNode(user, { image: 'btc' });
+      const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => createPool(user, { name: `racing ${i}`, members: [member.id] })));
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 403, 403, 403]);
+      expect(await poolCount(user.id)).toBe(3);
+    });
   });
 
   it("has credentials, URL tokens and access rules of its own, each change announced in the pool's route", async () => {
