@@ -10,6 +10,7 @@ import { createUsage } from '../src/migrations/20261125150100_create_usage';
 import { createUsageCredentials } from '../src/migrations/20261125160100_create_usage_credentials';
 import { addNodesLeaseGeneration } from '../src/migrations/20261125170100_add_nodes_lease_generation';
 import { addNodesName } from '../src/migrations/20261127100100_add_nodes_name';
+import { addUsageCachedAndMembers } from '../src/migrations/20261128120100_add_usage_cached_and_members';
 
 const tables = async (test: TestDatabase) =>
   (
@@ -67,8 +68,9 @@ describe('nodes migrations', () => {
       createUsageCredentials.name,
       addNodesLeaseGeneration.name,
       addNodesName.name,
+      addUsageCachedAndMembers.name,
     ]);
-    expect(await tables(test)).toEqual(['nodes', 'outbox', 'usage_calls', 'usage_credential_calls', 'usage_messages', 'usage_traffic']);
+    expect(await tables(test)).toEqual(['nodes', 'outbox', 'usage_calls', 'usage_credential_calls', 'usage_member_calls', 'usage_messages', 'usage_traffic']);
     // Nodes of the local driver ran on dev chains until now; those of the cluster did not.
     expect(await test.db('nodes').select('id', 'dev', 'txindex', 'sync_progress', 'start_after_stop').orderBy('id')).toEqual([
       { id: 'node-1', dev: true, txindex: false, sync_progress: null, start_after_stop: false },
@@ -128,6 +130,18 @@ describe('nodes migrations', () => {
       ]),
     );
 
+    // Buckets from before the cache have no cached calls; the pool members' table and the column go with their down step.
+    const bucket = { granularity: 'minute', bucket_start: now, user_id: 'user-1' };
+    await addUsageCachedAndMembers.down(test.db);
+    await test.db('usage_traffic').insert({ ...bucket, node_id: 'node-1', requests: 3, bytes_in: 1, bytes_out: 2 });
+    await addUsageCachedAndMembers.up(test.db);
+    expect(Number((await test.db('usage_traffic').where({ node_id: 'node-1' }).first('cached_calls'))!.cached_calls)).toBe(0);
+    await test.db('usage_member_calls').insert({ ...bucket, node_id: 'pool-1', member_id: 'node-1', calls: 2 });
+    await addUsageCachedAndMembers.down(test.db);
+    expect(await tables(test)).not.toContain('usage_member_calls');
+    expect(await test.db('usage_traffic').where({ node_id: 'node-1' }).first()).not.toHaveProperty('cached_calls');
+    await test.db('usage_traffic').delete();
+
     // The usage tables' own down steps drop them, leaving the nodes.
     await test.db('usage_messages').insert({ id: 'msg-1', received_at: now });
     await createUsageCredentials.down(test.db);
@@ -161,6 +175,7 @@ describe('nodes migrations', () => {
     expect(await nodeColumns(test)).not.toContain('name');
     await addNodesName.up(test.db);
     expect(await test.db('nodes').where({ id: 'node-1' }).first('name')).toEqual({ name: null });
+    await addUsageCachedAndMembers.up(test.db);
 
     const reverted = await migrateDownAll(test.db, NODES_SCHEMA, nodesMigrations);
     expect(reverted).toEqual(nodesMigrations.map((m) => m.name).reverse());
