@@ -14,6 +14,7 @@ import { LoginThrottle } from './auth/login-throttle';
 import { DEFAULT_FILTER_DIR, type ProxyConfig } from './config';
 import { Upstreams } from './forwarding/upstreams';
 import { HeadTracker } from './heads/head-tracker';
+import { MemberChoice } from './pools/member-choice';
 import { MemberHealth } from './pools/member-health';
 import { loadMethodPolicies } from './json-rpc/method-policy';
 import { ProxyMetrics } from './metrics';
@@ -106,6 +107,7 @@ export async function startNodeProxy(config: ProxyConfig, options: NodeProxyOpti
     upstreams,
     heads,
     memberHealth,
+    members: new MemberChoice({ table, heads }),
     filters,
     usage: new UsageMeter({
       bus,
