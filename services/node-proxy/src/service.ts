@@ -99,6 +99,7 @@ export async function startNodeProxy(config: ProxyConfig, options: NodeProxyOpti
       clock,
     }),
     metrics,
+    cache: undefined,
     ports: {},
   };
   table.onChange((nodeId, route) => {

@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { policyFor } from '../access/access-rules';
+import { answerCacheable } from '../cache/cached-call';
 import { AnswerTooLargeError } from '../forwarding/answer-limit';
 import type { AnswerReview } from '../forwarding/answer-writer';
 import type { UpstreamRequest } from '../forwarding/upstreams';
@@ -72,19 +73,26 @@ export async function forwardJsonRpc(
     holds: (status: number) => mayBeUnavailable(family, status),
     replace: (status: number, text: Buffer) => unavailableAnswer(checked, policy.dialect, status, text),
   };
-  record.forwarding();
+  // The cache: after the policy, the access rules and the rate, as for any call; one Map lookup for a call it has no rule for.
+  const { cache } = context;
+  const single = checked.batch ? undefined : checked;
+  const plan = cache && single ? cache.plan(route, single.call, single.method, single.lossless === true) : undefined;
+  if (!plan) record.forwarding();
   let bytesOut: number;
   try {
-    bytesOut = await forwardChecked(context, route, record, checked, forward, res, review);
+    bytesOut =
+      plan && cache && single
+        ? await answerCacheable({ context, cache, route, record, checked: single, dialect: policy.dialect, forward, review, res }, plan)
+        : await forwardChecked(context, route, record, checked, forward, res, review);
   } catch (error) {
     if (!(error instanceof AnswerTooLargeError) || res.headersSent) throw error;
     // Told in JSON-RPC, in the node's dialect, to every call the node answered: as a refusal is.
     bytesOut = sendJsonText(res, 200, serialise(checked, answerTooLarge(checked, error, policy.dialect)));
     countAnswerRefusedCalls(record.calls, checked);
   } finally {
-    record.answered();
+    if (!plan) record.answered();
   }
-  record.outcome = 'forwarded';
+  record.outcome = record.cachedCalls > 0 ? 'cached' : 'forwarded';
   record.served = { blocked: checked.refusedCount, bytesIn, bytesOut };
 }
 

@@ -1,0 +1,117 @@
+import type { ServerResponse } from 'node:http';
+import type { AnswerReview } from '../forwarding/answer-writer';
+import type { UpstreamRequest } from '../forwarding/upstreams';
+import type { Dialect, Forwarded } from '../json-rpc/json-rpc';
+import { stringifyJson } from '../json-rpc/json-text';
+import type { Route } from '../routing/route-table';
+import type { CallRecord } from '../server/call-record';
+import type { ProxyContext } from '../server/proxy-context';
+import { sendJsonText } from '../server/responses';
+import { countAnsweredCalls } from '../usage/json-rpc-usage';
+import { NodeErrorScan } from '../usage/node-error-scan';
+import type { BlockPlace, CachePlan, CallCache, KeptPlan } from './call-cache';
+import { findMembers } from './json-members';
+
+/** A single forwarded call (not a batch). */
+export type SingleCall = Forwarded & { batch: false };
+
+/** What answering a call the cache has a plan for needs besides the plan. */
+export interface CacheableCall {
+  context: ProxyContext;
+  cache: CallCache;
+  route: Route;
+  record: CallRecord;
+  checked: SingleCall;
+  dialect: Dialect;
+  forward: UpstreamRequest;
+  review: AnswerReview;
+  res: ServerResponse;
+}
+
+/**
+ * Answers a call the cache has a plan for (`CallCache.plan`), after the method policy, the access
+ * rules and the rate took their share as for any call: from the tracked head, from what is kept,
+ * with the result of the same call already at the node, or else from the node, whose answer is
+ * read whole (within the node's answer bound) to be kept. The answer says `x-cache: hit` when the
+ * node was not asked for it, `miss` otherwise. The bytes sent.
+ */
+export async function answerCacheable(call: CacheableCall, plan: CachePlan): Promise<number> {
+  const { cache } = call;
+  if (plan.kind === 'head') {
+    cache.counters.hit(plan.family);
+    return answerFromCache(call, plan.result);
+  }
+  const kept = cache.lookup(plan);
+  if (kept !== undefined) {
+    cache.counters.hit(plan.family);
+    return answerFromCache(call, kept);
+  }
+  const joined = cache.inFlight.joining(plan.key);
+  if (joined) {
+    const result = await joined;
+    if (result !== undefined) {
+      cache.counters.merged(plan.family);
+      return answerFromCache(call, result);
+    }
+  }
+  cache.counters.miss(plan.family);
+  call.record.forwarding();
+  try {
+    return await cache.inFlight.lead(plan.key, (settle) => askNode(call, plan, settle));
+  } finally {
+    call.record.answered();
+  }
+}
+
+/** The answer to the caller's call with `result`, in the node's dialect and with the caller's id as written; counted as a cached call. */
+function answerFromCache({ checked, dialect, record, res }: CacheableCall, result: string): number {
+  const id = stringifyJson(checked.call.id, checked.lossless === true);
+  // As anvil and Bitcoin Core write theirs (the latter with a line feed after it).
+  const text = dialect === '2.0' ? `{"jsonrpc":"2.0","id":${id},"result":${result}}` : `{"result":${result},"error":null,"id":${id}}\n`;
+  record.calls.count(checked.method, 'ok');
+  record.cachedCalls += 1;
+  return sendJsonText(res, 200, text, { 'x-cache': 'hit' });
+}
+
+/**
+ * Sends the call to the node and its answer, as it came, to the caller; shares its result with
+ * identical calls that came meanwhile (`settle`), and keeps it when the rule says.
+ */
+async function askNode(call: CacheableCall, plan: KeptPlan, settle: (result: string | undefined) => void): Promise<number> {
+  const { context, cache, route, record, checked, forward, review, res } = call;
+  const answer = await context.upstreams.requestText(route, forward);
+  const replacement = review.holds(answer.statusCode) ? review.replace(answer.statusCode, Buffer.from(answer.text)) : undefined;
+  const result = answer.statusCode === 200 && !replacement ? cache.resultOf(answer.text) : undefined;
+  settle(result);
+  const scan = new NodeErrorScan();
+  const text = replacement?.text ?? answer.text;
+  scan.feed(Buffer.from(text));
+  countAnsweredCalls(record.calls, checked, scan.errors, () => text);
+  const bytesOut = replacement
+    ? sendJsonText(res, replacement.status, replacement.text, { ...replacement.headers, 'x-cache': 'miss' })
+    : sendJsonText(res, answer.statusCode, answer.text, { 'x-cache': 'miss' });
+  if (result !== undefined) await cache.keep(plan, result, (hash) => blockPlace(call, hash));
+  return bytesOut;
+}
+
+/** Where a block is, asked of the node (its header): for a transaction whose answer names only its block's hash. */
+async function blockPlace({ context, route }: CacheableCall, hash: string): Promise<BlockPlace | undefined> {
+  const body = JSON.stringify({ jsonrpc: '1.0', id: 'proxy-cache', method: 'getblockheader', params: [hash] });
+  try {
+    const answer = await context.upstreams.requestText(route, { method: 'POST', path: '/', body, headers: { 'content-type': 'application/json' } });
+    const members = findMembers(answer.text, ['result']);
+    const result = members.get('result');
+    if (answer.statusCode !== 200 || !result) return undefined;
+    const header = findMembers(answer.text, ['height', 'confirmations'], result.start);
+    const height = Number(spanText(answer.text, header.get('height')));
+    const confirmations = Number(spanText(answer.text, header.get('confirmations')));
+    return Number.isSafeInteger(height) && Number.isSafeInteger(confirmations) ? { height, confirmations } : undefined;
+  } catch {
+    // Not kept, then: the caller has its answer already.
+    return undefined;
+  }
+}
+
+function spanText(text: string, span: { start: number; end: number } | undefined): string {
+  return span ? text.slice(span.start, span.end) : '';
+}
