@@ -45,10 +45,10 @@ describe('the cache key', () => {
     heads.heads.set('n1', { height: 200, hash: 'h', readAt: NOW });
     const { cache } = cacheWith(heads);
     const eth = route('n1', 'ethereum');
-    const a = cache.plan(eth, { ...call('eth_getBlockByNumber', ['0x10', false]), id: 1 }, 'eth_getblockbynumber', false) as KeptPlan;
-    const b = cache.plan(eth, { ...call('eth_getBlockByNumber', ['0x10', false]), id: 'other' }, 'eth_getblockbynumber', false) as KeptPlan;
-    const c = cache.plan(eth, call('eth_getBlockByNumber', ['0x10', true]), 'eth_getblockbynumber', false) as KeptPlan;
-    const other = cache.plan(route('pool-1', 'ethereum'), call('eth_getBlockByNumber', ['0x10', false]), 'eth_getblockbynumber', false);
+    const a = cache.plan(eth, { ...call('eth_getBlockByNumber', ['0x10', false]), id: 1 }, false) as KeptPlan;
+    const b = cache.plan(eth, { ...call('eth_getBlockByNumber', ['0x10', false]), id: 'other' }, false) as KeptPlan;
+    const c = cache.plan(eth, call('eth_getBlockByNumber', ['0x10', true]), false) as KeptPlan;
+    const other = cache.plan(route('pool-1', 'ethereum'), call('eth_getBlockByNumber', ['0x10', false]), false);
     expect(a.key).toBe(cacheKey('n1', 'ethereum', 'eth_getBlockByNumber', '["0x10",false]'));
     expect(b.key).toBe(a.key);
     expect(c.key).not.toBe(a.key);
@@ -65,7 +65,7 @@ describe('which calls may be kept', () => {
   const { cache } = cacheWith(heads);
   const eth = route('eth', 'ethereum');
   const dev = route('dev', 'ethereum', true);
-  const plan = (at: Route, method: string, params?: unknown[]) => cache.plan(at, call(method, params), method.toLowerCase(), false);
+  const plan = (at: Route, method: string, params?: unknown[]) => cache.plan(at, call(method, params), false);
 
   it('keeps a block by number at or below the head less the finality depth (64 on Ethereum, 2 on a dev chain)', () => {
     expect(plan(eth, 'eth_getBlockByNumber', ['0x24', false])).toMatchObject({ kind: 'kept', height: 36 });
@@ -81,8 +81,11 @@ describe('which calls may be kept', () => {
     expect(plan(eth, 'eth_call', [{ to: '0x00000000000000000000000000000000000000aa' }, '0x1'])).toMatchObject({ height: 1 });
     expect(plan(eth, 'eth_getStorageAt', ['0x00000000000000000000000000000000000000aa', '0x0', { blockNumber: '0x2' }])).toMatchObject({ height: 2 });
     const { id: _id, ...notification } = call('eth_chainId', []);
-    expect(cache.plan(eth, notification, 'eth_chainid', false)).toBeUndefined();
+    expect(cache.plan(eth, notification, false)).toBeUndefined();
     expect(plan(eth, 'eth_sendRawTransaction', ['0x00'])).toBeUndefined();
+    // The node answers another casing with an error: not the cache's to hide.
+    expect(plan(eth, 'ETH_BLOCKNUMBER', [])).toBeUndefined();
+    expect(plan(eth, 'eth_getblockbynumber', ['0x1', false])).toBeUndefined();
   });
 
   it('keeps logs of a numbered range that is final, by its end', () => {
@@ -133,7 +136,7 @@ describe('Bitcoin confirmations', () => {
     heads.heads.set('btc', { height: 100, hash: 'head', readAt: NOW });
     const { cache } = cacheWith(heads);
     const btc = route('btc', 'bitcoin');
-    const getblock = cache.plan(btc, call('getblock', [`${'0'.repeat(60)}00ab`, 2]), 'getblock', false) as KeptPlan;
+    const getblock = cache.plan(btc, call('getblock', [`${'0'.repeat(60)}00ab`, 2]), false) as KeptPlan;
     expect(await cache.keep(getblock, block, () => Promise.resolve(undefined))).toBe(true);
     expect(JSON.parse(cache.lookup(getblock)!)).toMatchObject({ confirmations: 7 });
     heads.heads.set('btc', { height: 103, hash: 'head3', readAt: NOW });
@@ -142,7 +145,7 @@ describe('Bitcoin confirmations', () => {
     expect(cache.lookup(getblock)).toBeUndefined();
     // A block off the node's best chain says -1; one the node counts fewer than final is not kept either.
     heads.heads.set('btc', { height: 100, hash: 'head', readAt: NOW });
-    const stale = cache.plan(btc, call('getblock', [`${'0'.repeat(60)}00ee`, 1]), 'getblock', false) as KeptPlan;
+    const stale = cache.plan(btc, call('getblock', [`${'0'.repeat(60)}00ee`, 1]), false) as KeptPlan;
     expect(await cache.keep(stale, block.replace('"confirmations":7', '"confirmations":-1'), () => Promise.resolve(undefined))).toBe(false);
     expect(await cache.keep(stale, block.replace('"confirmations":7', '"confirmations":6'), () => Promise.resolve(undefined))).toBe(false);
   });
@@ -153,8 +156,8 @@ describe('Bitcoin confirmations', () => {
     const { cache } = cacheWith(heads);
     const btc = route('btc', 'bitcoin');
     const txid = 'f'.repeat(64);
-    expect(cache.plan(btc, call('getrawtransaction', [txid]), 'getrawtransaction', false)).toBeUndefined();
-    const tx = cache.plan(btc, call('getrawtransaction', [txid, true]), 'getrawtransaction', false) as KeptPlan;
+    expect(cache.plan(btc, call('getrawtransaction', [txid]), false)).toBeUndefined();
+    const tx = cache.plan(btc, call('getrawtransaction', [txid, true]), false) as KeptPlan;
     const answer = `{"txid":"${txid}","vout":[],"blockhash":"${'b'.repeat(64)}","confirmations":11,"time":1}`;
     const asked: string[] = [];
     const place = (hash: string) => (asked.push(hash), Promise.resolve({ height: 90, confirmations: 11 }));
@@ -182,7 +185,7 @@ describe('the answer store', () => {
       return plan;
     };
     const [a10, a20, a30, b30] = [await keep('a', 10), await keep('a', 20), await keep('a', 30), await keep('b', 30)];
-    const chainId = cache.plan(route('a', 'ethereum', true), call('eth_chainId', []), 'eth_chainid', false) as KeptPlan;
+    const chainId = cache.plan(route('a', 'ethereum', true), call('eth_chainId', []), false) as KeptPlan;
     await cache.keep(chainId, '"0x7a69"', () => Promise.resolve(undefined));
     heads.reorg('a', 20);
     expect([cache.lookup(a10), cache.lookup(a20), cache.lookup(a30), cache.lookup(b30), cache.lookup(chainId)]).toEqual([
@@ -200,7 +203,7 @@ describe('the answer store', () => {
     const heads = new Heads();
     heads.heads.set('a', { height: 100, hash: 'x', readAt: NOW });
     const { cache } = cacheWith(heads);
-    const plan = cache.plan(route('a', 'ethereum', true), call('eth_getBlockByNumber', ['0x5', false]), 'eth_getblockbynumber', false) as KeptPlan;
+    const plan = cache.plan(route('a', 'ethereum', true), call('eth_getBlockByNumber', ['0x5', false]), false) as KeptPlan;
     heads.reorg('a', 3);
     expect(await cache.keep(plan, '{"number":"0x5"}', () => Promise.resolve(undefined))).toBe(false);
   });

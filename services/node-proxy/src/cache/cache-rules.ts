@@ -59,28 +59,28 @@ const ethBlockAt =
 
 const ETH_FINAL_BY_PARAM = { keep: 'final' } as const;
 
-/** The Ethereum methods, by the name the method lists write (lower case). */
+/** The Ethereum methods, by their names as the nodes spell them: a node answers another casing with an error, which the cache must not hide. */
 const ETHEREUM: Record<string, CacheRule> = {
-  eth_chainid: { keep: 'forever' },
+  eth_chainId: { keep: 'forever' },
   net_version: { keep: 'forever' },
-  eth_blocknumber: { keep: 'head', answerFromHead: (head) => `"0x${head.height.toString(16)}"` },
-  eth_getblockbyhash: { keep: 'final', heightInParams: () => 'answer', heightInAnswer: (result) => hexQuantity(memberText(result, 'number')) },
-  eth_gettransactionbyhash: { keep: 'final', heightInParams: () => 'answer', heightInAnswer: (result) => hexQuantity(memberText(result, 'blockNumber')) },
-  eth_gettransactionreceipt: { keep: 'final', heightInParams: () => 'answer', heightInAnswer: (result) => hexQuantity(memberText(result, 'blockNumber')) },
-  eth_getblockreceipts: {
+  eth_blockNumber: { keep: 'head', answerFromHead: (head) => `"0x${head.height.toString(16)}"` },
+  eth_getBlockByHash: { keep: 'final', heightInParams: () => 'answer', heightInAnswer: (result) => hexQuantity(memberText(result, 'number')) },
+  eth_getTransactionByHash: { keep: 'final', heightInParams: () => 'answer', heightInAnswer: (result) => hexQuantity(memberText(result, 'blockNumber')) },
+  eth_getTransactionReceipt: { keep: 'final', heightInParams: () => 'answer', heightInAnswer: (result) => hexQuantity(memberText(result, 'blockNumber')) },
+  eth_getBlockReceipts: {
     keep: 'final',
     // By number, or by hash (then the first receipt tells the block; a block without any is not kept).
     heightInParams: (params) => ethBlockNumber(params[0]) ?? (isHash(params[0]) ? 'answer' : undefined),
     heightInAnswer: (result) => (result.startsWith('[{') ? hexQuantity(memberText(result, 'blockNumber', 1)) : undefined),
   },
-  eth_getblockbynumber: { ...ETH_FINAL_BY_PARAM, heightInParams: ethBlockAt(0) },
-  eth_getblocktransactioncountbynumber: { ...ETH_FINAL_BY_PARAM, heightInParams: ethBlockAt(0) },
-  eth_getbalance: { ...ETH_FINAL_BY_PARAM, heightInParams: ethBlockAt(1) },
-  eth_getcode: { ...ETH_FINAL_BY_PARAM, heightInParams: ethBlockAt(1) },
-  eth_gettransactioncount: { ...ETH_FINAL_BY_PARAM, heightInParams: ethBlockAt(1) },
+  eth_getBlockByNumber: { ...ETH_FINAL_BY_PARAM, heightInParams: ethBlockAt(0) },
+  eth_getBlockTransactionCountByNumber: { ...ETH_FINAL_BY_PARAM, heightInParams: ethBlockAt(0) },
+  eth_getBalance: { ...ETH_FINAL_BY_PARAM, heightInParams: ethBlockAt(1) },
+  eth_getCode: { ...ETH_FINAL_BY_PARAM, heightInParams: ethBlockAt(1) },
+  eth_getTransactionCount: { ...ETH_FINAL_BY_PARAM, heightInParams: ethBlockAt(1) },
   eth_call: { ...ETH_FINAL_BY_PARAM, heightInParams: ethBlockAt(1) },
-  eth_getstorageat: { ...ETH_FINAL_BY_PARAM, heightInParams: ethBlockAt(2) },
-  eth_getlogs: { ...ETH_FINAL_BY_PARAM, heightInParams: logsRangeEnd },
+  eth_getStorageAt: { ...ETH_FINAL_BY_PARAM, heightInParams: ethBlockAt(2) },
+  eth_getLogs: { ...ETH_FINAL_BY_PARAM, heightInParams: logsRangeEnd },
 };
 
 /** Logs of a range of numbered blocks: the range's end is the block a reorg must not reach. */
@@ -111,10 +111,12 @@ const BITCOIN: Record<string, CacheRule> = {
   // Verbosity 0 answers the block's hex: it tells no height, and is not kept.
   getblock: { keep: 'final', heightInParams: (params) => (isHash(params[0]) ? 'answer' : undefined), heightInAnswer: heightMember, confirmations: true },
   getblockheader: { keep: 'final', heightInParams: (params) => (isHash(params[0]) ? 'answer' : undefined), heightInAnswer: heightMember, confirmations: true },
-  // Verbose only: the plain answer (hex) says nothing of its block. A mempool transaction has no blockhash and is not kept.
+  // Verbose only: the plain answer (hex) says nothing of its block. A mempool transaction has no blockhash and is not kept;
+  // one looked up in a block off the best chain (the third param) has no confirmations worth keeping.
   getrawtransaction: {
     keep: 'final',
-    heightInParams: (params) => (isHash(params[0]) && isVerbose(params[1]) && params.length === 2 ? 'answer' : undefined),
+    heightInParams: (params) =>
+      isHash(params[0]) && isVerbose(params[1]) && (params.length === 2 || (params.length === 3 && isHash(params[2]))) ? 'answer' : undefined,
     blockHashInAnswer: (result) => blockHash(memberText(result, 'blockhash')),
     confirmations: true,
   },

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { AnswerReview } from '../forwarding/answer-writer';
 import type { UpstreamRequest } from '../forwarding/upstreams';
-import type { Dialect, Forwarded } from '../json-rpc/json-rpc';
+import type { Call, Dialect, Forwarded } from '../json-rpc/json-rpc';
 import { stringifyJson } from '../json-rpc/json-text';
 import type { Route } from '../routing/route-table';
 import type { CallRecord } from '../server/call-record';
@@ -65,12 +65,41 @@ export async function answerCacheable(call: CacheableCall, plan: CachePlan): Pro
 
 /** The answer to the caller's call with `result`, in the node's dialect and with the caller's id as written; counted as a cached call. */
 function answerFromCache({ checked, dialect, record, res }: CacheableCall, result: string): number {
-  const id = stringifyJson(checked.call.id, checked.lossless === true);
-  // As anvil and Bitcoin Core write theirs (the latter with a line feed after it).
-  const text = dialect === '2.0' ? `{"jsonrpc":"2.0","id":${id},"result":${result}}` : `{"result":${result},"error":null,"id":${id}}\n`;
+  // Bitcoin Core ends its answer with a line feed.
+  const text = answerText(dialect, stringifyJson(checked.call.id, checked.lossless === true), result) + (dialect === '1.0' ? '\n' : '');
   record.calls.count(checked.method, 'ok');
   record.cachedCalls += 1;
   return sendJsonText(res, 200, text, { 'x-cache': 'hit' });
+}
+
+/** One call's answer as anvil and Bitcoin Core write theirs. */
+function answerText(dialect: Dialect, id: string, result: string): string {
+  return dialect === '2.0' ? `{"jsonrpc":"2.0","id":${id},"result":${result}}` : `{"result":${result},"error":null,"id":${id}}`;
+}
+
+/**
+ * Answers a batch from the cache when every call of it is there (kept, or the head), in order,
+ * each with its caller's id; the bytes sent, or undefined (nothing sent) when one call is not, and
+ * the batch goes to the node as it is. It stops at the first call the cache has no answer for.
+ */
+export function answerBatchFromCache(
+  { cache, route, record, dialect, res }: Omit<CacheableCall, 'checked' | 'context' | 'forward' | 'review'>,
+  checked: Forwarded & { batch: true },
+): number | undefined {
+  const lossless = checked.lossless === true;
+  const answers: string[] = [];
+  const families: CachePlan['family'][] = [];
+  for (const call of checked.forwarded) {
+    const plan = cache.plan(route, call as Call & { method: string }, lossless);
+    const result = plan?.kind === 'kept' ? cache.lookup(plan) : plan?.result;
+    if (plan === undefined || result === undefined) return undefined;
+    answers.push(answerText(dialect, stringifyJson(call.id, lossless), result));
+    families.push(plan.family);
+  }
+  for (const family of families) cache.counters.hit(family);
+  countAnsweredCalls(record.calls, checked, 0, () => undefined);
+  record.cachedCalls += answers.length;
+  return sendJsonText(res, 200, `[${answers.join(',')}]${dialect === '1.0' ? '\n' : ''}`, { 'x-cache': 'hit' });
 }
 
 /**

@@ -74,13 +74,13 @@ export class CallCache {
   }
 
   /**
-   * How the cache may serve `call` (of `method`, as the lists write it), or undefined when it
+   * How the cache may serve `call`, or undefined when it
    * cannot: no rule for the method, a notification, a block that is not final (or `latest`), or
    * no head known for a rule that needs one.
    */
-  plan(route: Route, call: Call, method: string, lossless: boolean): CachePlan | undefined {
+  plan(route: Route, call: Call & { method: string }, lossless: boolean): CachePlan | undefined {
     const { family } = route.interfaces;
-    const rule = CACHE_RULES[family].get(method);
+    const rule = CACHE_RULES[family].get(call.method);
     if (rule === undefined || !('id' in call) || (call.params !== undefined && !Array.isArray(call.params))) return undefined;
     if (rule.keep === 'head') {
       const head = this.freshHead(route);
@@ -101,7 +101,7 @@ export class CallCache {
     return {
       kind: 'kept',
       family,
-      key: cacheKey(route.nodeId, family, call.method as string, paramsText),
+      key: cacheKey(route.nodeId, family, call.method, paramsText),
       route,
       rule,
       height,

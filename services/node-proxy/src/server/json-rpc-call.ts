@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { policyFor } from '../access/access-rules';
-import { answerCacheable } from '../cache/cached-call';
+import { answerBatchFromCache, answerCacheable } from '../cache/cached-call';
 import { AnswerTooLargeError } from '../forwarding/answer-limit';
 import type { AnswerReview } from '../forwarding/answer-writer';
 import type { UpstreamRequest } from '../forwarding/upstreams';
@@ -13,6 +13,7 @@ import {
   mergedBatchText,
   parseNodeBatchAnswer,
   serialise,
+  type Call,
   type Checked,
   type Dialect,
   type Forwarded,
@@ -76,7 +77,15 @@ export async function forwardJsonRpc(
   // The cache: after the policy, the access rules and the rate, as for any call; one Map lookup for a call it has no rule for.
   const { cache } = context;
   const single = checked.batch ? undefined : checked;
-  const plan = cache && single ? cache.plan(route, single.call, single.method, single.lossless === true) : undefined;
+  const plan = cache && single ? cache.plan(route, single.call as Call & { method: string }, single.lossless === true) : undefined;
+  if (cache && checked.batch && checked.refusedCount === 0) {
+    const bytesOut = answerBatchFromCache({ cache, route, record, dialect: policy.dialect, res }, checked);
+    if (bytesOut !== undefined) {
+      record.outcome = 'cached';
+      record.served = { blocked: 0, bytesIn, bytesOut };
+      return;
+    }
+  }
   if (!plan) record.forwarding();
   let bytesOut: number;
   try {
