@@ -175,12 +175,7 @@ describe('the answer store', () => {
     heads.heads.set('b', { height: 100, hash: 'x', readAt: NOW });
     const { cache, counters } = cacheWith(heads);
     const keep = async (at: string, height: number) => {
-      const plan = cache.plan(
-        route(at, 'ethereum', true),
-        call('eth_getBlockByNumber', [`0x${height.toString(16)}`, false]),
-        'eth_getblockbynumber',
-        false,
-      ) as KeptPlan;
+      const plan = cache.plan(route(at, 'ethereum', true), call('eth_getBlockByNumber', [`0x${height.toString(16)}`, false]), false) as KeptPlan;
       await cache.keep(plan, `{"number":"0x${height.toString(16)}"}`, () => Promise.resolve(undefined));
       return plan;
     };

@@ -197,16 +197,16 @@ describe('the cache in front of anvil', () => {
       const over = await eth.rpc(limited, eth.body(5, 'eth_chainId'));
       expect(over.status).toBe(429);
       await limited.context.usage.flush();
-      const mine = published
-        .filter((message) => message.kind === 'node.usage' && (message.payload as { proxyId: string }).proxyId === 'cache-usage')
-        .flatMap(
-          (message) =>
-            (message.payload as { nodes: { nodeId: string; cachedCalls: number; calls: { method: string; outcome: string; calls: number }[] }[] }).nodes,
-        )
-        .filter((usage) => usage.nodeId === eth.node.id);
-      const cached = mine.reduce((sum, usage) => sum + usage.cachedCalls, 0);
+      const mine = () =>
+        published
+          .filter((message) => message.kind === 'node.usage' && message.payload.proxyId === 'cache-usage')
+          .flatMap((message) => (message.kind === 'node.usage' ? message.payload.nodes : []))
+          .filter((usage) => usage.nodeId === eth.node.id);
+      // The bus delivers to its subscribers a moment after the publish.
+      await waitUntil('the usage to be published', () => mine().length > 0, 10_000, 20);
+      const cached = mine().reduce((sum, usage) => sum + usage.cachedCalls, 0);
       const calls = (method: string, outcome: string) =>
-        mine
+        mine()
           .flatMap((usage) => usage.calls)
           .filter((each) => each.method === method && each.outcome === outcome)
           .reduce((sum, each) => sum + each.calls, 0);

@@ -24,6 +24,8 @@ export interface CacheableCall {
   checked: SingleCall;
   dialect: Dialect;
   forward: UpstreamRequest;
+  /** How a request reaches the endpoint's node, its answer read whole: `Upstreams.requestText` for a node. */
+  ask: (request: UpstreamRequest) => Promise<{ statusCode: number; text: string }>;
   review: AnswerReview;
   res: ServerResponse;
 }
@@ -42,7 +44,8 @@ export async function answerCacheable(call: CacheableCall, plan: CachePlan): Pro
     return answerFromCache(call, plan.result);
   }
   const kept = cache.lookup(plan);
-  if (kept !== undefined) {
+  // Within the node's answer bound as the node's own answer would have to be (its owner may have lowered it since).
+  if (kept !== undefined && kept.length <= call.context.upstreams.answerLimit(call.route).bytes) {
     cache.counters.hit(plan.family);
     return answerFromCache(call, kept);
   }
@@ -79,23 +82,29 @@ function answerText(dialect: Dialect, id: string, result: string): string {
 
 /**
  * Answers a batch from the cache when every call of it is there (kept, or the head), in order,
- * each with its caller's id; the bytes sent, or undefined (nothing sent) when one call is not, and
- * the batch goes to the node as it is. It stops at the first call the cache has no answer for.
+ * each with its caller's id, within the node's answer bound; the bytes sent, or undefined (nothing
+ * sent) when one call is not, and the batch goes to the node as it is. It stops at the first call
+ * the cache has no answer for.
  */
 export function answerBatchFromCache(
-  { cache, route, record, dialect, res }: Omit<CacheableCall, 'checked' | 'context' | 'forward' | 'review'>,
+  { context, cache, route, record, dialect, res }: Omit<CacheableCall, 'checked' | 'forward' | 'ask' | 'review'>,
   checked: Forwarded & { batch: true },
 ): number | undefined {
   const lossless = checked.lossless === true;
-  const answers: string[] = [];
-  const families: CachePlan['family'][] = [];
+  let room = context.upstreams.answerLimit(route).bytes;
+  // Made once the first call is found: a batch the cache cannot answer costs a lookup, no more.
+  let answers: string[] | undefined;
+  let families: CachePlan['family'][] | undefined;
   for (const call of checked.forwarded) {
     const plan = cache.plan(route, call as Call & { method: string }, lossless);
     const result = plan?.kind === 'kept' ? cache.lookup(plan) : plan?.result;
     if (plan === undefined || result === undefined) return undefined;
-    answers.push(answerText(dialect, stringifyJson(call.id, lossless), result));
-    families.push(plan.family);
+    room -= result.length;
+    if (room < 0) return undefined;
+    (answers ??= []).push(answerText(dialect, stringifyJson(call.id, lossless), result));
+    (families ??= []).push(plan.family);
   }
+  if (!answers || !families) return undefined;
   for (const family of families) cache.counters.hit(family);
   countAnsweredCalls(record.calls, checked, 0, () => undefined);
   record.cachedCalls += answers.length;
@@ -107,8 +116,8 @@ export function answerBatchFromCache(
  * identical calls that came meanwhile (`settle`), and keeps it when the rule says.
  */
 async function askNode(call: CacheableCall, plan: KeptPlan, settle: (result: string | undefined) => void): Promise<number> {
-  const { context, cache, route, record, checked, forward, review, res } = call;
-  const answer = await context.upstreams.requestText(route, forward);
+  const { cache, record, checked, forward, ask, review, res } = call;
+  const answer = await ask(forward);
   const replacement = review.holds(answer.statusCode) ? review.replace(answer.statusCode, Buffer.from(answer.text)) : undefined;
   const result = answer.statusCode === 200 && !replacement ? cache.resultOf(answer.text) : undefined;
   settle(result);
@@ -124,10 +133,10 @@ async function askNode(call: CacheableCall, plan: KeptPlan, settle: (result: str
 }
 
 /** Where a block is, asked of the node (its header): for a transaction whose answer names only its block's hash. */
-async function blockPlace({ context, route }: CacheableCall, hash: string): Promise<BlockPlace | undefined> {
+async function blockPlace({ ask }: CacheableCall, hash: string): Promise<BlockPlace | undefined> {
   const body = JSON.stringify({ jsonrpc: '1.0', id: 'proxy-cache', method: 'getblockheader', params: [hash] });
   try {
-    const answer = await context.upstreams.requestText(route, { method: 'POST', path: '/', body, headers: { 'content-type': 'application/json' } });
+    const answer = await ask({ method: 'POST', path: '/', body, headers: { 'content-type': 'application/json' } });
     const members = findMembers(answer.text, ['result']);
     const result = members.get('result');
     if (answer.statusCode !== 200 || !result) return undefined;

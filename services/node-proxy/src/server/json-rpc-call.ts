@@ -79,7 +79,7 @@ export async function forwardJsonRpc(
   const single = checked.batch ? undefined : checked;
   const plan = cache && single ? cache.plan(route, single.call as Call & { method: string }, single.lossless === true) : undefined;
   if (cache && checked.batch && checked.refusedCount === 0) {
-    const bytesOut = answerBatchFromCache({ cache, route, record, dialect: policy.dialect, res }, checked);
+    const bytesOut = answerBatchFromCache({ context, cache, route, record, dialect: policy.dialect, res }, checked);
     if (bytesOut !== undefined) {
       record.outcome = 'cached';
       record.served = { blocked: 0, bytesIn, bytesOut };
@@ -91,7 +91,21 @@ export async function forwardJsonRpc(
   try {
     bytesOut =
       plan && cache && single
-        ? await answerCacheable({ context, cache, route, record, checked: single, dialect: policy.dialect, forward, review, res }, plan)
+        ? await answerCacheable(
+            {
+              context,
+              cache,
+              route,
+              record,
+              checked: single,
+              dialect: policy.dialect,
+              forward,
+              ask: (request) => context.upstreams.requestText(route, request),
+              review,
+              res,
+            },
+            plan,
+          )
         : await forwardChecked(context, route, record, checked, forward, res, review);
   } catch (error) {
     if (!(error instanceof AnswerTooLargeError) || res.headersSent) throw error;
