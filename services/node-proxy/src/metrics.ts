@@ -97,7 +97,7 @@ export class ProxyMetrics {
   });
   readonly cacheReorgDrops = new Counter({
     name: 'node_proxy_cache_reorg_drops_total',
-    help: 'Answers the cache dropped because a reorg changed their block or one below it',
+    help: 'Answers the cache dropped because a reorg (or a dev node owner mining or reverting by hand) changed their block or one below it',
     registers: [this.registry],
   });
   private cacheSizeOf: () => { bytes: number; entries: number } = () => ({ bytes: 0, entries: 0 });

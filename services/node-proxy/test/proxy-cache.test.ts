@@ -236,6 +236,18 @@ describe('the cache in front of anvil', () => {
     expect(after).toMatchObject({ status: 200, text: nodeText, headers: { 'x-cache': 'miss' } });
   });
 
+  it('after the owner mines through the proxy (the dev layer), reads their own change: the head and kept blocks are not trusted until read again', async () => {
+    await eth.rpc(proxy, eth.body(1, 'eth_getBlockByNumber', ['0x1', false]));
+    expect((await eth.rpc(proxy, eth.body(2, 'eth_getBlockByNumber', ['0x1', false]))).headers['x-cache']).toBe('hit');
+    const mined = await eth.rpc(proxy, eth.body(3, 'anvil_mine', ['0x5']));
+    expect(mined).toMatchObject({ status: 200, body: { result: null } });
+    const nodeHead = Number.parseInt(await eth.result<string>(proxy, 'eth_blockNumber'), 16);
+    const head = await eth.rpc(proxy, eth.body(4, 'eth_blockNumber'));
+    expect(Number.parseInt((head.body as { result: string }).result, 16)).toBeGreaterThanOrEqual(nodeHead);
+    expect(head.headers['x-cache']).toBeUndefined();
+    expect((await eth.rpc(proxy, eth.body(5, 'eth_getBlockByNumber', ['0x1', false]))).headers['x-cache']).toBe('miss');
+  });
+
   it('refuses a cached method its owner refuses, as it refuses a forwarded one', async () => {
     expect((await eth.rpc(proxy, eth.body(1, 'eth_chainId'))).body).toMatchObject({ result: '0x7a69' });
     expect((await eth.rpc(proxy, eth.body(1, 'eth_chainId'))).headers['x-cache']).toBe('hit');

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { AnswerReview } from '../forwarding/answer-writer';
 import type { UpstreamRequest } from '../forwarding/upstreams';
 import type { Call, Dialect, Forwarded } from '../json-rpc/json-rpc';
+import type { MethodPolicy } from '../json-rpc/method-policy';
 import { stringifyJson } from '../json-rpc/json-text';
 import type { Route } from '../routing/route-table';
 import type { CallRecord } from '../server/call-record';
@@ -152,4 +153,13 @@ async function blockPlace({ ask }: CacheableCall, hash: string): Promise<BlockPl
 
 function spanText(text: string, span: { start: number; end: number } | undefined): string {
   return span ? text.slice(span.start, span.end) : '';
+}
+
+/**
+ * Whether a request on a dev node calls the dev layer (mining, reverting, reorging: what the
+ * real-network policy refuses), which may change the chain under the cache (`CallCache.chainChanging`).
+ */
+export function callsDevLayer(realNetwork: MethodPolicy, checked: Forwarded): boolean {
+  if (!checked.batch) return realNetwork.verdictOf(checked.method) !== 'allowed';
+  return checked.methods.some((name) => realNetwork.verdictOf(name) !== 'allowed');
 }

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Call } from '../json-rpc/json-rpc';
 import { stringifyJson } from '../json-rpc/json-text';
 import type { Family } from '../routing/interfaces';
@@ -60,8 +61,10 @@ export class CallCache {
   readonly inFlight = new InFlight();
   readonly counters: CacheCounters;
   private readonly now: () => number;
-  /** Reorgs seen per endpoint. */
+  /** Reorgs seen per endpoint (and dev-layer calls made on it). */
   private readonly reorgs = new Map<string, number>();
+  /** Dev endpoints whose head is not used until then (performance.now()): a dev-layer call may have changed their chain. */
+  private readonly untrustedUntil = new Map<string, number>();
 
   constructor(private readonly options: CallCacheOptions) {
     this.counters = options.counters;
@@ -93,7 +96,7 @@ export class CallCache {
       height = rule.heightInParams?.(params);
       if (height === undefined) return undefined;
       if (height !== 'answer') {
-        const head = this.options.heads.headOf(route);
+        const head = this.trustedHead(route);
         if (!head || !isFinal(height, head, depth)) return undefined;
       }
     }
@@ -149,7 +152,7 @@ export class CallCache {
       height = place.height;
     }
     if (height === undefined) return false;
-    const head = this.options.heads.headOf(plan.route);
+    const head = this.trustedHead(plan.route);
     if (!head || !isFinal(height, head, plan.depth)) return false;
     if (!rule.confirmations) return this.store(plan, { endpoint: plan.route.nodeId, result, height });
     const confirmations = confirmationsSpan(result);
@@ -158,10 +161,34 @@ export class CallCache {
     return this.store(plan, { endpoint: plan.route.nodeId, result, height, confirmations });
   }
 
+  /**
+   * A dev-layer call on the endpoint (mining, reverting, reorging by hand on a dev chain): what
+   * was kept of its blocks is dropped, an answer at the node meanwhile is not kept, and its head
+   * is not used until the tracker had two intervals to read it again, so the caller reads their
+   * own change (`eth_blockNumber` right after `evm_mine`). Called before and after the call.
+   */
+  chainChanging(route: Route): void {
+    const endpoint = route.nodeId;
+    this.reorgs.set(endpoint, (this.reorgs.get(endpoint) ?? 0) + 1);
+    this.answers.dropFrom(endpoint, 0);
+    this.untrustedUntil.set(endpoint, performance.now() + 2 * this.options.PROXY_HEAD_INTERVAL_MS);
+  }
+
   /** The route's head when read within two head intervals: fresh enough to answer from or count confirmations by. */
   private freshHead(route: Route): Head | undefined {
-    const head = this.options.heads.headOf(route);
+    const head = this.trustedHead(route);
     return head && this.now() - head.readAt <= 2 * this.options.PROXY_HEAD_INTERVAL_MS ? head : undefined;
+  }
+
+  /** The route's head, unless a dev-layer call may have changed the chain since it was read. */
+  private trustedHead(route: Route): Head | undefined {
+    const until = this.untrustedUntil.get(route.nodeId);
+    if (until !== undefined) {
+      // Real time, whatever clock the heads are read by: the tracker's reads come every interval.
+      if (performance.now() < until) return undefined;
+      this.untrustedUntil.delete(route.nodeId);
+    }
+    return this.options.heads.headOf(route);
   }
 
   private store(plan: KeptPlan, answer: CachedAnswer): boolean {

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { policyFor } from '../access/access-rules';
-import { answerBatchFromCache, answerCacheable } from '../cache/cached-call';
+import { answerBatchFromCache, answerCacheable, callsDevLayer } from '../cache/cached-call';
 import { AnswerTooLargeError } from '../forwarding/answer-limit';
 import type { AnswerReview } from '../forwarding/answer-writer';
 import type { UpstreamRequest } from '../forwarding/upstreams';
@@ -86,6 +86,9 @@ export async function forwardJsonRpc(
       return;
     }
   }
+  // A dev node's own mining or reverting: nothing kept of its chain, nor its head, is trusted until read again.
+  const changesChain = cache !== undefined && route.dev === true && callsDevLayer(filters[family], checked);
+  if (changesChain) cache.chainChanging(route);
   if (!plan) record.forwarding();
   let bytesOut: number;
   try {
@@ -114,6 +117,7 @@ export async function forwardJsonRpc(
     countAnswerRefusedCalls(record.calls, checked);
   } finally {
     if (!plan) record.answered();
+    if (changesChain) cache.chainChanging(route);
   }
   record.outcome = record.cachedCalls > 0 ? 'cached' : 'forwarded';
   record.served = { blocked: checked.refusedCount, bytesIn, bytesOut };
