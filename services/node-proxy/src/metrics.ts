@@ -138,7 +138,6 @@ export class ProxyMetrics {
     };
   }
 
-
   readonly poolFailovers = new Counter({
     name: 'node_proxy_pool_failovers_total',
     help: 'Pool calls retried on another member after the first one failed (connection, timeout, 5xx) before anything reached the caller',
