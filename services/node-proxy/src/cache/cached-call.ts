@@ -25,9 +25,11 @@ export interface CacheableCall {
   checked: SingleCall;
   dialect: Dialect;
   forward: UpstreamRequest;
-  /** How a request reaches the endpoint's node, its answer read whole: `Upstreams.requestText` for a node. */
-  ask: (request: UpstreamRequest) => Promise<{ statusCode: number; text: string }>;
-  review: AnswerReview;
+  /**
+   * Sends a miss on its way: `ask(route, review)` for a node; for a pool, its member choice and
+   * failover call `ask` with the member (and the review) each try goes to.
+   */
+  reach: (ask: (target: Route, review: AnswerReview) => Promise<number>) => Promise<number>;
   res: ServerResponse;
 }
 
@@ -61,7 +63,7 @@ export async function answerCacheable(call: CacheableCall, plan: CachePlan): Pro
   cache.counters.miss(plan.family);
   call.record.forwarding();
   try {
-    return await cache.inFlight.lead(plan.key, (settle) => askNode(call, plan, settle));
+    return await cache.inFlight.lead(plan.key, (settle) => call.reach((target, review) => askNode(call, plan, settle, target, review)));
   } finally {
     call.record.answered();
   }
@@ -88,7 +90,7 @@ function answerText(dialect: Dialect, id: string, result: string): string {
  * the cache has no answer for.
  */
 export function answerBatchFromCache(
-  { context, cache, route, record, dialect, res }: Omit<CacheableCall, 'checked' | 'forward' | 'ask' | 'review'>,
+  { context, cache, route, record, dialect, res }: Omit<CacheableCall, 'checked' | 'forward' | 'reach'>,
   checked: Forwarded & { batch: true },
 ): number | undefined {
   const lossless = checked.lossless === true;
@@ -116,9 +118,15 @@ export function answerBatchFromCache(
  * Sends the call to the node and its answer, as it came, to the caller; shares its result with
  * identical calls that came meanwhile (`settle`), and keeps it when the rule says.
  */
-async function askNode(call: CacheableCall, plan: KeptPlan, settle: (result: string | undefined) => void): Promise<number> {
-  const { cache, record, checked, forward, ask, review, res } = call;
-  const answer = await ask(forward);
+async function askNode(
+  call: CacheableCall,
+  plan: KeptPlan,
+  settle: (result: string | undefined) => void,
+  target: Route,
+  review: AnswerReview,
+): Promise<number> {
+  const { context, cache, record, checked, forward, res } = call;
+  const answer = await context.upstreams.requestText(target, forward);
   const replacement = review.holds(answer.statusCode) ? review.replace(answer.statusCode, Buffer.from(answer.text)) : undefined;
   const result = answer.statusCode === 200 && !replacement ? cache.resultOf(answer.text) : undefined;
   settle(result);
@@ -129,15 +137,15 @@ async function askNode(call: CacheableCall, plan: KeptPlan, settle: (result: str
   const bytesOut = replacement
     ? sendJsonText(res, replacement.status, replacement.text, { ...replacement.headers, 'x-cache': 'miss' })
     : sendJsonText(res, answer.statusCode, answer.text, { 'x-cache': 'miss' });
-  if (result !== undefined) await cache.keep(plan, result, (hash) => blockPlace(call, hash));
+  if (result !== undefined) await cache.keep(plan, result, (hash) => blockPlace(context, target, hash));
   return bytesOut;
 }
 
-/** Where a block is, asked of the node (its header): for a transaction whose answer names only its block's hash. */
-async function blockPlace({ ask }: CacheableCall, hash: string): Promise<BlockPlace | undefined> {
+/** Where a block is, asked of the node that answered (its header): for a transaction whose answer names only its block's hash. */
+async function blockPlace(context: ProxyContext, target: Route, hash: string): Promise<BlockPlace | undefined> {
   const body = JSON.stringify({ jsonrpc: '1.0', id: 'proxy-cache', method: 'getblockheader', params: [hash] });
   try {
-    const answer = await ask({ method: 'POST', path: '/', body, headers: { 'content-type': 'application/json' } });
+    const answer = await context.upstreams.requestText(target, { method: 'POST', path: '/', body, headers: { 'content-type': 'application/json' } });
     const members = findMembers(answer.text, ['result']);
     const result = members.get('result');
     if (answer.statusCode !== 200 || !result) return undefined;
