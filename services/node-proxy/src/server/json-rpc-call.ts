@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { policyFor } from '../access/access-rules';
+import { answerBatchFromCache, answerCacheable, callsDevLayer } from '../cache/cached-call';
 import { AnswerTooLargeError } from '../forwarding/answer-limit';
 import type { AnswerReview } from '../forwarding/answer-writer';
 import type { UpstreamRequest } from '../forwarding/upstreams';
@@ -12,6 +13,7 @@ import {
   mergedBatchText,
   parseNodeBatchAnswer,
   serialise,
+  type Call,
   type Checked,
   type Dialect,
   type Forwarded,
@@ -73,13 +75,44 @@ export async function forwardJsonRpc(
     holds: (status: number) => mayBeUnavailable(family, status),
     replace: (status: number, text: Buffer) => unavailableAnswer(checked, policy.dialect, status, text),
   };
-  record.forwarding();
-  const forwardTo = (target: Route, targetReview: AnswerReview) => forwardChecked(context, target, record, checked, forward, res, targetReview);
+  // The cache: after the policy, the access rules and the rate, as for any call; one Map lookup for a call it has no rule for.
+  const { cache } = context;
+  const single = checked.batch ? undefined : checked;
+  const plan = cache && single ? cache.plan(route, single.call as Call & { method: string }, single.lossless === true) : undefined;
+  if (cache && checked.batch && checked.refusedCount === 0) {
+    const bytesOut = answerBatchFromCache({ context, cache, route, record, dialect: policy.dialect, res }, checked);
+    if (bytesOut !== undefined) {
+      record.outcome = 'cached';
+      record.served = { blocked: 0, bytesIn, bytesOut };
+      return;
+    }
+  }
+  // A dev node's own mining or reverting: nothing kept of its chain, nor its head, is trusted until read again.
+  const changesChain = cache !== undefined && route.dev === true && callsDevLayer(filters[family], checked);
+  if (changesChain) cache.chainChanging(route);
+  if (!plan) record.forwarding();
+  // A node's calls go to it; a pool's to a member it chooses, a read failing there once more to another.
+  const reach = <T>(ask: (target: Route, targetReview: AnswerReview) => Promise<T>, write: boolean): Promise<T> =>
+    route.pool ? forwardViaPool(context, route, record, res, { write, calls: forwardedCalls(checked), review }, ask) : ask(route, review);
   let bytesOut: number;
   try {
-    bytesOut = route.pool
-      ? await forwardViaPool(context, route, record, res, { write: writes(context, route, checked), calls: forwardedCalls(checked), review }, forwardTo)
-      : await forwardTo(route, review);
+    bytesOut =
+      plan && cache && single
+        ? await answerCacheable(
+            {
+              context,
+              cache,
+              route,
+              record,
+              checked: single,
+              dialect: policy.dialect,
+              forward,
+              reach: (ask) => reach(ask, false),
+              res,
+            },
+            plan,
+          )
+        : await reach((target, targetReview) => forwardChecked(context, target, record, checked, forward, res, targetReview), writes(context, route, checked));
   } catch (error) {
     if (error instanceof NoMemberError) {
       // Told in JSON-RPC too, in the pool's dialect, with the status and Retry-After of the error.
@@ -97,9 +130,10 @@ export async function forwardJsonRpc(
     bytesOut = sendJsonText(res, 200, serialise(checked, answerTooLarge(checked, error, policy.dialect)));
     countAnswerRefusedCalls(record.calls, checked);
   } finally {
-    record.answered();
+    if (!plan) record.answered();
+    if (changesChain) cache.chainChanging(route);
   }
-  record.outcome = 'forwarded';
+  record.outcome = record.cachedCalls > 0 ? 'cached' : 'forwarded';
   record.served = { blocked: checked.refusedCount, bytesIn, bytesOut };
 }
 

@@ -1,6 +1,7 @@
 import type { Bus } from '@cloud/bus';
 import type { Logger } from '@cloud/logging';
 import type { Authenticator } from '../auth/authenticator';
+import type { CallCache } from '../cache/call-cache';
 import type { LoginThrottle } from '../auth/login-throttle';
 import type { ProxyConfig } from '../config';
 import type { Upstreams } from '../forwarding/upstreams';
@@ -37,6 +38,8 @@ export interface ProxyContext {
   filters: Record<Family, MethodPolicy>;
   usage: UsageMeter;
   metrics: ProxyMetrics;
+  /** The answer cache and the head answers; undefined when PROXY_CACHE_BYTES is 0. */
+  cache: CallCache | undefined;
   /** The port each listener really listens on (they may be 0 in the configuration). */
   ports: Partial<Record<ListenerName, number>>;
 }
