@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,8 +11,9 @@ import { InProcessBus, message, type AnyBusMessage, type NodeRoute } from '@clou
 import { createLogger } from '@cloud/logging';
 import { loadProxyConfig, startNodeProxy, type NodeProxy } from '../src';
 import { ChainProcess, poolRoute } from './chain-process';
-import { callProxy, type ProxyAnswer } from './client';
+import { basic, callProxy, type ProxyAnswer } from './client';
 import { waitUntil } from './harness';
+import { inbox, socketTo, type Message } from './websocket-client';
 
 const FREE_PORTS = Object.fromEntries(['BTC', 'BTC_TESTNET', 'LTC', 'ETH', 'AVALANCHE', 'MANAGEMENT', 'ADMIN'].map((name) => [`PROXY_${name}_PORT`, '0']));
 const POOL_PASSWORD = 'pool-secret';
@@ -317,7 +319,34 @@ describe('pools of real nodes through the proxy', () => {
     );
   });
 
-  it('publishes a pool change over the bus: a member taken out gets no more calls', async () => {
+  /** A WebSocket on a pool, once open: the member named in its upgrade answer, its inbox and how it closes. */
+  const poolSocket = async (poolId: string) => {
+    const ws = socketTo(proxy, host(poolId), basic(`u-${poolId}:${POOL_PASSWORD}`));
+    const upgrade = new Promise<IncomingMessage>((resolve) => ws.on('upgrade', resolve));
+    const box = inbox(ws);
+    const closed = once(ws, 'close').then(([code]) => code as number);
+    await once(ws, 'open');
+    return { ws, box, closed, member: (await upgrade).headers['x-pool-member'] as string };
+  };
+  /** Each anvil's genesis block is its own (started at its own time): which node answered. */
+  const genesisOf = async (node: ChainProcess) => ((await node.rpc('eth_getBlockByNumber', ['0x0', false])) as { hash: string }).hash;
+
+  it('bridges a WebSocket on a pool to one member chosen at connect, named in the upgrade answer', async () => {
+    const sockets = [await poolSocket('pool-eth'), await poolSocket('pool-eth')];
+    expect(new Set(sockets.map((socket) => socket.member))).toEqual(new Set([ethA.nodeId, ethB.nodeId]));
+    for (const [index, socket] of sockets.entries()) {
+      socket.ws.send(JSON.stringify({ jsonrpc: '2.0', id: index, method: 'eth_getBlockByNumber', params: ['0x0', false] }));
+      const answer = await socket.box.next<Message>('the genesis block', (message) => !Array.isArray(message) && message.id === index);
+      expect((answer.result as { hash: string }).hash).toBe(await genesisOf(socket.member === ethA.nodeId ? ethA : ethB));
+      socket.ws.close();
+      await socket.closed;
+    }
+  });
+
+  it('publishes a pool change over the bus: a member taken out gets no more calls, and its pool WebSockets are closed', async () => {
+    const sockets = [await poolSocket('pool-eth'), await poolSocket('pool-eth')];
+    const onA = sockets.find((socket) => socket.member === ethA.nodeId)!;
+    const onB = sockets.find((socket) => socket.member === ethB.nodeId)!;
     await bus.publish([
       message('pool.changed', withPassword(poolRoute('pool-eth', 'eth', [ethB.nodeId], 2)) as NodeRoute & { pool: NonNullable<NodeRoute['pool']> }),
     ]);
@@ -325,5 +354,12 @@ describe('pools of real nodes through the proxy', () => {
     const answers = [];
     for (let n = 0; n < 4; n += 1) answers.push(await rpc('pool-eth', 'eth_chainId'));
     expect(new Set(answers.map(member))).toEqual(new Set([ethB.nodeId]));
+    expect(await onA.closed).toBe(1001);
+    onB.ws.send(JSON.stringify({ jsonrpc: '2.0', id: 'still', method: 'eth_chainId', params: [] }));
+    expect(await onB.box.next('an answer on the socket that stays', (message) => !Array.isArray(message) && message.id === 'still')).toMatchObject({
+      result: '0x7a69',
+    });
+    onB.ws.close();
+    await onB.closed;
   });
 });
