@@ -15,6 +15,7 @@ import { DEFAULT_FILTER_DIR, type ProxyConfig } from './config';
 import { Upstreams } from './forwarding/upstreams';
 import { CallCache } from './cache/call-cache';
 import { HeadTracker } from './heads/head-tracker';
+import { MemberChoice } from './pools/member-choice';
 import { MemberHealth } from './pools/member-health';
 import { loadMethodPolicies } from './json-rpc/method-policy';
 import { ProxyMetrics } from './metrics';
@@ -107,6 +108,7 @@ export async function startNodeProxy(config: ProxyConfig, options: NodeProxyOpti
     upstreams,
     heads,
     memberHealth,
+    members: new MemberChoice({ table, heads }),
     filters,
     usage: new UsageMeter({
       bus,

@@ -11,6 +11,7 @@ import { createUsageCredentials } from '../src/migrations/20261125160100_create_
 import { addNodesLeaseGeneration } from '../src/migrations/20261125170100_add_nodes_lease_generation';
 import { addNodesName } from '../src/migrations/20261127100100_add_nodes_name';
 import { createPools } from '../src/migrations/20261128100100_create_pools';
+import { addUsageCachedAndMembers } from '../src/migrations/20261128120100_add_usage_cached_and_members';
 
 const tables = async (test: TestDatabase) =>
   (
@@ -69,6 +70,7 @@ describe('nodes migrations', () => {
       addNodesLeaseGeneration.name,
       addNodesName.name,
       createPools.name,
+      addUsageCachedAndMembers.name,
     ]);
     expect(await tables(test)).toEqual([
       'nodes',
@@ -77,6 +79,7 @@ describe('nodes migrations', () => {
       'pools',
       'usage_calls',
       'usage_credential_calls',
+      'usage_member_calls',
       'usage_messages',
       'usage_traffic',
     ]);
@@ -139,6 +142,18 @@ describe('nodes migrations', () => {
       ]),
     );
 
+    // Buckets from before the cache have no cached calls; the pool members' table and the column go with their down step.
+    const bucket = { granularity: 'minute', bucket_start: now, user_id: 'user-1' };
+    await addUsageCachedAndMembers.down(test.db);
+    await test.db('usage_traffic').insert({ ...bucket, node_id: 'node-1', requests: 3, bytes_in: 1, bytes_out: 2 });
+    await addUsageCachedAndMembers.up(test.db);
+    expect(Number((await test.db('usage_traffic').where({ node_id: 'node-1' }).first('cached_calls'))!.cached_calls)).toBe(0);
+    await test.db('usage_member_calls').insert({ ...bucket, node_id: 'pool-1', member_id: 'node-1', calls: 2 });
+    await addUsageCachedAndMembers.down(test.db);
+    expect(await tables(test)).not.toContain('usage_member_calls');
+    expect(await test.db('usage_traffic').where({ node_id: 'node-1' }).first()).not.toHaveProperty('cached_calls');
+    await test.db('usage_traffic').delete();
+
     // The usage tables' own down steps drop them, leaving the nodes.
     await test.db('usage_messages').insert({ id: 'msg-1', received_at: now });
     await createUsageCredentials.down(test.db);
@@ -195,6 +210,7 @@ describe('nodes migrations', () => {
     expect(await tables(test)).not.toContain('pools');
     await createPools.up(test.db);
     expect(await test.db('nodes').select('id').orderBy('id')).toEqual([{ id: 'node-1' }, { id: 'node-2' }, { id: 'node-3' }]);
+    await addUsageCachedAndMembers.up(test.db);
 
     const reverted = await migrateDownAll(test.db, NODES_SCHEMA, nodesMigrations);
     expect(reverted).toEqual(nodesMigrations.map((m) => m.name).reverse());

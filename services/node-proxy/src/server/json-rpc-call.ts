@@ -19,6 +19,7 @@ import {
   type Forwarded,
 } from '../json-rpc/json-rpc';
 import type { Route } from '../routing/route-table';
+import { forwardViaPool, NoMemberError, type MemberAttempt } from '../pools/pool-forward';
 import type { CallRecord } from './call-record';
 import type { ProxyContext } from './proxy-context';
 import { readBody } from './read-body';
@@ -92,24 +93,29 @@ export async function forwardJsonRpc(
   if (!plan) record.forwarding();
   let bytesOut: number;
   try {
-    bytesOut =
-      plan && cache && single
-        ? await answerCacheable(
-            {
-              context,
-              cache,
-              route,
-              record,
-              checked: single,
-              dialect: policy.dialect,
-              forward,
-              reach: (ask) => ask(route, review),
-              res,
-            },
-            plan,
-          )
-        : await forwardChecked(context, route, record, checked, forward, res, review);
+    if (plan && cache && single) {
+      // A miss goes to the node, or through the pool's member choice and failover as any call.
+      const reach = (ask: MemberAttempt<number>) =>
+        route.pool ? forwardViaPool(context, route, record, res, { write: writes(context, route, checked), calls: 1, review }, ask) : ask(route, review);
+      bytesOut = await answerCacheable({ context, cache, route, record, checked: single, dialect: policy.dialect, forward, reach, res }, plan);
+    } else {
+      const forwardTo = (target: Route, targetReview: AnswerReview) => forwardChecked(context, target, record, checked, forward, res, targetReview);
+      bytesOut = route.pool
+        ? await forwardViaPool(context, route, record, res, { write: writes(context, route, checked), calls: forwardedCalls(checked), review }, forwardTo)
+        : await forwardTo(route, review);
+    }
   } catch (error) {
+    if (error instanceof NoMemberError) {
+      // Told in JSON-RPC too, in the pool's dialect, with the status and Retry-After of the error.
+      const text = serialise(
+        checked,
+        answerForwardedCalls(checked, (call) => errorAnswer(call, LIMIT_EXCEEDED, error.message, { dialect: policy.dialect })),
+      );
+      countAnswerRefusedCalls(record.calls, checked);
+      record.outcome = 'not_ready';
+      record.served = { blocked: checked.refusedCount, bytesIn, bytesOut: sendJsonText(res, error.status, text, error.headers) };
+      return;
+    }
     if (!(error instanceof AnswerTooLargeError) || res.headersSent) throw error;
     // Told in JSON-RPC, in the node's dialect, to every call the node answered: as a refusal is.
     bytesOut = sendJsonText(res, 200, serialise(checked, answerTooLarge(checked, error, policy.dialect)));
@@ -130,6 +136,17 @@ export async function forwardJsonRpc(
  */
 function forwardedBytes(checked: Forwarded, text: string, bytes: Buffer): string | Buffer {
   return checked.body === text && isUtf8(bytes) ? bytes : checked.body;
+}
+
+/** Whether a request holds a call that writes (its group in the family's lists says `writes`): a pool never retries it once sent. */
+function writes(context: ProxyContext, route: Route, checked: Forwarded): boolean {
+  const policy = context.filters[route.interfaces.family];
+  return checked.batch ? checked.methods.some((method) => policy.isWrite(method)) : policy.isWrite(checked.method);
+}
+
+/** The calls of a request that go to the node. */
+function forwardedCalls(checked: Forwarded): number {
+  return checked.batch ? checked.forwarded.length : 1;
 }
 
 /** What a request the proxy answered itself ended as: over a limit, unreadable, or refused calls. */
@@ -158,7 +175,11 @@ async function forwardChecked(
   if (checked.batch && checked.refusedCount > 0) {
     const answer = await upstreams.requestText(route, forward);
     const text = answer.text;
-    const unavailable = review.holds(answer.statusCode) ? review.replace(answer.statusCode, Buffer.from(text)) : undefined;
+    const held = review.holds(answer.statusCode);
+    // A pool's member failing where another may take the call: no answer here, the call is retried.
+    const refused = held ? review.refuse?.(answer.statusCode, Buffer.from(text)) : undefined;
+    if (refused) throw refused;
+    const unavailable = held ? review.replace(answer.statusCode, Buffer.from(text)) : undefined;
     const nodeAnswers = parseNodeBatchAnswer(unavailable ? '[]' : text);
     bytesOut = unavailable
       ? sendJsonText(res, unavailable.status, unavailable.text, unavailable.headers)

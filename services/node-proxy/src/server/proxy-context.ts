@@ -8,6 +8,7 @@ import type { Upstreams } from '../forwarding/upstreams';
 import type { HeadTracker } from '../heads/head-tracker';
 import type { MethodPolicy } from '../json-rpc/method-policy';
 import type { ProxyMetrics } from '../metrics';
+import type { MemberChoice } from '../pools/member-choice';
 import type { MemberHealth } from '../pools/member-health';
 import type { Family, ListenerName } from '../routing/interfaces';
 import type { RouteSync } from '../routing/route-sync';
@@ -31,6 +32,8 @@ export interface ProxyContext {
   heads: HeadTracker;
   /** The pools' circuit breaker: which members are benched. */
   memberHealth: MemberHealth;
+  /** Which member of a pool takes a call. */
+  members: MemberChoice;
   /** Each family's method policy for real-network nodes; `.forNode(route.dev)` picks the dev one (made at load) for a dev node. */
   filters: Record<Family, MethodPolicy>;
   usage: UsageMeter;

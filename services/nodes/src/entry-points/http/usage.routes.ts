@@ -15,14 +15,15 @@ export const usageRoutes = [
     method: 'get',
     path: '/users/me/nodes/:id/usage',
     tags: ['usage'],
-    summary: 'Calls to the node through the node-proxy, by outcome and method, and bytes, in minute (kept a day) or hour (kept 90 days) buckets',
+    summary:
+      "Calls to the node through the node-proxy, by outcome and method, those answered from the proxy's cache, and bytes, in minute (kept a day) or hour (kept 90 days) buckets",
     auth: clientAuth,
     request: { params: nodeParams, query: usageQuery },
     responses: { 200: jsonResponse("the node's usage", nodeUsageSchema), 400: invalidRange, 404: noSuchNode },
     handler: async ({ params: { id }, query, res, deps }) => {
       // Another user's node, or none, is 404 before anything is read.
       const names = await deps.credentials.names(authOf(res).sub, id);
-      res.json({ nodeId: id, ...(await deps.usageReports.nodeReport(id, names, query)) });
+      res.json({ nodeId: id, ...(await deps.usageReports.endpointReport(id, names, query)) });
     },
   }),
   nodesRoute({
@@ -43,7 +44,7 @@ export const usageRoutes = [
     method: 'get',
     path: '/users/me/usage',
     tags: ['usage'],
-    summary: 'Usage across all your nodes, with totals per node',
+    summary: 'Usage across all your nodes and pools, with totals per node or pool',
     auth: clientAuth,
     request: { query: usageQuery },
     responses: { 200: jsonResponse('your usage', userUsageSchema), 400: invalidRange },
