@@ -22,8 +22,8 @@ const ANVIL_MNEMONIC = 'test test test test test test test test test test test j
 
 /**
  * A test fault in front of a real anvil: passes every call on, but answers a call of these
- * methods with HTTP 500 once anvil has taken (and answered) it, as a node failing after the call
- * reached it does.
+ * methods (or a batch holding one) with HTTP 500 once anvil has taken (and answered) it, as a node
+ * failing after the call reached it does.
  */
 function failingFront(target: string, failing: ReadonlySet<string>): Server {
   return createServer((req, res) => {
@@ -34,8 +34,8 @@ function failingFront(target: string, failing: ReadonlySet<string>): Server {
       void (async () => {
         const answer = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
         const text = await answer.text();
-        const method = (JSON.parse(body.toString('utf8')) as { method?: string }).method ?? '';
-        if (failing.has(method.toLowerCase())) {
+        const parsed = JSON.parse(body.toString('utf8')) as { method?: string } | Array<{ method?: string }>;
+        if ((Array.isArray(parsed) ? parsed : [parsed]).some((call) => failing.has((call.method ?? '').toLowerCase()))) {
           res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error');
         } else {
           res.writeHead(answer.status, { 'content-type': 'application/json' }).end(text);
@@ -109,6 +109,8 @@ describe('pools of real nodes through the proxy', () => {
       PROXY_POOL_FAILURES_TO_BENCH: '3',
       PROXY_USAGE_INTERVAL_MS: '200',
       PROXY_UPSTREAM_TIMEOUT_MS: '10000',
+      // Every call goes to a member: no answer from the cache or the tracked head (the cache's own tests cover pools with it).
+      PROXY_CACHE_BYTES: '0',
     });
     proxy = await startNodeProxy(config, { logger, bus, keys: staticKeys([]) });
     proxy.context.heads.onReorg((id, fork) => reorgs.push([id, fork]));
@@ -254,8 +256,10 @@ describe('pools of real nodes through the proxy', () => {
     await membersAt('pool-front', { [ethA.nodeId]: await ethA.height(), [front]: await ethB.height() });
     const hasTransaction = async (node: ChainProcess, hash: string) => (await node.rpc('eth_getTransactionByHash', [hash])) !== null;
     const seen = new Set<string>();
-    // One dev account per write, each at nonce 0 on both chains, until one write went to each member.
-    for (let account = 1; seen.size < 2 && account < 10; account += 1) {
+    // One dev account per write, each at nonce 0 on both chains, until a write and a batch holding
+    // one went to each member.
+    for (let account = 1; seen.size < 4 && account < 10; account += 1) {
+      const batch = seen.has(`single ${front}`) && seen.has(`single ${ethA.nodeId}`);
       const wallet = HDNodeWallet.fromPhrase(ANVIL_MNEMONIC, undefined, `m/44'/60'/0'/0/${account}`);
       const raw = await wallet.signTransaction({
         to: wallet.address,
@@ -268,21 +272,40 @@ describe('pools of real nodes through the proxy', () => {
         type: 2,
       });
       const hash = keccak256(raw);
-      const answer = await rpc('pool-front', 'eth_sendRawTransaction', [raw]);
+      const answer = batch
+        ? await callProxy(proxy, 'eth', {
+            host: host('pool-front'),
+            auth: `u-pool-front:${POOL_PASSWORD}`,
+            body: [
+              { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] },
+              { jsonrpc: '2.0', id: 2, method: 'eth_sendRawTransaction', params: [raw] },
+            ],
+          })
+        : await rpc('pool-front', 'eth_sendRawTransaction', [raw]);
       const servedBy = member(answer)!;
-      seen.add(servedBy);
+      seen.add(`${batch ? 'batch' : 'single'} ${servedBy}`);
       if (servedBy === front) {
         // The front's anvil took it, then the member answered 500: passed on, not tried on the other member.
         expect(answer.status).toBe(500);
         expect(await hasTransaction(ethB, hash)).toBe(true);
         expect(await hasTransaction(ethA, hash)).toBe(false);
+      } else if (batch) {
+        expect(answer).toMatchObject({
+          status: 200,
+          body: [
+            { id: 1, result: '0x7a69' },
+            { id: 2, result: hash },
+          ],
+        });
+        expect(await hasTransaction(ethA, hash)).toBe(true);
+        expect(await hasTransaction(ethB, hash)).toBe(false);
       } else {
         expect(answer).toMatchObject({ status: 200, body: { result: hash } });
         expect(await hasTransaction(ethA, hash)).toBe(true);
         expect(await hasTransaction(ethB, hash)).toBe(false);
       }
     }
-    expect(seen).toEqual(new Set([front, ethA.nodeId]));
+    expect(seen).toEqual(new Set([`single ${front}`, `single ${ethA.nodeId}`, `batch ${front}`, `batch ${ethA.nodeId}`]));
 
     // A read the front fails with a 500 is answered by the other member.
     const failovers = await metric('node_proxy_pool_failovers_total');
