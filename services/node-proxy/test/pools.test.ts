@@ -64,6 +64,27 @@ describe('pools of real nodes through the proxy', () => {
   let ltcB: ChainProcess;
   let front: Server;
 
+  /**
+   * A proxy on the test's bus. The suite's own runs without the cache: it watches which member
+   * serves each call, and the cache would answer eth_chainId or getblockcount itself.
+   */
+  const startProxy = (env: Record<string, string>) => {
+    const config = loadProxyConfig({
+      DATA_DIR: dataDir,
+      NODE_RPC_KEY_FILE: keyFile,
+      LOG_LEVEL: 'silent',
+      PROXY_TLS: 'off',
+      ...FREE_PORTS,
+      PROXY_HEAD_INTERVAL_MS: '100',
+      PROXY_POOL_BENCH_MS: '1000',
+      PROXY_POOL_FAILURES_TO_BENCH: '3',
+      PROXY_USAGE_INTERVAL_MS: '200',
+      PROXY_UPSTREAM_TIMEOUT_MS: '10000',
+      ...env,
+    });
+    return startNodeProxy(config, { logger, bus, keys: staticKeys([]) });
+  };
+
   const withPassword = (route: NodeRoute): NodeRoute => ({
     ...route,
     basic: { user: `u-${route.nodeId}`, passwordSha256: createHash('sha256').update(POOL_PASSWORD).digest('hex') },
@@ -91,6 +112,7 @@ describe('pools of real nodes through the proxy', () => {
       withPassword(poolRoute('pool-ltc', 'ltc', [ltcA.nodeId, ltcB.nodeId])),
       withPassword(poolRoute('pool-front', 'eth', ['node-eth-front', ethA.nodeId])),
       withPassword(poolRoute('pool-stopped', 'eth', ['node-eth-stopped'])),
+      withPassword(poolRoute('pool-cached', 'eth', [ethA.nodeId])),
       { ...ethA.route(), nodeId: 'node-eth-stopped', state: 'stopped' as const, upstream: null },
     ]) {
       routes.set(route.nodeId, route);
@@ -98,21 +120,7 @@ describe('pools of real nodes through the proxy', () => {
     await bus.serve('revocations.snapshot', () => Promise.resolve({ clientKeys: [], credentials: [], users: [], next: null }));
     await bus.serve('nodes.routes', () => Promise.resolve({ routes: [...routes.values()], next: null }));
     await bus.subscribe({ name: 'pools-test.usage', bindings: ['node.usage'], handle: (messages) => Promise.resolve(void usage.push(...messages)) });
-    const config = loadProxyConfig({
-      DATA_DIR: dataDir,
-      NODE_RPC_KEY_FILE: keyFile,
-      LOG_LEVEL: 'silent',
-      PROXY_TLS: 'off',
-      ...FREE_PORTS,
-      PROXY_HEAD_INTERVAL_MS: '100',
-      PROXY_POOL_BENCH_MS: '1000',
-      PROXY_POOL_FAILURES_TO_BENCH: '3',
-      PROXY_USAGE_INTERVAL_MS: '200',
-      PROXY_UPSTREAM_TIMEOUT_MS: '10000',
-      // Every call goes to a member: no answer from the cache or the tracked head (the cache's own tests cover pools with it).
-      PROXY_CACHE_BYTES: '0',
-    });
-    proxy = await startNodeProxy(config, { logger, bus, keys: staticKeys([]) });
+    proxy = await startProxy({ PROXY_CACHE_BYTES: '0' });
     proxy.context.heads.onReorg((id, fork) => reorgs.push([id, fork]));
     await waitUntil('the routing table to load', () => proxy.context.sync.loaded, 20_000);
   }, 120_000);
@@ -340,6 +348,35 @@ describe('pools of real nodes through the proxy', () => {
         ['pool-ltc', height - 1],
       ]),
     );
+  });
+
+  it("keeps a pool's final answers under the pool's id, and drops them when a member's chain reorgs deeper than the finality depth", async () => {
+    const cached = await startProxy({});
+    try {
+      const call = (id: number, method: string, params: unknown[]) =>
+        callProxy(cached, 'eth', { host: host('pool-cached'), auth: `u-pool-cached:${POOL_PASSWORD}`, body: { jsonrpc: '2.0', id, method, params } });
+      // Ten blocks at once: the tracker sees the head jump, and knows few of the hashes below it.
+      const top = await ethA.mine(10);
+      await waitUntil('the pool head', () => cached.context.heads.headOf(cached.context.table.get('pool-cached')!)?.height === top, 30_000, 10);
+      const block = `0x${(top - 4).toString(16)}`;
+      const first = await call(1, 'eth_getBlockByNumber', [block, false]);
+      expect(first.headers).toMatchObject({ 'x-cache': 'miss', 'x-pool-member': ethA.nodeId });
+      const kept = await call(2, 'eth_getBlockByNumber', [block, false]);
+      expect(kept.headers['x-cache']).toBe('hit');
+      expect(kept.text).toBe(first.text.replace('"id":1', '"id":2'));
+      // Six blocks replaced, deeper than the dev chain's finality depth of 2, on the member itself.
+      const drops = async () => (await cached.context.metrics.cacheReorgDrops.get()).values.reduce((sum, value) => sum + value.value, 0);
+      const before = await drops();
+      await ethA.rpc('anvil_reorg', [6, []]);
+      await waitUntil('the pool to drop what the reorg changed', async () => (await drops()) > before, 30_000, 20);
+      const node = (await ethA.rpc('eth_getBlockByNumber', [block, false])) as { hash: string };
+      expect(node.hash).not.toBe((kept.body as { result: { hash: string } }).result.hash);
+      const after = await call(3, 'eth_getBlockByNumber', [block, false]);
+      expect(after.headers['x-cache']).toBe('miss');
+      expect((after.body as { result: unknown }).result).toEqual(node);
+    } finally {
+      await cached.close();
+    }
   });
 
   /** A WebSocket on a pool, once open: the member named in its upgrade answer, its inbox and how it closes. */

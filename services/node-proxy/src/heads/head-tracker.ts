@@ -202,8 +202,9 @@ export class HeadTracker {
       const hash = await nodeHashAt(height);
       if (hash === hashes.get(height)) return height + 1;
     }
-    // Nothing known still holds: from the lowest height that differs, or past the new head when none is known below it.
-    return heights.at(-1) ?? read.height + 1;
+    // Nothing known still holds: the fork is below every height known (a tracker that saw the head
+    // jump knows few), and how far below is not known: all of the chain may have changed.
+    return 0;
   }
 
   /** Keeps the new head and its parent's hash, dropping what the fork replaced and what is too far down. */
