@@ -37,7 +37,7 @@ export const usageRoutes = [
     handler: async ({ params: { id }, query, res, deps }) => {
       // Another user's pool, or none, is 404 before anything is read.
       const names = await deps.credentials.names(authOf(res).sub, id);
-      res.json({ nodeId: id, ...(await deps.usageReports.nodeReport(id, names, query)) });
+      res.json({ nodeId: id, ...(await deps.usageReports.endpointReport(id, names, query)) });
     },
   }),
   nodesRoute({
