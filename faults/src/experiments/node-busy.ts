@@ -61,7 +61,8 @@ export async function nodeBusy(ctx: Context): Promise<ExperimentResult> {
   const viaProxy = (id: string) =>
     call('POST', platform.proxyLtcUrl, {
       headers: { host: node.address, authorization: auth },
-      body: { jsonrpc: '1.0', id, method: 'getblockcount', params: [] },
+      // Not getblockcount: the proxy answers that from the head it tracks (its cache), without the node.
+      body: { jsonrpc: '1.0', id, method: 'getblockchaininfo', params: [] },
       timeoutMs: 15_000,
     });
   await waitFor('the ltc node to answer through the proxy', async () => (await viaProxy('ready')).status === 200, 60_000, 250);

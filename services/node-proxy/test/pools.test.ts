@@ -350,35 +350,6 @@ describe('pools of real nodes through the proxy', () => {
     );
   });
 
-  it("keeps a pool's final answers under the pool's id, and drops them when a member's chain reorgs deeper than the finality depth", async () => {
-    const cached = await startProxy({});
-    try {
-      const call = (id: number, method: string, params: unknown[]) =>
-        callProxy(cached, 'eth', { host: host('pool-cached'), auth: `u-pool-cached:${POOL_PASSWORD}`, body: { jsonrpc: '2.0', id, method, params } });
-      // Ten blocks at once: the tracker sees the head jump, and knows few of the hashes below it.
-      const top = await ethA.mine(10);
-      await waitUntil('the pool head', () => cached.context.heads.headOf(cached.context.table.get('pool-cached')!)?.height === top, 30_000, 10);
-      const block = `0x${(top - 4).toString(16)}`;
-      const first = await call(1, 'eth_getBlockByNumber', [block, false]);
-      expect(first.headers).toMatchObject({ 'x-cache': 'miss', 'x-pool-member': ethA.nodeId });
-      const kept = await call(2, 'eth_getBlockByNumber', [block, false]);
-      expect(kept.headers['x-cache']).toBe('hit');
-      expect(kept.text).toBe(first.text.replace('"id":1', '"id":2'));
-      // Six blocks replaced, deeper than the dev chain's finality depth of 2, on the member itself.
-      const drops = async () => (await cached.context.metrics.cacheReorgDrops.get()).values.reduce((sum, value) => sum + value.value, 0);
-      const before = await drops();
-      await ethA.rpc('anvil_reorg', [6, []]);
-      await waitUntil('the pool to drop what the reorg changed', async () => (await drops()) > before, 30_000, 20);
-      const node = (await ethA.rpc('eth_getBlockByNumber', [block, false])) as { hash: string };
-      expect(node.hash).not.toBe((kept.body as { result: { hash: string } }).result.hash);
-      const after = await call(3, 'eth_getBlockByNumber', [block, false]);
-      expect(after.headers['x-cache']).toBe('miss');
-      expect((after.body as { result: unknown }).result).toEqual(node);
-    } finally {
-      await cached.close();
-    }
-  });
-
   /** A WebSocket on a pool, once open: the member named in its upgrade answer, its inbox and how it closes. */
   const poolSocket = async (poolId: string) => {
     const ws = socketTo(proxy, host(poolId), basic(`u-${poolId}:${POOL_PASSWORD}`));
@@ -421,5 +392,35 @@ describe('pools of real nodes through the proxy', () => {
     });
     onB.ws.close();
     await onB.closed;
+  });
+
+  // Last: it mines on and reorgs member A, which then leads its pools by more than their lag.
+  it("keeps a pool's final answers under the pool's id, and drops them when a member's chain reorgs deeper than the finality depth", async () => {
+    const cached = await startProxy({});
+    try {
+      const call = (id: number, method: string, params: unknown[]) =>
+        callProxy(cached, 'eth', { host: host('pool-cached'), auth: `u-pool-cached:${POOL_PASSWORD}`, body: { jsonrpc: '2.0', id, method, params } });
+      // Ten blocks at once: the tracker sees the head jump, and knows few of the hashes below it.
+      const top = await ethA.mine(10);
+      await waitUntil('the pool head', () => cached.context.heads.headOf(cached.context.table.get('pool-cached')!)?.height === top, 30_000, 10);
+      const block = `0x${(top - 4).toString(16)}`;
+      const first = await call(1, 'eth_getBlockByNumber', [block, false]);
+      expect(first.headers).toMatchObject({ 'x-cache': 'miss', 'x-pool-member': ethA.nodeId });
+      const kept = await call(2, 'eth_getBlockByNumber', [block, false]);
+      expect(kept.headers['x-cache']).toBe('hit');
+      expect(kept.text).toBe(first.text.replace('"id":1', '"id":2'));
+      // Six blocks replaced, deeper than the dev chain's finality depth of 2, on the member itself.
+      const drops = async () => (await cached.context.metrics.cacheReorgDrops.get()).values.reduce((sum, value) => sum + value.value, 0);
+      const before = await drops();
+      await ethA.rpc('anvil_reorg', [6, []]);
+      await waitUntil('the pool to drop what the reorg changed', async () => (await drops()) > before, 30_000, 20);
+      const node = (await ethA.rpc('eth_getBlockByNumber', [block, false])) as { hash: string };
+      expect(node.hash).not.toBe((kept.body as { result: { hash: string } }).result.hash);
+      const after = await call(3, 'eth_getBlockByNumber', [block, false]);
+      expect(after.headers['x-cache']).toBe('miss');
+      expect((after.body as { result: unknown }).result).toEqual(node);
+    } finally {
+      await cached.close();
+    }
   });
 });

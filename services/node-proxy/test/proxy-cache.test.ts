@@ -314,6 +314,31 @@ describe('the cache in front of litecoind (regtest)', () => {
     });
   });
 
+  it('keeps a verbose transaction of a final block, its confirmations those of its block as the node counts them', async () => {
+    const head = await ltc.head(proxy, 8);
+    const blockHash = await ltc.result<string>(proxy, 'getblockhash', [head.height - 4]);
+    const txid = (await ltc.result<{ tx: string[] }>(proxy, 'getblock', [blockHash, 1])).tx[0]!;
+    // The block's hash as the third param: a node without -txindex finds a mined transaction so.
+    const params = [txid, true, blockHash];
+    expect((await ltc.rpc(proxy, ltc.body(1, 'getrawtransaction', params))).headers['x-cache']).toBe('miss');
+    let served: Awaited<ReturnType<typeof ltc.rpc>> | undefined;
+    let nodeText = '';
+    await waitUntil(
+      'the kept transaction to match the node’s',
+      async () => {
+        served = await ltc.rpc(proxy, ltc.body(2, 'getrawtransaction', params));
+        nodeText = await ltc.direct(proxy, ltc.body(2, 'getrawtransaction', params));
+        return served.headers['x-cache'] === 'hit' && served.text === nodeText;
+      },
+      20_000,
+      20,
+    );
+    expect((served!.body as { result: { txid: string; confirmations: number } }).result).toMatchObject({ txid, confirmations: expect.any(Number) });
+    // Without a verbose answer there is no block to tell: never kept.
+    await ltc.rpc(proxy, ltc.body(3, 'getrawtransaction', [txid, false, blockHash]));
+    expect((await ltc.rpc(proxy, ltc.body(4, 'getrawtransaction', [txid, false, blockHash]))).headers['x-cache']).toBeUndefined();
+  });
+
   it('answers getblockcount and getbestblockhash from the tracked head', async () => {
     let count: Awaited<ReturnType<typeof ltc.rpc>> | undefined;
     await waitUntil('a head answer', async () => (count = await ltc.rpc(proxy, ltc.body(1, 'getblockcount'))).headers['x-cache'] === 'hit', 10_000, 20);
