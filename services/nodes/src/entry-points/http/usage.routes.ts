@@ -1,6 +1,7 @@
 import { authOf } from '@cloud/auth';
 import { errorResponse, jsonResponse } from '@cloud/http';
-import { clientAuth, nodesRoute, noSuchNode } from './route';
+import { poolParams } from './pools.schemas';
+import { clientAuth, nodesRoute, noSuchNode, noSuchPool } from './route';
 import { nodeParams } from './schemas';
 import { nodeUsageSchema, usageQuery, userUsageSchema } from './usage.schemas';
 
@@ -20,6 +21,20 @@ export const usageRoutes = [
     responses: { 200: jsonResponse("the node's usage", nodeUsageSchema), 400: invalidRange, 404: noSuchNode },
     handler: async ({ params: { id }, query, res, deps }) => {
       // Another user's node, or none, is 404 before anything is read.
+      const names = await deps.credentials.names(authOf(res).sub, id);
+      res.json({ nodeId: id, ...(await deps.usageReports.nodeReport(id, names, query)) });
+    },
+  }),
+  nodesRoute({
+    method: 'get',
+    path: '/users/me/pools/:id/usage',
+    tags: ['usage'],
+    summary: "Calls through the pool's endpoint, as a node's usage: booked under the pool's id whichever member served them",
+    auth: clientAuth,
+    request: { params: poolParams, query: usageQuery },
+    responses: { 200: jsonResponse("the pool's usage (`nodeId` is the pool's id)", nodeUsageSchema), 400: invalidRange, 404: noSuchPool },
+    handler: async ({ params: { id }, query, res, deps }) => {
+      // Another user's pool, or none, is 404 before anything is read.
       const names = await deps.credentials.names(authOf(res).sub, id);
       res.json({ nodeId: id, ...(await deps.usageReports.nodeReport(id, names, query)) });
     },
