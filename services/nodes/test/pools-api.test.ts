@@ -313,6 +313,14 @@ describe('pools API', () => {
       await nodes.http.delete(`/users/me/pools/${made[0]}`).set(as(user)).expect(200);
       await createPool(user, { name: 'again', members: [member.id] }).expect(200);
     });
+
+    it('more pools than the limit asked for at once: exactly the limit is created', async () => {
+      const user = await platform.user();
+      const member = await createNode(user, { image: 'btc' });
+      const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => createPool(user, { name: `racing ${i}`, members: [member.id] })));
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 403, 403, 403]);
+      expect(await poolCount(user.id)).toBe(3);
+    });
   });
 
   it("has credentials, URL tokens and access rules of its own, each change announced in the pool's route", async () => {
@@ -480,5 +488,49 @@ describe('pools API', () => {
     );
     await awaitRevision(pool.id, 1);
     expect(messagesOf(pool.id).at(-1)).toEqual({ kind: 'pool.deleted', payload: expect.objectContaining({ revision: 1, state: 'deleted', userId: user.id }) });
+  });
+});
+
+// The same messages through a real broker, as the node-proxy receives them: each decoded against
+// the bus schema of its kind on the way in, and the snapshot answered over RabbitMQ.
+describe('pools over RabbitMQ', () => {
+  let platform: TestPlatform;
+  afterAll(() => platform?.close());
+
+  it('announces a pool created, changed and deleted, and lists it in the routes snapshot meanwhile', async () => {
+    platform = await startTestPlatform({ rabbitmq: true });
+    const heard: AnyBusMessage[] = [];
+    await platform.bus.subscribe({
+      name: 'pools-rabbitmq-test',
+      bindings: ['pool.*'],
+      handle: async (messages) => {
+        heard.push(...messages);
+      },
+    });
+    const nodes = await platform.startNodes();
+    const user = await platform.user();
+    const member = (await nodes.http.post('/users/me/nodes').set(bearer(user.clientToken)).send({ image: 'btc' }).expect(200)).body as Node;
+    const pool = (
+      await nodes.http
+        .post('/users/me/pools')
+        .set(bearer(user.clientToken))
+        .send({ name: 'over the broker', members: [member.id] })
+        .expect(200)
+    ).body as Pool;
+    await nodes.http.patch(`/users/me/pools/${pool.id}`).set(bearer(user.clientToken)).send({ maxLagBlocks: 1 }).expect(200);
+
+    await waitUntil('revision 1 is heard', () => heard.some((each) => (each.payload as NodeRoute).revision === 1), 20_000, 20);
+    const snapshot = await platform.bus.request('nodes.routes', { limit: 10 });
+    expect(snapshot.routes.map((route) => route.nodeId)).toEqual([member.id, pool.id]);
+    expect(snapshot.routes[1]).toEqual(heard.at(-1)!.payload);
+
+    await nodes.http.delete(`/users/me/pools/${pool.id}`).set(bearer(user.clientToken)).expect(200);
+    await waitUntil('pool.deleted is heard', () => heard.some((each) => each.kind === 'pool.deleted'), 20_000, 20);
+    expect(heard.map((each) => [each.kind, (each.payload as NodeRoute).revision, (each.payload as PoolRoute).pool])).toEqual([
+      ['pool.changed', 0, { members: [member.id], maxLagBlocks: 5 }],
+      ['pool.changed', 1, { members: [member.id], maxLagBlocks: 1 }],
+      ['pool.deleted', 2, { members: [member.id], maxLagBlocks: 1 }],
+    ]);
+    expect((await platform.bus.request('nodes.routes', { limit: 10 })).routes.map((route) => route.nodeId)).toEqual([member.id]);
   });
 });

@@ -238,8 +238,9 @@ export class NodeRegistry {
     const { db, nodes, outbox } = this.deps;
     const deleting = await db.transaction(async (trx) => {
       const at = new Date(this.deps.clock());
-      await deletePoolsOf(trx, this.deps, userId, at);
+      // The nodes first, then the pools: the order every transaction locks them in.
       const changed = await nodes.markAllDeleting(trx, userId, at);
+      await deletePoolsOf(trx, this.deps, userId, at);
       if (changed.length > 0)
         await outbox.add(
           trx,

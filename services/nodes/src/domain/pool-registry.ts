@@ -94,10 +94,13 @@ export class PoolRegistry {
   async update(userId: string, id: string, change: PoolChange): Promise<PoolView> {
     const { db, pools, outbox } = this.deps;
     const changed = await db.transaction(async (trx) => {
+      if (!(await pools.findVisible(userId, id, trx))) throw poolNotFound(id);
+      // Nodes before the pool, as a node's deletion locks them: two transactions never wait on each other.
+      const members = change.members && (await this.checkedMembers(trx, userId, change.members));
       const current = await pools.findVisibleForUpdate(trx, userId, id);
       if (!current) throw poolNotFound(id);
-      if (change.members) {
-        const [member] = await this.checkedMembers(trx, userId, change.members);
+      if (members) {
+        const [member] = members;
         // The route's image and dev flag are the pool's for good: what the proxy cached for it stays true.
         if (member!.image !== current.image || member!.dev !== current.dev) {
           throw new InvalidInputError(
