@@ -5,8 +5,8 @@ import { cliFor } from './support/cli-runner';
 
 // `cloud pools` against the platform (issue 31): create from two nodes (by id and by name), the
 // credential shown once with the lines ready to paste and kept for `cloud rpc`, list, info (also
-// `get`, and by name), update (members replaced, the lag bound), remove (also `delete`); and the
-// failures with the exit codes of the table: a member of another chain or unknown (the API's 400
+// `get`, and by name), update (members replaced, the lag bound), usage, remove (also `delete`); and
+// the failures with the exit codes of the table: a member of another chain or unknown (the API's 400
 // naming it), bad flags, a pool that is not there.
 
 const PASSWORD = 'correct horse 42';
@@ -117,6 +117,19 @@ describe('cloud pools', () => {
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(new RegExp(`^${nodes.first}\\s+eth one\\s`, 'm'));
     expect((await cli(['--json', 'pools', 'info', pool.id])).json<PoolJson>().members.map((member) => member.nodeId)).toEqual([nodes.first, nodes.second]);
+  });
+
+  it("shows a pool's usage as a node's, booked under the pool's id", async () => {
+    const usage = (await cli(['--json', 'pools', 'usage', pool.id, '--granularity', 'hour'])).json<{
+      nodeId: string;
+      granularity: string;
+      totals: { total: number };
+    }>();
+    expect(usage).toMatchObject({ nodeId: pool.id, granularity: 'hour', totals: { total: 0 } });
+    const human = await cli(['pools', 'usage', 'payments two']);
+    expect(human).toMatchObject({ code: 0, stderr: 'No calls in this range.\n' });
+    expect(human.stdout).toMatch(new RegExp(`^Pool:\\s+${pool.id}$`, 'm'));
+    expect(await cli(['pools', 'usage', pool.id, '--from', 'yesterday'])).toMatchObject({ code: 2, stderr: expect.stringContaining('query.from') });
   });
 
   it('says what is wrong, with the exit codes of the table', async () => {

@@ -6,8 +6,9 @@ import { nonNegativeInteger } from '../option-parsers';
 import { note, printJson, printList } from '../output';
 import { POOL_ARGUMENT, resolveNodeId, resolvePoolId } from './node-names';
 import { printPool } from './pool-record';
+import { registerPoolUsageCommand } from './usage';
 
-// pools create|list|info|update|remove: one endpoint, with its own credentials, over several of
+// pools create|list|info|update|remove (usage in usage.ts): one endpoint, with its own credentials, over several of
 // your nodes of one chain (services/nodes/README.md). `info` and `remove` answer to `get` and
 // `delete` too, the API's words.
 
@@ -106,6 +107,7 @@ export function registerPoolCommands(program: Command, contextOf: ContextOf): vo
       if (ctx.output.json) return printJson(ctx.output, deleted);
       note(ctx.output, `Deleted ${poolId}; its member nodes run on.`);
     });
+  registerPoolUsageCommand(pools, contextOf);
 }
 
 /** The node ids of the `--member` values, each an id or a node's name. */
