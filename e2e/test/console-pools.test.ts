@@ -121,6 +121,9 @@ describe('pools in the web console', () => {
       await member.locator('[data-serves="true"]').getByText('Yes: serves calls').waitFor();
     }
     await page().getByTestId('pool-health').getByText('2 of 2 members serve calls').waitFor();
+    // Its usage, as a node's (none yet: read from the pool's own usage).
+    await page().getByRole('heading', { name: 'Usage' }).waitFor();
+    await page().getByTestId('usage-empty').waitFor();
     await checkScreen(page(), 'pools-03-pool');
 
     // Hidden once copied, and not shown again on the next visit.

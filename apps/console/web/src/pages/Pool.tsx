@@ -10,6 +10,7 @@ import { ListTable, type Column } from '../components/ListTable';
 import { StateBadge } from '../components/NodeState';
 import { ReadyLines } from '../components/ReadyLines';
 import { ShownOnce } from '../components/ShownOnce';
+import { Usage } from '../components/Usage';
 import { useApi, useConsole } from '../context';
 import { usePolledDetail, useShownOnce } from '../detail-page';
 import { useBackToList } from '../list-page';
@@ -167,6 +168,7 @@ function PoolScreen({ id }: { id: string }) {
               )}
             </section>
           </div>
+          <Usage nodeId={id} pool />
         </>
       )}
       <ConfirmDialog
