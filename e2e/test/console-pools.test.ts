@@ -5,7 +5,8 @@ import { checkPhoneScreen, checkScreen, consoleSignedIn, type Browser } from './
 // Pools in the web console (issue 31): the Pools page offers your nodes of one chain with check
 // boxes, creates a pool of two of them, lists it with its members; its page shows the pool's own
 // credential once with the lines ready to paste, its endpoints, and each member's state and
-// whether it takes calls; the API's words for what it refuses; delete after a confirmation.
+// whether it takes calls, its usage, and a form that replaces its members; the API's words for what
+// it refuses; delete after a confirmation.
 // Screenshots as console.test.ts takes them, pools-*.
 
 const PASSWORD = 'correct horse 42';
@@ -136,6 +137,23 @@ describe('pools in the web console', () => {
     await table.locator(`tr[data-member="${unnamed.id}"] [data-serves="false"]`).waitFor({ timeout: 60_000 });
     await page().getByTestId('pool-health').getByText('1 of 2 members serve calls').waitFor();
     await checkPhoneScreen(page(), 'pools-04-pool-phone');
+  });
+
+  it('replaces the members and the lag bound; the API stores them and the page shows them', async () => {
+    const edit = page().getByTestId('pool-members-edit');
+    expect(await edit.getByLabel('eth one').isChecked()).toBe(true);
+    await edit.getByLabel(unnamed.id).uncheck();
+    await page().getByLabel('Largest lag, in blocks').fill('7');
+    await page().getByRole('button', { name: 'Save the changes' }).click();
+    await page().getByText('Saved: every proxy takes the change within a second.').waitFor();
+    const table = page().getByTestId('pool-member-table');
+    await table.locator(`tr[data-member="${unnamed.id}"]`).waitFor({ state: 'detached' });
+    await page().getByTestId('pool-health').getByText('1 of 1 member serves calls').waitFor();
+    expect(await cloud.pools.get(poolId)).toMatchObject({ maxLagBlocks: 7, members: [{ nodeId: named.id }] });
+    // A pool needs a member: nothing to save without one.
+    await edit.getByLabel('eth one').uncheck();
+    expect(await page().getByRole('button', { name: 'Save the changes' }).isDisabled()).toBe(true);
+    await edit.getByLabel('eth one').check();
   });
 
   it('deletes the pool after a confirmation; its nodes run on', async () => {

@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import { Alert } from '../components/Alert';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { CopyButton } from '../components/CopyButton';
+import { EditPool } from '../components/EditPool';
 import { Endpoints } from '../components/Endpoints';
 import { Gone } from '../components/Gone';
 import { ListTable, type Column } from '../components/ListTable';
@@ -27,7 +28,7 @@ export function PoolPage() {
 
 function PoolScreen({ id }: { id: string }) {
   const { client, config } = useConsole();
-  const { thing: pool, gone, error } = usePolledDetail(() => client.pools.get(id), 3000);
+  const { thing: pool, setThing: setPool, gone, error } = usePolledDetail(() => client.pools.get(id), 3000);
   usePageTitle(pool ? `Pool ${pool.name}` : `Pool ${id}`);
   const backToList = useBackToList();
   const deleteApi = useApi();
@@ -169,6 +170,7 @@ function PoolScreen({ id }: { id: string }) {
             </section>
           </div>
           <Usage nodeId={id} pool />
+          <EditPool pool={pool} onSaved={setPool} />
         </>
       )}
       <ConfirmDialog
