@@ -32,7 +32,10 @@ export interface PoolHealth {
 
 /** The health of each member of a pool, and of the pool. */
 export function poolHealth(pool: { members: readonly PoolMemberReading[]; maxLagBlocks: number }): PoolHealth {
-  const heights = pool.members.flatMap((member) => (member.state === 'running' && member.sync?.height != null ? [member.sync.height] : []));
+  const heights = pool.members.flatMap((member) => {
+    const height = member.sync?.height ?? null;
+    return member.state === 'running' && height !== null ? [height] : [];
+  });
   const best = heights.length > 0 ? Math.max(...heights) : null;
   const members = pool.members.map((member) => memberHealth(member, best, pool.maxLagBlocks));
   const serving = members.filter((member) => member.serves).length;
