@@ -132,6 +132,20 @@ describe('cloud pools', () => {
     expect(await cli(['pools', 'usage', pool.id, '--from', 'yesterday'])).toMatchObject({ code: 2, stderr: expect.stringContaining('query.from') });
   });
 
+  it('cloud rpc <poolId> needs the credential kept where the pool was created', async () => {
+    // Another machine of the same user: the pool's password was shown once, elsewhere.
+    const elsewhere = cliFor(platform);
+    try {
+      expect((await elsewhere.cli(['login', 'pools@example.com', '--password-stdin'], `${PASSWORD}\n`)).code).toBe(0);
+      expect(await elsewhere.cli(['rpc', pool.id, 'eth_blockNumber'])).toMatchObject({
+        code: 2,
+        stderr: `cloud: no credentials for ${pool.id} on this machine (they are shown once, when it is created)\n`,
+      });
+    } finally {
+      elsewhere.cleanUp();
+    }
+  });
+
   it('says what is wrong, with the exit codes of the table', async () => {
     // A member of another chain: the API's 400 naming both.
     const mixed = await cli(['--json', 'pools', 'create', '--name', 'mixed', '--member', nodes.first, '--member', nodes.other]);
