@@ -5,9 +5,9 @@ import { cliFor } from './support/cli-runner';
 
 // `cloud pools` against the platform (issue 31): create from two nodes (by id and by name), the
 // credential shown once with the lines ready to paste and kept for `cloud rpc`, list, info (also
-// `get`, and by name), update (members replaced, the lag bound), usage, remove (also `delete`); and
-// the failures with the exit codes of the table: a member of another chain or unknown (the API's 400
-// naming it), bad flags, a pool that is not there.
+// `get`, and by name), update (members replaced, the lag bound), usage, its own credentials and
+// access rules, remove (also `delete`); and the failures with the exit codes of the table: a member
+// of another chain or unknown (the API's 400 naming it), bad flags, a pool that is not there.
 
 const PASSWORD = 'correct horse 42';
 
@@ -139,11 +139,37 @@ describe('cloud pools', () => {
       expect((await elsewhere.cli(['login', 'pools@example.com', '--password-stdin'], `${PASSWORD}\n`)).code).toBe(0);
       expect(await elsewhere.cli(['rpc', pool.id, 'eth_blockNumber'])).toMatchObject({
         code: 2,
-        stderr: `cloud: no credentials for ${pool.id} on this machine (they are shown once, when it is created)\n`,
+        stderr: `cloud: no credentials for ${pool.id} on this machine (they are shown once, when it is created); make new ones with: cloud pools credentials create ${pool.id} <name>\n`,
       });
+      // As the hint says: a new credential of the pool, shown once there and kept for cloud rpc.
+      const created = await elsewhere.cli(['pools', 'credentials', 'create', pool.id, 'laptop', '--token']);
+      expect(created).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Token:\s+nt_\S+$/m) });
+      const token = /^Token:\s+(\S+)$/m.exec(created.stdout)![1]!;
+      expect(created.stdout).toMatch(new RegExp(`^JSON-RPC:\\s+https?://127\\.0\\.0\\.1:\\d+/${token}$`, 'm'));
+      expect(created.stdout).toContain('# curl');
+      expect(JSON.parse(readFileSync(elsewhere.configFile, 'utf8')).nodeCredentials[pool.id]).toMatchObject({ token });
     } finally {
       elsewhere.cleanUp();
     }
+  });
+
+  it("lists a pool's credentials and sets its access rules, as a node's", async () => {
+    const listed = (await cli(['--json', 'pools', 'credentials', 'list', pool.id])).json<Array<{ name: string; kind: string }>>();
+    expect(listed.map((each) => [each.name, each.kind])).toEqual([
+      ['default', 'basic'],
+      ['laptop', 'token'],
+    ]);
+    const removed = await cli(['pools', 'credentials', 'remove', pool.id, 'laptop']);
+    expect(removed).toMatchObject({ code: 0, stderr: expect.stringContaining('Revoked laptop') });
+    const ruled = await cli(['--json', 'pools', 'access', pool.id, '--refuse-method', 'eth_sendRawTransaction']);
+    expect(ruled.json()).toMatchObject({ refusedMethods: ['eth_sendrawtransaction'] });
+    expect((await cli(['--json', 'pools', 'info', pool.id])).json<{ access: { refusedMethods: string[] } }>().access.refusedMethods).toEqual([
+      'eth_sendrawtransaction',
+    ]);
+    expect(await cli(['pools', 'credentials', 'rotate', pool.id, 'nothing'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(`pool ${pool.id} has no credential nothing; see cloud pools credentials list ${pool.id}`),
+    });
   });
 
   it('says what is wrong, with the exit codes of the table', async () => {

@@ -4,11 +4,12 @@ import type { ContextOf } from '../context';
 import { UsageError } from '../exit-codes';
 import { nonNegativeInteger } from '../option-parsers';
 import { note, printJson, printList } from '../output';
+import { POOL_RULES, registerNodeAccessCommands } from './node-access';
 import { POOL_ARGUMENT, resolveNodeId, resolvePoolId } from './node-names';
 import { printPool } from './pool-record';
 import { registerPoolUsageCommand } from './usage';
 
-// pools create|list|info|update|remove (usage in usage.ts): one endpoint, with its own credentials, over several of
+// pools create|list|info|update|remove (usage in usage.ts; access and credentials in node-access.ts): one endpoint, with its own credentials, over several of
 // your nodes of one chain (services/nodes/README.md). `info` and `remove` answer to `get` and
 // `delete` too, the API's words.
 
@@ -108,6 +109,7 @@ export function registerPoolCommands(program: Command, contextOf: ContextOf): vo
       note(ctx.output, `Deleted ${poolId}; its member nodes run on.`);
     });
   registerPoolUsageCommand(pools, contextOf);
+  registerNodeAccessCommands(pools, contextOf, POOL_RULES);
 }
 
 /** The node ids of the `--member` values, each an id or a node's name. */

@@ -22,8 +22,9 @@ export function registerRpcCommand(program: Command, contextOf: ContextOf): void
       const node = pool ? await cloud.pools.get(nodeId) : await cloud.nodes.get(nodeId);
       const credentials = ctx.nodeCredentials(nodeId);
       if (!('jwt' in node && node.jwt) && !credentials) {
-        const more = pool ? '' : `; make new ones with: cloud nodes credentials create ${nodeId} <name>`;
-        throw new UsageError(`no credentials for ${nodeId} on this machine (they are shown once, when it is created)${more}`);
+        throw new UsageError(
+          `no credentials for ${nodeId} on this machine (they are shown once, when it is created); make new ones with: cloud ${pool ? 'pools' : 'nodes'} credentials create ${nodeId} <name>`,
+        );
       }
       const result = await cloud.rpc(node, method, rpcParams(params, isValidatorImage(node.image)), credentials);
       if (ctx.output.json || typeof result === 'object') return printJson(ctx.output, result);
