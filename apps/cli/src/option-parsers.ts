@@ -8,3 +8,10 @@ export function positiveInteger(text: string): number {
   if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
   return value;
 }
+
+/** A whole number ≥ 0 from an option's text. */
+export function nonNegativeInteger(text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isInteger(value) || value < 0) throw new InvalidArgumentError('must be a whole number of at least 0');
+  return value;
+}

@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { registerClientKeyCommands } from './commands/client-keys';
 import { registerEventsCommand } from './commands/events';
 import { registerNodeCommands } from './commands/nodes';
+import { registerPoolCommands } from './commands/pools';
 import { registerProfileCommands } from './commands/profile';
 import { registerRpcCommand } from './commands/rpc';
 import { registerSessionCommands } from './commands/session';
@@ -55,6 +56,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   registerEventsCommand(program, contextOf);
   registerTwoFactorCommands(program, contextOf);
   registerNodeCommands(program, contextOf);
+  registerPoolCommands(program, contextOf);
   registerValidatorCommands(program, contextOf);
   registerRpcCommand(program, contextOf);
   exitInsteadOfThrowing(program);

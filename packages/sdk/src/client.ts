@@ -9,8 +9,8 @@ export interface CloudClientOptions extends PlatformClientOptions {
   proxy?: NodeCallOptions;
 }
 
-/** Where and how to call a node: a node record, or a validator record (their `endpoints`). */
-type NodeTarget = Pick<Node, 'endpoints' | 'jwt' | 'image'> | Pick<Validator, 'endpoints' | 'image'>;
+/** Where and how to call a node: a node record, a pool record or a validator record (their `endpoints`). */
+type NodeTarget = (Pick<Node, 'endpoints' | 'image'> & { jwt?: boolean }) | Pick<Validator, 'endpoints' | 'image'>;
 
 /** A credential to call a node with: a Basic user name and password, or a URL token (`nt_…`). */
 export type NodeCredentialSecret = { user: string; password: string } | { token: string };
@@ -36,8 +36,8 @@ export class CloudClient extends PlatformClient {
   }
 
   /**
-   * A JSON-RPC call to a node through the node-proxy, at the JSON-RPC URL its record prints
-   * (`endpoints.jsonRpc`, http or https as the platform serves it): with a Basic credential, a URL
+   * A JSON-RPC call to a node (or a pool of nodes) through the node-proxy, at the JSON-RPC URL its
+   * record prints (`endpoints.jsonRpc`, http or https as the platform serves it): with a Basic credential, a URL
    * token (the token's URL), or, for a jwt node, the session's client access token. Avalanche
    * validator nodes get the API path that serves the method (`info.*` → /ext/info, `platform.*`
    * → /ext/bc/P, ...).

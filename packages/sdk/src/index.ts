@@ -11,6 +11,8 @@ export type { LoginOptions, Session } from './session';
 export { tokenExpiry } from './session';
 export type { NodeCallOptions } from './node-rpc';
 export type { SyncProgress, WaitOptions } from './wait';
+export { poolHealth } from './pool-health';
+export type { MemberHealth, PoolHealth, PoolMemberReading } from './pool-health';
 export { NO_PEERS_GRACE_MS, peersSetting, syncPercent, syncWords } from './sync-words';
 export type { SyncReading, SyncSubject, SyncWords, SyncWordsOptions } from './sync-words';
 export type * from './types';

@@ -1,6 +1,7 @@
 import { AccountsApi } from './accounts';
 import { ApiClient, type HttpOptions } from './http';
 import { NodesApi } from './nodes';
+import { PoolsApi } from './pools';
 import { SessionManager, type LoginOptions, type Session } from './session';
 import { StakingApi } from './staking';
 import type { UserProfile } from './types';
@@ -23,13 +24,15 @@ export interface PlatformClientOptions extends HttpOptions {
 }
 
 /**
- * The platform's three APIs sharing one session: what runs anywhere fetch does (Node and
- * browsers; `@cloud/sdk/browser` exports it for the web console). `CloudClient` adds calls to
- * hosted nodes through the node-proxy, which need Node.
+ * The platform's three APIs (pools are the nodes API's) sharing one session: what runs anywhere
+ * fetch does (Node and browsers; `@cloud/sdk/browser` exports it for the web console).
+ * `CloudClient` adds calls to hosted nodes through the node-proxy, which need Node.
  */
 export class PlatformClient {
   readonly accounts: AccountsApi;
   readonly nodes: NodesApi;
+  /** Pools of your nodes (the nodes service serves them). */
+  readonly pools: PoolsApi;
   readonly staking: StakingApi;
   protected readonly session: SessionManager;
 
@@ -37,7 +40,9 @@ export class PlatformClient {
     const accountsApi = new ApiClient('accounts', options.accountsUrl ?? DEFAULT_URLS.accounts, options);
     this.session = new SessionManager(accountsApi, options.session, options.onSessionChange ?? (() => undefined));
     this.accounts = new AccountsApi(accountsApi, this.session);
-    this.nodes = new NodesApi(new ApiClient('nodes', options.nodesUrl ?? DEFAULT_URLS.nodes, options), this.session);
+    const nodesApi = new ApiClient('nodes', options.nodesUrl ?? DEFAULT_URLS.nodes, options);
+    this.nodes = new NodesApi(nodesApi, this.session);
+    this.pools = new PoolsApi(nodesApi, this.session);
     this.staking = new StakingApi(new ApiClient('staking', options.stakingUrl ?? DEFAULT_URLS.staking, options), this.session);
   }
 

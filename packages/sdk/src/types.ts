@@ -58,6 +58,17 @@ export type NodeTokenUrls = NodesSchemas['schemas']['NodeTokenUrls'];
 /** Where to call a node, as its record prints it. */
 export type NodeEndpoints = NodesSchemas['schemas']['NodeEndpoints'];
 
+/** One endpoint, with its own credentials and access rules, over several of your nodes of one image and network. `nodeUser`/`nodePass`: only in its creation answer. */
+export type Pool = NodesSchemas['schemas']['Pool'];
+/** A pool's member as its record shows it: the node's id, name, state and last sync reading. */
+export type PoolMember = NodesSchemas['schemas']['PoolMember'];
+/** What creating a pool takes: a name, 1-16 node ids of one image and network, and `maxLagBlocks` (default 5). */
+export type CreatePoolRequest = NodesSchemas['schemas']['CreatePoolRequest'];
+/** What a pool update changes: its name, its members (replaced as a whole) or its lag bound; one or more. */
+export type UpdatePoolRequest = NodesSchemas['schemas']['UpdatePoolRequest'];
+/** What deleting a pool answers. */
+export type DeletedPool = NodesSchemas['schemas']['DeletedPool'];
+
 export type Validator = StakingSchemas['schemas']['Validator'];
 export type Registration = StakingSchemas['schemas']['Registration'];
 export type StakingLimits = StakingSchemas['schemas']['StakingLimits'];

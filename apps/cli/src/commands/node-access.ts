@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { CloudClient, NewNodeCredential, NodeAccess, NodeAccessRequest, NodeCredential } from '@cloud/sdk';
+import type { CloudClient, NewNodeCredential, NodeAccess, NodeAccessRequest, NodeCredential, NodeEndpoints } from '@cloud/sdk';
 import type { Context, ContextOf } from '../context';
 import { UsageError } from '../exit-codes';
 import { positiveInteger } from '../option-parsers';
@@ -7,7 +7,23 @@ import { note, printJson, printRecord, printTable } from '../output';
 import { linesFor, printReadyLines } from '../ready-lines';
 
 // nodes access: a node's access rules; nodes credentials create|list|rotate|remove: its named
-// credentials, Basic (user and password) or URL tokens.
+// credentials, Basic (user and password) or URL tokens. pools access and pools credentials: a
+// pool's own, alike (the API serves both alike).
+
+/** The API calls of a node's or a pool's rules and credentials (`cloud.nodes`, `cloud.pools`). */
+type RulesApi = Pick<CloudClient['nodes'], 'access' | 'credentials' | 'createCredential' | 'rotateCredential' | 'removeCredential'> & {
+  setAccess(id: string, rules: NodeAccessRequest): Promise<{ access: NodeAccess }>;
+  get(id: string): Promise<{ image: string; endpoints: NodeEndpoints }>;
+};
+
+/** Whose rules and credentials the commands manage: a node's (`cloud nodes …`) or a pool's (`cloud pools …`). */
+export interface RulesOwner {
+  noun: 'node' | 'pool';
+  api: (cloud: CloudClient) => RulesApi;
+}
+
+export const NODE_RULES: RulesOwner = { noun: 'node', api: (cloud) => cloud.nodes };
+export const POOL_RULES: RulesOwner = { noun: 'pool', api: (cloud) => cloud.pools };
 
 interface AccessOptions {
   allowIp?: string[];
@@ -46,13 +62,15 @@ function printAccess(ctx: Context, access: NodeAccess): void {
   ]);
 }
 
-export function registerNodeAccessCommands(nodes: Command, contextOf: ContextOf): void {
+export function registerNodeAccessCommands(nodes: Command, contextOf: ContextOf, owner: RulesOwner = NODE_RULES): void {
+  const { noun } = owner;
+  const idArgument = `<${noun}Id>`;
   nodes
     .command('access')
-    .description("show the node's access rules, or change them: each option replaces that rule, the others are kept")
-    .argument('<nodeId>')
+    .description(`show the ${noun}'s access rules, or change them: each option replaces that rule, the others are kept`)
+    .argument(idArgument)
     .option('--allow-ip <cidr...>', 'take calls only from these addresses or CIDRs (IPv4, IPv6)')
-    .option('--allow-origin <origin...>', 'let web pages of these origins call the node (CORS)')
+    .option('--allow-origin <origin...>', `let web pages of these origins call the ${noun} (CORS)`)
     .option('--refuse-method <name...>', 'refuse these methods too (-32601)')
     .addOption(new Option('--rate <n>', "calls per second, below the platform's; `default` for the platform's").argParser(numberOrDefault))
     .addOption(
@@ -64,10 +82,10 @@ export function registerNodeAccessCommands(nodes: Command, contextOf: ContextOf)
     .action(async (nodeId: string, options: AccessOptions, command: Command) => {
       const ctx = contextOf(command);
       const cloud = ctx.cloud();
-      const current = await cloud.nodes.access(nodeId);
+      const current = await owner.api(cloud).access(nodeId);
       const changes =
         options.clear || options.allowIp || options.allowOrigin || options.refuseMethod || options.rate !== undefined || options.maxAnswer !== undefined;
-      const access = changes ? (await cloud.nodes.setAccess(nodeId, nextRules(current, options))).access : current;
+      const access = changes ? (await owner.api(cloud).setAccess(nodeId, nextRules(current, options))).access : current;
       if (ctx.output.json) return printJson(ctx.output, access);
       printAccess(ctx, access);
       if (changes) note(ctx.output, 'Every node-proxy applies them within a second.');
@@ -75,69 +93,73 @@ export function registerNodeAccessCommands(nodes: Command, contextOf: ContextOf)
 
   const credentials = nodes
     .command('credentials')
-    .description("the node's named credentials: Basic (user and password) or URL tokens (not for a jwt node, which takes your client access token)");
+    .description(
+      noun === 'node'
+        ? "the node's named credentials: Basic (user and password) or URL tokens (not for a jwt node, which takes your client access token)"
+        : "the pool's own named credentials: Basic (user and password) or URL tokens",
+    );
   credentials
     .command('create')
     .description('add a named credential, Basic or with --token a URL token; its secret is shown once, with lines ready to paste, and kept for cloud rpc')
-    .argument('<nodeId>')
+    .argument(idArgument)
     .argument('<name>', 'your name for it, e.g. the app that will use it')
     .option('--token', 'a URL token (https://…/<token>), which clients take as pasted, instead of a Basic user and password')
     .action(async (nodeId: string, name: string, options: { token?: boolean }, command: Command) => {
       const ctx = contextOf(command);
       const cloud = ctx.cloud();
-      const created = await cloud.nodes.createCredential(nodeId, { name, kind: options.token ? 'token' : 'basic' });
+      const created = await owner.api(cloud).createCredential(nodeId, { name, kind: options.token ? 'token' : 'basic' });
       ctx.saveNodeCredentials(nodeId, kept(created));
-      await showSecret(ctx, cloud, nodeId, created);
+      await showSecret(ctx, owner.api(cloud), nodeId, created);
     });
   credentials
     .command('rotate')
     .description(
       'a new secret for a credential, by id or name (same id, name and kind; same user for Basic): the old one is refused within a second; shown once and kept for cloud rpc',
     )
-    .argument('<nodeId>')
+    .argument(idArgument)
     .argument('<credential>', 'its id (cred-...) or its name')
     .action(async (nodeId: string, credential: string, _options: unknown, command: Command) => {
       const ctx = contextOf(command);
       const cloud = ctx.cloud();
-      const target = await findCredential(cloud, nodeId, credential);
-      const rotated = await cloud.nodes.rotateCredential(nodeId, target.id);
+      const target = await findCredential(owner, cloud, nodeId, credential);
+      const rotated = await owner.api(cloud).rotateCredential(nodeId, target.id);
       // Keep the new secret when this machine kept the old one of the same credential, or none.
       const saved = ctx.nodeCredentials(nodeId);
       const same = !saved || ('token' in saved ? saved.id === rotated.id : rotated.kind === 'basic' && saved.user === rotated.nodeUser);
       if (same) ctx.saveNodeCredentials(nodeId, kept(rotated));
-      await showSecret(ctx, cloud, nodeId, rotated, same);
+      await showSecret(ctx, owner.api(cloud), nodeId, rotated, same);
     });
   credentials
     .command('list')
-    .description("the node's credentials, oldest first (never their passwords)")
-    .argument('<nodeId>')
+    .description(`the ${noun}'s credentials, oldest first (never their passwords)`)
+    .argument(idArgument)
     .action(async (nodeId: string, _options: unknown, command: Command) => {
       const ctx = contextOf(command);
-      const listed = await ctx.cloud().nodes.credentials(nodeId);
+      const listed = await owner.api(ctx.cloud()).credentials(nodeId);
       if (ctx.output.json) return printJson(ctx.output, listed);
       printCredentials(ctx, listed);
     });
   credentials
     .command('remove')
     .description('revoke one credential, by id or name: it stops working within a second, the others go on')
-    .argument('<nodeId>')
+    .argument(idArgument)
     .argument('<credential>', 'its id (cred-...) or its name')
     .action(async (nodeId: string, credential: string, _options: unknown, command: Command) => {
       const ctx = contextOf(command);
       const cloud = ctx.cloud();
-      const target = await findCredential(cloud, nodeId, credential);
-      const left = await cloud.nodes.removeCredential(nodeId, target.id);
+      const target = await findCredential(owner, cloud, nodeId, credential);
+      const left = await owner.api(cloud).removeCredential(nodeId, target.id);
       if (ctx.output.json) return printJson(ctx.output, left);
       note(ctx.output, `Revoked ${target.name} (${target.id}).`);
       printCredentials(ctx, left);
     });
 }
 
-/** A credential of the node by id, or else by name; a usage error naming the list command otherwise. */
-async function findCredential(cloud: CloudClient, nodeId: string, credential: string): Promise<NodeCredential> {
-  const listed = await cloud.nodes.credentials(nodeId);
+/** A credential of the node (or pool) by id, or else by name; a usage error naming the list command otherwise. */
+async function findCredential(owner: RulesOwner, cloud: CloudClient, nodeId: string, credential: string): Promise<NodeCredential> {
+  const listed = await owner.api(cloud).credentials(nodeId);
   const target = listed.find((each) => each.id === credential) ?? listed.find((each) => each.name === credential);
-  if (!target) throw new UsageError(`node ${nodeId} has no credential ${credential}; see cloud nodes credentials list ${nodeId}`);
+  if (!target) throw new UsageError(`${owner.noun} ${nodeId} has no credential ${credential}; see cloud ${owner.noun}s credentials list ${nodeId}`);
   return target;
 }
 
@@ -145,8 +167,8 @@ const kept = (credential: NewNodeCredential) =>
   credential.kind === 'token' ? { id: credential.id, token: credential.token } : { user: credential.nodeUser, password: credential.nodePass };
 
 /** A new or rotated credential with its secret, once, and the lines ready to paste with it (also in --json, as readyLines). */
-async function showSecret(ctx: Context, cloud: CloudClient, nodeId: string, credential: NewNodeCredential, keptHere = true): Promise<void> {
-  const node = await cloud.nodes.get(nodeId);
+async function showSecret(ctx: Context, api: RulesApi, nodeId: string, credential: NewNodeCredential, keptHere = true): Promise<void> {
+  const node = await api.get(nodeId);
   const lines = linesFor(
     ctx,
     node,

@@ -4,25 +4,26 @@ import type { ContextOf } from '../context';
 import { UsageError } from '../exit-codes';
 import { printJson } from '../output';
 
-// `cloud rpc <nodeId> <method> [params…]`: a JSON-RPC call to one of your nodes through the
-// node-proxy, at the address its record prints (http or https as the platform serves it), with the
-// credential kept on this machine (Basic, or a URL token) or, for a jwt node, your client token.
+// `cloud rpc <nodeId> <method> [params…]`: a JSON-RPC call to one of your nodes (or pools) through
+// the node-proxy, at the address its record prints (http or https as the platform serves it), with
+// the credential kept on this machine (Basic, or a URL token) or, for a jwt node, your client token.
 
 export function registerRpcCommand(program: Command, contextOf: ContextOf): void {
   program
     .command('rpc')
-    .description("call a node's JSON-RPC through the node-proxy, e.g. cloud rpc <nodeId> getblockhash 0")
-    .argument('<nodeId>')
+    .description("call a node's (or a pool's) JSON-RPC through the node-proxy, e.g. cloud rpc <nodeId> getblockhash 0")
+    .argument('<nodeId>', "a node's id, or a pool's (pool-…)")
     .argument('<method>', 'e.g. getblockcount, eth_blockNumber, info.getNodeID')
     .argument('[params...]', 'each parsed as JSON when it can be (0, true, {"a":1}), else taken as a string; one JSON object is sent as named params')
     .action(async (nodeId: string, method: string, params: string[], _options: unknown, command: Command) => {
       const ctx = contextOf(command);
       const cloud = ctx.cloud();
-      const node = await cloud.nodes.get(nodeId);
+      const pool = nodeId.startsWith('pool-');
+      const node = pool ? await cloud.pools.get(nodeId) : await cloud.nodes.get(nodeId);
       const credentials = ctx.nodeCredentials(nodeId);
-      if (!node.jwt && !credentials) {
+      if (!('jwt' in node && node.jwt) && !credentials) {
         throw new UsageError(
-          `no credentials for ${nodeId} on this machine (they are shown once, when it is created); make new ones with: cloud nodes credentials create ${nodeId} <name>`,
+          `no credentials for ${nodeId} on this machine (they are shown once, when it is created); make new ones with: cloud ${pool ? 'pools' : 'nodes'} credentials create ${nodeId} <name>`,
         );
       }
       const result = await cloud.rpc(node, method, rpcParams(params, isValidatorImage(node.image)), credentials);

@@ -3,32 +3,59 @@ import type { NodeUsage } from '@cloud/sdk';
 import { barChart } from '../bar-chart';
 import type { Context, ContextOf } from '../context';
 import { note, printJson, printRecord, printTable } from '../output';
+import { POOL_ARGUMENT, resolvePoolId } from './node-names';
 
-// cloud nodes usage <id>: a node's calls over time as a chart, and per method and per credential as tables.
+// cloud nodes usage <id>: a node's calls over time as a chart, and per method and per credential as
+// tables; cloud pools usage <pool>: a pool's, alike.
 type Totals = NodeUsage['totals'];
+type UsageOptions = { from?: string; to?: string; granularity?: 'minute' | 'hour' };
 
 const OUTCOMES = ['ok', 'node_error', 'refused', 'rate_limited', 'unauthorized'] as const;
 
 export function registerUsageCommand(nodes: Command, contextOf: ContextOf): void {
-  nodes
-    .command('usage')
-    .description('calls to the node over time (a chart), per method and per credential by outcome (tables); the last hour by minute unless told')
-    .argument('<nodeId>')
-    .option('--from <time>', 'start, an ISO 8601 date-time (default: an hour, or a day by hour, before --to)')
-    .option('--to <time>', 'end, an ISO 8601 date-time (default: now)')
-    .addOption(new Option('--granularity <size>', 'bucket size').choices(['minute', 'hour']))
-    .action(async (nodeId: string, options: { from?: string; to?: string; granularity?: 'minute' | 'hour' }, command: Command) => {
-      const ctx = contextOf(command);
-      const usage = await ctx.cloud().nodes.usage(nodeId, options);
-      if (ctx.output.json) return printJson(ctx.output, usage);
-      printUsage(ctx, usage);
-    });
+  withRange(
+    nodes
+      .command('usage')
+      .description('calls to the node over time (a chart), per method and per credential by outcome (tables); the last hour by minute unless told')
+      .argument('<nodeId>'),
+  ).action(async (nodeId: string, options: UsageOptions, command: Command) => {
+    const ctx = contextOf(command);
+    const usage = await ctx.cloud().nodes.usage(nodeId, options);
+    if (ctx.output.json) return printJson(ctx.output, usage);
+    printUsage(ctx, usage, 'Node');
+  });
 }
 
-function printUsage(ctx: Context, usage: NodeUsage): void {
+/** cloud pools usage <pool>: the same for the calls through a pool's endpoint, whichever member served them. */
+export function registerPoolUsageCommand(pools: Command, contextOf: ContextOf): void {
+  withRange(
+    pools
+      .command('usage')
+      .description(
+        "calls through the pool's endpoint over time (a chart), per method and per credential by outcome (tables); the last hour by minute unless told",
+      )
+      .argument('<pool>', POOL_ARGUMENT),
+  ).action(async (idOrName: string, options: UsageOptions, command: Command) => {
+    const ctx = contextOf(command);
+    const cloud = ctx.cloud();
+    const usage = await cloud.pools.usage(await resolvePoolId(cloud, idOrName), options);
+    if (ctx.output.json) return printJson(ctx.output, usage);
+    printUsage(ctx, usage, 'Pool');
+  });
+}
+
+/** The range options of a usage command. */
+function withRange(command: Command): Command {
+  return command
+    .option('--from <time>', 'start, an ISO 8601 date-time (default: an hour, or a day by hour, before --to)')
+    .option('--to <time>', 'end, an ISO 8601 date-time (default: now)')
+    .addOption(new Option('--granularity <size>', 'bucket size').choices(['minute', 'hour']));
+}
+
+function printUsage(ctx: Context, usage: NodeUsage, of: 'Node' | 'Pool'): void {
   const { totals } = usage;
   printRecord(ctx.output, [
-    ['Node', usage.nodeId],
+    [of, usage.nodeId],
     ['Range', `${usage.from} to ${usage.to}, by ${usage.granularity}`],
     ['Calls', `${totals.total} (${outcomeText(totals.calls)})`],
     ['Bytes', `${totals.bytesIn} in, ${totals.bytesOut} out`],

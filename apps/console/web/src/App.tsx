@@ -6,6 +6,8 @@ import { KeysPage } from './pages/Keys';
 import { ForgotPasswordPage, LoginPage } from './pages/Login';
 import { NodePage } from './pages/Node';
 import { NodesPage } from './pages/Nodes';
+import { PoolPage } from './pages/Pool';
+import { PoolsPage } from './pages/Pools';
 import { ProfilePage } from './pages/Profile';
 import { ResetPasswordPage } from './pages/ResetPassword';
 import { SignUpPage } from './pages/SignUp';
@@ -37,6 +39,8 @@ export function App() {
       <Route element={<RequireSession />}>
         <Route path="/nodes" element={<NodesPage />} />
         <Route path="/nodes/:id" element={<NodePage />} />
+        <Route path="/pools" element={<PoolsPage />} />
+        <Route path="/pools/:id" element={<PoolPage />} />
         <Route path="/validators" element={<ValidatorsPage />} />
         <Route path="/validators/:network/:nodeId" element={<ValidatorPage />} />
         <Route path="/keys" element={<KeysPage />} />

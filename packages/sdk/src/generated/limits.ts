@@ -120,6 +120,23 @@ export const LIMITS = {
         "maxLength": 64
       }
     },
+    "CreatePoolRequest": {
+      "name": {
+        "minLength": 1,
+        "maxLength": 64
+      },
+      "members": {
+        "minItems": 1,
+        "maxItems": 16,
+        "items": {
+          "pattern": "^node-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
+        }
+      },
+      "maxLagBlocks": {
+        "minimum": 0,
+        "maximum": 10000
+      }
+    },
     "NodeAccessRequest": {
       "ipAllowlist": {
         "maxItems": 100
@@ -144,6 +161,23 @@ export const LIMITS = {
       "name": {
         "minLength": 1,
         "maxLength": 64
+      }
+    },
+    "UpdatePoolRequest": {
+      "name": {
+        "minLength": 1,
+        "maxLength": 64
+      },
+      "members": {
+        "minItems": 1,
+        "maxItems": 16,
+        "items": {
+          "pattern": "^node-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
+        }
+      },
+      "maxLagBlocks": {
+        "minimum": 0,
+        "maximum": 10000
       }
     }
   },

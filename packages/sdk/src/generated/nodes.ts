@@ -600,6 +600,269 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/me/pools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your pools, oldest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description your pools */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Pool"][];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a pool of your nodes of one image and network: one endpoint with its own credentials, whose calls go to a member that runs, is not syncing and is within maxLagBlocks of the best member's head */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreatePoolRequest"];
+                };
+            };
+            responses: {
+                /** @description the new pool, with its first Basic credential (shown once) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Pool"];
+                    };
+                };
+                /** @description the body is not valid, naming the field (InvalidInput): among others a member that is not a node of yours, is being deleted, is a validator's, or is of another image or network than the others (or than the pool's), a node named twice, none or more than 16 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description you have as many pools as allowed (LimitExceeded) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/pools/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One pool, with the state and sync of each member */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the pool */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Pool"];
+                    };
+                };
+                /** @description an id that is not pool-<uuid> (InvalidInput) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such pool of yours (NotFound) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a pool at once: its endpoint and credentials stop working within a second; its member nodes run on */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the pool is deleted */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DeletedPool"];
+                    };
+                };
+                /** @description an id that is not pool-<uuid> (InvalidInput) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such pool of yours (NotFound) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Rename a pool, change its lag bound, or replace its members (as a whole); every proxy applies it within a second */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdatePoolRequest"];
+                };
+            };
+            responses: {
+                /** @description the pool, changed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Pool"];
+                    };
+                };
+                /** @description the body is not valid, naming the field (InvalidInput): among others a member that is not a node of yours, is being deleted, is a validator's, or is of another image or network than the others (or than the pool's), a node named twice, none or more than 16 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such pool of yours (NotFound) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/users/me/nodes/{id}/access": {
         parameters: {
             query?: never;
@@ -837,7 +1100,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description a credential of that name exists, or a jwt node, or a node being deleted (Conflict) */
+                /** @description a credential of that name exists, or a jwt node, or one being deleted (Conflict) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -983,7 +1246,406 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description the last credential of the node, of either kind (create another first), a jwt node, or a node being deleted (Conflict) */
+                /** @description the last credential of the node, of either kind (create another first), a jwt node, or one being deleted (Conflict) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/pools/{id}/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The pool's access rules (also in the pool record) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the rules; empty lists and a null rate when none are set */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NodeAccess"];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such pool of yours (NotFound) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Set the pool's access rules, whole (a field left out is emptied); every proxy applies them within a second */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["NodeAccessRequest"];
+                };
+            };
+            responses: {
+                /** @description the pool with its rules, normalised */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Pool"];
+                    };
+                };
+                /** @description invalid input, naming the field (InvalidInput) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such pool of yours (NotFound) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the pool is being deleted (Conflict) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/pools/{id}/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The pool's credentials, Basic and URL tokens, oldest first (never a password or token, nor their hashes) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description its credentials */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NodeCredential"][];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such pool of yours (NotFound) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the pool is being deleted (Conflict) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add a named credential: Basic (a user name and password; the default) or a URL token (`nt_…`, used as the first path segment of the pool's addresses). The password or token is shown only in this answer, with the token's URLs */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateCredentialRequest"];
+                };
+            };
+            responses: {
+                /** @description the new credential, with its password, or its token and URLs */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NewNodeCredential"];
+                    };
+                };
+                /** @description invalid input, naming the field (InvalidInput) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the pool has as many credentials as allowed (LimitExceeded) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such pool of yours (NotFound) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description a credential of that name exists, or a jwt node, or one being deleted (Conflict) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/pools/{id}/credentials/{credentialId}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new secret for a credential: the same id, name and kind (and user name for Basic), a new password or token shown only in this answer; the old one is refused within a second */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    credentialId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["NoInput"];
+                };
+            };
+            responses: {
+                /** @description the credential with its new password, or its new token and URLs */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NewNodeCredential"];
+                    };
+                };
+                /** @description invalid input, naming the field (InvalidInput) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such pool of yours, or no such credential of it (NotFound) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the pool is being deleted (Conflict) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/pools/{id}/credentials/{credentialId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke one credential: it stops working within a second, the others go on */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    credentialId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the credentials left */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NodeCredential"][];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such pool of yours, or no such credential of it (NotFound) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the last credential of the pool, of either kind (create another first), a jwt node, or one being deleted (Conflict) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1053,6 +1715,78 @@ export interface paths {
                     };
                 };
                 /** @description no such node of yours (NotFound) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/pools/{id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Calls through the pool's endpoint, as a node's usage: booked under the pool's id whichever member served them */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description start of the range (taken back to its bucket); default: an hour (minute) or a day (hour) before `to` */
+                    from?: string;
+                    /** @description end of the range, exclusive (taken on to the next bucket); default: now */
+                    to?: string;
+                    /** @description bucket size; default minute. At most 1440 buckets per query */
+                    granularity?: "minute" | "hour";
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the pool's usage (`nodeId` is the pool's id) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NodeUsage"];
+                    };
+                };
+                /** @description invalid input, naming the field: a bad date, from not before to, an unknown granularity, or more than 1440 buckets (InvalidInput) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing, invalid, expired or revoked client access token (Unauthorized) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such pool of yours (NotFound) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1337,6 +2071,84 @@ export interface components {
              * @example payments-eth
              */
             name?: string | null;
+        };
+        /** @description one endpoint, with its own credentials and access rules, over several of your nodes of one image and network */
+        Pool: {
+            /** @example pool-0f8e2c4a-5b1d-4e7f-9a3c-2d6b8e1f4a70 */
+            id: string;
+            name: string;
+            /**
+             * @description its members' image
+             * @enum {string}
+             */
+            image: "btc" | "bch" | "ltc" | "btctestnet" | "bchtestnet" | "eth" | "avalanche" | "avalanchefuji";
+            chain: string;
+            network: string;
+            /**
+             * @description the network in words, as a node record says it
+             * @example eth dev chain (anvil)
+             */
+            networkLabel: string;
+            /** @description true: its members run on a private dev chain */
+            dev: boolean;
+            maxLagBlocks: number;
+            /** @description in the order given; a node deleted since has left (a pool may be left with none) */
+            members: components["schemas"]["PoolMember"][];
+            endpoints: components["schemas"]["NodeEndpoints"];
+            access: components["schemas"]["NodeAccess"];
+            createdAt: string;
+            updatedAt: string;
+            /** @description Basic user name of its first credential (`default`); only in the answer that created the pool */
+            nodeUser?: string;
+            /** @description Basic password of its first credential; shown once, only in the answer that created the pool */
+            nodePass?: string;
+        };
+        PoolMember: {
+            nodeId: string;
+            /** @description the node's name; null: none given */
+            name: string | null;
+            /** @description the node's state (a member gets calls while running, not syncing, and within maxLagBlocks of the best head) */
+            state: string;
+            sync: components["schemas"]["NodeSync"];
+        };
+        CreatePoolRequest: {
+            /**
+             * @description the pool's name, your label for it: 1 to 64 printable characters, trimmed of spaces at either end; need not be unique
+             * @example payments-eth
+             */
+            name: string;
+            /**
+             * @description 1 to 16 of your nodes, each once: all of one image and network (dev flag), not being deleted, not validators' nodes. A call goes to a member that runs, is not syncing and is within maxLagBlocks of the best member's head
+             * @example [
+             *       "node-0f8e2c4a-5b1d-4e7f-9a3c-2d6b8e1f4a70",
+             *       "node-7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+             *     ]
+             */
+            members: string[];
+            /** @description a member more than this many blocks behind the best member's head gets no calls (default 5) */
+            maxLagBlocks?: number;
+        };
+        UpdatePoolRequest: {
+            /**
+             * @description the pool's name, your label for it: 1 to 64 printable characters, trimmed of spaces at either end; need not be unique
+             * @example payments-eth
+             */
+            name?: string;
+            /**
+             * @description the new members, replacing the old as a whole (the rules of creation; of the pool's image and network)
+             * @example [
+             *       "node-0f8e2c4a-5b1d-4e7f-9a3c-2d6b8e1f4a70",
+             *       "node-7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+             *     ]
+             */
+            members?: string[];
+            /** @description a member more than this many blocks behind the best member's head gets no calls (default 5) */
+            maxLagBlocks?: number;
+        };
+        DeletedPool: {
+            id: string;
+            /** @enum {boolean} */
+            deleted: true;
         };
         NodeAccessRequest: {
             /** @default [] */

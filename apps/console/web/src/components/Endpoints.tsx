@@ -13,7 +13,13 @@ export const PLAIN_HTTP = 'plain HTTP, from this machine only (litecoin-cli, bit
  * A node's or validator's addresses at the node-proxy, one per interface, each with a copy button;
  * then the plain HTTP ones the proxy answers to loopback callers only, labelled so.
  */
-export function Endpoints(props: { endpoints: NodeEndpoints; jwt: boolean; ca: Pick<ConsoleSettings, 'proxyCaFile' | 'proxyCaUrl'> }) {
+export function Endpoints(props: {
+  endpoints: NodeEndpoints;
+  jwt: boolean;
+  ca: Pick<ConsoleSettings, 'proxyCaFile' | 'proxyCaUrl'>;
+  /** What the addresses are of, as the hint names it. */
+  of?: 'node' | 'pool';
+}) {
   const { plain } = props.endpoints;
   const { proxyCaFile, proxyCaUrl } = props.ca;
   return (
@@ -22,7 +28,7 @@ export function Endpoints(props: { endpoints: NodeEndpoints; jwt: boolean; ca: P
       <p className="hint">
         {props.jwt
           ? 'At the node’s own name: calls carry your client access token.'
-          : 'Calls carry a Basic user and password (the proxy finds the node by the user name), or go to a URL token’s own address.'}
+          : `Calls carry a Basic user and password (the proxy finds the ${props.of ?? 'node'} by the user name), or go to a URL token’s own address.`}
       </p>
       {proxyCaFile && proxyCaUrl && props.endpoints.jsonRpc.startsWith('https:') && (
         <p className="hint" data-testid="proxy-ca">

@@ -7,14 +7,17 @@ import { BarChart } from './BarChart';
 import { TableWrap } from './TableWrap';
 import { bucketMeaning, CALLS_APPEAR_WITHIN_S, methodChartData, methodChartHeight, OUTCOMES, outcomeDatasets, USAGE_POLL_MS } from '../usage-chart';
 
-/** A node's calls over the last hour: per outcome by minute, per method, with the numbers in tables. */
-export function Usage({ nodeId }: { nodeId: string }) {
+/**
+ * A node's calls over the last hour: per outcome by minute, per method, with the numbers in tables;
+ * or a pool's (`pool`), booked under its id whichever member served them.
+ */
+export function Usage({ nodeId, pool = false }: { nodeId: string; pool?: boolean }) {
   const { client } = useConsole();
   const { error, run } = useApi();
   const [usage, setUsage] = useState<NodeUsage | null>(null);
   usePolling(
     async () => {
-      const result = await run(() => client.nodes.usage(nodeId));
+      const result = await run(() => (pool ? client.pools.usage(nodeId) : client.nodes.usage(nodeId)));
       if (result.ok) setUsage(result.value);
     },
     USAGE_POLL_MS,
