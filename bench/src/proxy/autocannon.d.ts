@@ -17,6 +17,13 @@ declare module 'autocannon' {
       workers?: number;
       /** TLS server name of an https URL (SNI); autocannon does not check the certificate. */
       servername?: string;
+      /** Requests each connection sends in turn; `setupRequest` may rewrite one (its body) before each send. */
+      requests?: { setupRequest?: (request: RequestData) => RequestData }[];
+    }
+
+    interface RequestData {
+      body?: string | Buffer;
+      [key: string]: unknown;
     }
 
     interface Histogram {

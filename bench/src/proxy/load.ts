@@ -18,6 +18,8 @@ export interface LoadTarget {
   url: string;
   headers: Record<string, string>;
   body: string;
+  /** When given, each request's body instead: the next one this returns (a mix of calls, `read-mix.ts`). */
+  nextBody?: () => string;
   /** Processes whose CPU time is charged to the target (its own, not the upstream's). */
   pids: number[];
   /** TLS server name for an https URL (the certificate is not checked: the proxy's own is self-signed). */
@@ -33,6 +35,8 @@ export interface LoadResult {
   p90: number;
   p99: number;
   max: number;
+  /** Bytes of the answers (headers included), per request. */
+  bytesPerRequest: number;
   /** Answers other than 2xx, connection errors and timeouts: any of them makes the run invalid. */
   non2xx: number;
   errors: number;
@@ -107,9 +111,18 @@ function percentile(sorted: Float64Array, fraction: number): number {
   return sorted[index]!;
 }
 
+/** autocannon's per-request hook: the request with the next body of the mix. */
+const withNextBody =
+  (nextBody: () => string) =>
+  (request: autocannon.RequestData): autocannon.RequestData => {
+    request.body = nextBody();
+    return request;
+  };
+
 export async function runLoad(target: LoadTarget, settings: LoadSettings, upstreamPids: number[] = []): Promise<LoadResult> {
   let times = new Float64Array(1 << 16);
   let count = 0;
+  let bytes = 0;
   const targetBefore = cpuSeconds(target.pids);
   const upstreamBefore = cpuSeconds(upstreamPids);
   const loadBefore = process.cpuUsage();
@@ -127,10 +140,12 @@ export async function runLoad(target: LoadTarget, settings: LoadSettings, upstre
         body: target.body,
         timeout: 10,
         ...(target.servername ? { servername: target.servername } : {}),
+        ...(target.nextBody ? { requests: [{ setupRequest: withNextBody(target.nextBody) }] } : {}),
       },
       (error, done) => (error ? reject(error) : resolve(done)),
     );
-    instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
+    instance.on('response', (_client: unknown, _status: number, answerBytes: number, responseTime: number) => {
+      bytes += answerBytes;
       if (count === times.length) {
         const grown = new Float64Array(times.length * 2);
         grown.set(times);
@@ -162,6 +177,7 @@ export async function runLoad(target: LoadTarget, settings: LoadSettings, upstre
     p90: percentile(sorted, 0.9),
     p99: percentile(sorted, 0.99),
     max: percentile(sorted, 1),
+    bytesPerRequest: bytes / Math.max(count, 1),
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,

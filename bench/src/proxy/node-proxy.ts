@@ -18,7 +18,10 @@
  * In front of a real node (`real-node.ts`), `BENCH_NODE_IMAGE` is its image (`eth`, `ltc`: the
  * listener that serves it) and `BENCH_NODE_RPC_KEY_FILE` the key its RPC login derives from, as
  * the nodes service and the proxy share it. `BENCH_PROXY_TLS=on` ends TLS on the chain port with
- * the proxy's own self-signed certificate, as `npm start` does.
+ * the proxy's own self-signed certificate, as `npm start` does. `BENCH_NODE_DEV=1` marks the node
+ * as on a private dev chain (as the nodes service marks a regtest or anvil node), and
+ * `BENCH_PROXY_CACHE_BYTES` sets `PROXY_CACHE_BYTES` (0: no cache; unset: the proxy's default). The
+ * child reports its admin URL (`/metrics`) among its facts.
  */
 import cluster from 'node:cluster';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -82,6 +85,7 @@ async function main(): Promise<void> {
     state: 'running',
     basic: { user: BENCH_NODE_USER, passwordSha256: sha256Hex(BENCH_NODE_PASSWORD) },
     upstream: `http://127.0.0.1:${upstreamPort}`,
+    ...(process.env.BENCH_NODE_DEV === '1' ? { dev: true } : {}),
     ...(process.env.BENCH_ACCESS_RULES === '1' ? withAccessRules() : {}),
   };
   await bus.serve('nodes.routes', async () => ({ routes: [route], next: null }));
@@ -100,6 +104,7 @@ async function main(): Promise<void> {
     PROXY_ADMIN_PORT: '0',
     PROXY_RATE_PER_SECOND: '1000000',
     PROXY_RATE_BURST: '1000000',
+    ...(process.env.BENCH_PROXY_CACHE_BYTES ? { PROXY_CACHE_BYTES: process.env.BENCH_PROXY_CACHE_BYTES } : {}),
   });
   const proxy = await startNodeProxy(config, { bus, logger, keys: staticKeys([]), worker: cluster.isWorker });
   const deadline = Date.now() + 10_000;
@@ -107,11 +112,15 @@ async function main(): Promise<void> {
     if (Date.now() > deadline) throw new Error('the node-proxy did not load its routes within 10 s');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  reportReady(proxy.ports[image], async () => {
-    await proxy.close();
-    await bus.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  reportReady(
+    proxy.ports[image],
+    async () => {
+      await proxy.close();
+      await bus.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+    { facts: { adminUrl: proxy.adminUrl } },
+  );
 }
 
 /** Forks the workers, reports the port they share once all listen, and stops them when told to. */

@@ -7,6 +7,10 @@
  * - anvil: a block of BLOCK_TRANSACTIONS transfers, mined as the latest block, so `eth_getBlockByNumber("latest",
  *   true)` returns a full block (no other block is mined during the run: the block interval is a day);
  * - litecoind: 101 blocks mined at once, and the tip's hash for `getblock <hash> 2`.
+ *
+ * With `history <blocks> <transactions>` after the kind (the read mix, `read-mix.ts`) it fills the
+ * chain with a history instead (`history.ts`); litecoind then keeps a transaction index, as a node
+ * serving `getrawtransaction` for old transactions does.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -15,6 +19,7 @@ import { createLogger } from '@cloud/logging';
 import { loadNodeRpcKey, nodeRpcAuthorization } from '@cloud/node-rpc-auth';
 import { callJsonRpc, createLocalDriver, type RpcTarget } from '@cloud/nodes';
 import { reportReady } from './child';
+import { fillAnvilHistory, fillLitecoindHistory, type HistoryShape } from './history';
 import { BENCH_NODE_ID } from './requests';
 
 /**
@@ -45,9 +50,24 @@ async function fillLitecoind(node: RpcTarget): Promise<Record<string, string>> {
   return { height: String(height), tipHash: tip };
 }
 
+/** The history argv asks for (`history <blocks> <transactions>`), or undefined. */
+function historyShape(): HistoryShape | undefined {
+  if (process.argv[3] !== 'history') return undefined;
+  const [blocks, transactions] = [Number(process.argv[4]), Number(process.argv[5])];
+  if (!(blocks > 0 && transactions > 0)) throw new Error(`usage: real-node.js <kind> history <blocks> <transactions>, not ${process.argv.slice(3).join(' ')}`);
+  return { blocks, transactions };
+}
+
+async function fill(kind: Kind, node: RpcTarget, history: HistoryShape | undefined): Promise<Record<string, string>> {
+  if (!history) return kind === 'anvil' ? fillAnvil(node) : fillLitecoind(node);
+  const filled = kind === 'anvil' ? await fillAnvilHistory(node, history) : await fillLitecoindHistory(node, history);
+  return Object.fromEntries(Object.entries(filled).map(([key, value]) => [key, String(value)]));
+}
+
 async function main(): Promise<void> {
   const kind = process.argv[2] as Kind;
   if (kind !== 'anvil' && kind !== 'litecoind') throw new Error(`usage: real-node.js anvil|litecoind, not ${process.argv[2]}`);
+  const history = historyShape();
   const dir = mkdtempSync(path.join(os.tmpdir(), `bench-${kind}-`));
   const key = loadNodeRpcKey({ DATA_DIR: dir });
   const rootDir = path.join(dir, 'nodes');
@@ -60,7 +80,13 @@ async function main(): Promise<void> {
     binaries: { litecoind: process.env.LITECOIND_PATH || undefined, anvil: process.env.ANVIL_PATH || undefined },
     networks: 'dev',
   });
-  await driver.ensure({ id: BENCH_NODE_ID, image: kind === 'anvil' ? 'eth' : 'ltc', large: false, dev: true, txindex: false });
+  await driver.ensure({
+    id: BENCH_NODE_ID,
+    image: kind === 'anvil' ? 'eth' : 'ltc',
+    large: false,
+    dev: true,
+    txindex: history !== undefined && kind === 'litecoind',
+  });
   const deadline = Date.now() + 60_000;
   let url: string | undefined;
   while (!url) {
@@ -72,7 +98,7 @@ async function main(): Promise<void> {
   }
   const authorization = nodeRpcAuthorization(key, BENCH_NODE_ID);
   const node = { url, authorization };
-  const facts = kind === 'anvil' ? await fillAnvil(node) : await fillLitecoind(node);
+  const facts = await fill(kind, node, history);
   const { pid } = JSON.parse(readFileSync(path.join(rootDir, BENCH_NODE_ID, 'node.json'), 'utf8')) as { pid: number };
   reportReady(
     Number(new URL(url).port),

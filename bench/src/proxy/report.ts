@@ -49,6 +49,7 @@ export function medianResult(results: readonly LoadResult[]): LoadResult {
     p90: median((result) => result.p90) ?? NaN,
     p99: median((result) => result.p99) ?? NaN,
     max: median((result) => result.max) ?? NaN,
+    bytesPerRequest: median((result) => result.bytesPerRequest) ?? 0,
     non2xx: sum((result) => result.non2xx),
     errors: sum((result) => result.errors),
     timeouts: sum((result) => result.timeouts),

@@ -6,7 +6,9 @@
  * and N worker processes, through nginx as a plain reverse proxy with one and N workers, and
  * (synthetic upstream only) through bare pass-throughs (undici's `request()` + `pipeline()`,
  * undici's `stream()` as the node-proxy uses it, node:http's client, and http-proxy if installed).
- * Then the start-up with ROUTES (100,000) routes (route-startup.ts).
+ * Then the read mix (read-mix.ts, issue 31): a real anvil and a real Litecoin Core node holding a
+ * history, read with a front end's and an indexer's mix directly, through the proxy without and
+ * with its cache. Then the start-up with ROUTES (100,000) routes (route-startup.ts).
  *
  *   npm run bench:proxy                                                      # from the repository root
  *   UPSTREAMS=synthetic ROUNDS=1 TARGETS=direct,node-proxy SCENARIOS=small npm run bench:proxy   # a quick look
@@ -34,7 +36,14 @@
  * target), ROUTES (100000; 0 skips the start-up), NGINX_BIN, LITECOIND_PATH, ANVIL_PATH,
  * PROFILE_DIR (write a CPU profile of the node-proxy's process there), BASELINE_ROOT (a built
  * checkout of an earlier commit: its node-proxy is measured too, as `node-proxy-baseline`, for
- * before/after figures from one run).
+ * before/after figures from one run), SECTIONS (comma-separated subset of upstreams, read-mix,
+ * routes; default all). The read mix: READ_MIX_CHAINS (anvil,litecoind), HISTORY_BLOCKS (100 old
+ * blocks), BLOCK_TRANSACTIONS (200 transactions each; the upstream sections' latest anvil block
+ * keeps 10 unless it is set), READ_MIX_SEED (31), READ_MIX_CHECKS (300 calls checked against
+ * direct's answers first); CONNECTIONS, LITECOIND_CONNECTIONS, DURATION, WARMUP, LATENCY_CONNECTIONS
+ * and ROUNDS as above.
+ *
+ *   SECTIONS=read-mix npm run bench:proxy                                    # the read mix alone
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -45,6 +54,7 @@ import { startChild } from './child';
 import { runLoad, type LoadResult, type LoadSettings } from './load';
 import { medianResult, passThroughMarkdown, ratiosMarkdown, scenarioMarkdown, type ReportSettings, type Row } from './report';
 import { realScenarios, SCENARIOS, UPSTREAM_KINDS, type Scenario, type UpstreamKind } from './requests';
+import { READ_MIX_CHAINS, readMixSection, type ReadMixChain } from './read-mix';
 import { startTarget, TARGET_NAMES, type Target, type TargetName, type UpstreamInfo } from './targets';
 import { integerSetting, listSetting } from './settings';
 
@@ -63,6 +73,11 @@ const JSON_OUT = process.env.JSON_OUT;
 const WORKERS = integerSetting('PROXY_WORKERS', os.availableParallelism());
 /** Routes of the start-up measurement at the end; 0 skips it. */
 const ROUTES = integerSetting('ROUTES', 100_000, 0);
+const SECTIONS = listSetting('SECTIONS', ['upstreams', 'read-mix', 'routes'] as const);
+const HISTORY_BLOCKS = integerSetting('HISTORY_BLOCKS', 100);
+const READ_MIX_TRANSACTIONS = integerSetting('BLOCK_TRANSACTIONS', 200);
+const READ_MIX_SEED = integerSetting('READ_MIX_SEED', 31, 0);
+const READ_MIX_CHECKS = integerSetting('READ_MIX_CHECKS', 300, 0);
 /** A run during which the rest of the machine used more CPU than this (cores) was disturbed by another program. */
 const DISTURBED_CORES = 0.2;
 
@@ -314,7 +329,7 @@ async function main(): Promise<void> {
 
   const sections: string[] = [];
   const json: Record<string, unknown> = { machine: host, upstreams: {} };
-  for (const kind of kinds) {
+  for (const kind of SECTIONS.includes('upstreams') ? kinds : []) {
     const upstream = await startUpstream(kind);
     if ('skipped' in upstream) {
       progress(`${kind}: skipped, ${upstream.skipped}`);
@@ -331,8 +346,25 @@ async function main(): Promise<void> {
       await upstream.stop();
     }
   }
+  if (SECTIONS.includes('read-mix')) {
+    const readMix = await readMixSection({
+      chains: listSetting<ReadMixChain>('READ_MIX_CHAINS', READ_MIX_CHAINS),
+      blocks: HISTORY_BLOCKS,
+      transactions: READ_MIX_TRANSACTIONS,
+      connections: { anvil: CONNECTIONS, litecoind: LITECOIND_CONNECTIONS },
+      durationSeconds: DURATION,
+      warmupSeconds: WARMUP,
+      latencyConnections: LATENCY_CONNECTIONS,
+      rounds: ROUNDS,
+      seed: READ_MIX_SEED,
+      checks: READ_MIX_CHECKS,
+      progress,
+    });
+    sections.push(`## Read mix (issue 31): direct, through the proxy without and with its cache\n\n${readMix.markdown}`);
+    json.readMix = readMix.json;
+  }
   let routes: string | undefined;
-  if (ROUTES > 0) {
+  if (ROUTES > 0 && SECTIONS.includes('routes')) {
     progress(`start-up with ${ROUTES} routes`);
     routes = routeStartup(ROUTES);
   }

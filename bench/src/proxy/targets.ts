@@ -11,6 +11,7 @@ import { BENCH_NODE_ID, BENCH_NODE_PASSWORD, BENCH_NODE_USER } from './requests'
 export const TARGET_NAMES = [
   'direct',
   'node-proxy',
+  'node-proxy-no-cache',
   'node-proxy-tls',
   'node-proxy-workers',
   'node-proxy-baseline',
@@ -33,6 +34,8 @@ export interface Target {
   pids: number[];
   /** TLS server name (the node's host name) for an https target. */
   servername?: string;
+  /** A node-proxy's Prometheus `/metrics` (one process: a cluster's workers have none). */
+  metricsUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -49,6 +52,8 @@ export interface UpstreamInfo {
   /** The RPC login a real node takes (the node-proxy derives it from `keyFile`; direct calls and nginx send it as is). */
   authorization?: string | undefined;
   keyFile?: string | undefined;
+  /** On a private dev chain: the route says so, as the nodes service's does (the proxy's finality depth for dev chains applies). */
+  dev?: boolean;
 }
 
 export interface TargetOptions {
@@ -92,6 +97,7 @@ export async function startTarget(name: TargetName, options: TargetOptions): Pro
         },
       };
     case 'node-proxy':
+    case 'node-proxy-no-cache':
     case 'node-proxy-tls':
     case 'node-proxy-workers':
     case 'node-proxy-baseline': {
@@ -101,23 +107,27 @@ export async function startTarget(name: TargetName, options: TargetOptions): Pro
       const baseline = name === 'node-proxy-baseline' ? [options.baselineRoot!] : [];
       const workers = name === 'node-proxy-workers' ? options.workers : 1;
       const tls = name === 'node-proxy-tls';
+      const noCache = name === 'node-proxy-no-cache';
       const env = {
         ...process.env,
         PROXY_WORKERS: String(workers),
         BENCH_NODE_IMAGE: upstream.image,
         BENCH_PROXY_TLS: tls ? 'on' : 'off',
         ...(upstream.keyFile ? { BENCH_NODE_RPC_KEY_FILE: upstream.keyFile } : {}),
+        ...(upstream.dev ? { BENCH_NODE_DEV: '1' } : {}),
+        ...(noCache ? { BENCH_PROXY_CACHE_BYTES: '0' } : {}),
       };
       const child = await startChild('node-proxy', [upstreamPort, ...baseline], options.proxyExecArgv, { env });
       const label = baseline.length ? `our node-proxy at the baseline (${options.baselineLabel})` : '**our node-proxy** (auth + filter + metering)';
       return {
         target: {
           name,
-          label: `${label}${tls ? ', TLS on' : ''}${workers > 1 ? `, ${workers} workers` : ''}`,
+          label: `${label}${tls ? ', TLS on' : ''}${workers > 1 ? `, ${workers} workers` : ''}${noCache ? ', no cache (`PROXY_CACHE_BYTES=0`)' : ''}`,
           url: `${tls ? 'https' : 'http'}://127.0.0.1:${child.port}/`,
           headers: nodeProxyHeaders(child.port),
           pids: [child.pid],
           ...(tls ? { servername: nodeHostName() } : {}),
+          ...(workers === 1 && child.facts.adminUrl ? { metricsUrl: new URL('/metrics', child.facts.adminUrl).href } : {}),
           stop: child.stop,
         },
       };
