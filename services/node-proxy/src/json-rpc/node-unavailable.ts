@@ -51,11 +51,28 @@ function isWorkQueueFull(body: Buffer): boolean {
 }
 
 function isWarmupAnswer(body: Buffer): boolean {
+  return errorCodeOf(body) === IN_WARMUP;
+}
+
+/**
+ * Whether a node's HTTP 500 is its JSON-RPC answer to the call itself: Bitcoin Core answers a call
+ * that fails (an unknown block `-5`, a height out of range `-8`, a bad param) with HTTP 500 and its
+ * JSON-RPC error. That is the caller's call failing, not the node: a pool neither retries it on
+ * another member nor counts it against this one. A -28 (warming up) is the node's moment.
+ */
+export function isCallErrorAnswer(status: number, body: Buffer): boolean {
+  if (status !== 500) return false;
+  const code = errorCodeOf(body);
+  return typeof code === 'number' && code !== IN_WARMUP;
+}
+
+/** The `error.code` of a single JSON-RPC answer; undefined for anything else (a page, a batch, no error). */
+function errorCodeOf(body: Buffer): unknown {
   try {
-    const answer = JSON.parse(body.toString('utf8')) as { error?: { code?: unknown } | null };
-    return answer.error?.code === IN_WARMUP;
+    const answer = JSON.parse(body.toString('utf8')) as { error?: { code?: unknown } | null } | null;
+    return answer?.error?.code;
   } catch {
-    return false;
+    return undefined;
   }
 }
 

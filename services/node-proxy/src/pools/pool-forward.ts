@@ -3,6 +3,7 @@ import { AppError } from '@cloud/http';
 import { AnswerTooLargeError } from '../forwarding/answer-limit';
 import type { AnswerReview } from '../forwarding/answer-writer';
 import { HeldFailureError, UpstreamError } from '../forwarding/upstream-error';
+import { isCallErrorAnswer } from '../json-rpc/node-unavailable';
 import type { Route } from '../routing/route-table';
 import type { CallRecord } from '../server/call-record';
 import type { ProxyContext } from '../server/proxy-context';
@@ -31,7 +32,9 @@ export type MemberAttempt<T> = (member: Route, review: AnswerReview) => Promise<
 /**
  * A call on a pool: sent to a member `context.members` chooses, named in the answer's
  * `x-pool-member` header and in `record.member`. A read that fails on connection, timeout or a 5xx
- * before anything was sent to the caller is tried once more on another member that may serve; to
+ * before anything was sent to the caller is tried once more on another member that may serve (a
+ * Bitcoin-family HTTP 500 carrying the node's JSON-RPC error to the call is an answer, not a
+ * failure: `isCallErrorAnswer`); to
  * retry a 5xx the first try holds it back (`AnswerReview.refuse`) rather than streaming it, which
  * it does only when another member is there to take the call. A write (`write`) is retried only
  * when nothing of it reached the member (the connection was refused). Each failure counts for the
@@ -58,6 +61,8 @@ export async function forwardViaPool<T>(
     record.member = { nodeId, calls: 0 };
     res.setHeader(POOL_MEMBER_HEADER, nodeId);
     let status: number | undefined;
+    // A 500 that is the node's JSON-RPC error to the call (Bitcoin Core's way): the call's, not the member's failure.
+    let callError = false;
     const base = options.review;
     const holdFailures = backup !== undefined && !options.write;
     const review: AnswerReview = {
@@ -66,12 +71,15 @@ export async function forwardViaPool<T>(
         return (holdFailures && answered >= 500) || (base?.holds(answered) ?? false);
       },
       replace: (answered, body) => base?.replace(answered, body),
-      refuse: (answered) => (holdFailures && answered >= 500 ? new HeldFailureError(answered) : undefined),
+      refuse: (answered, body) => {
+        callError = isCallErrorAnswer(answered, body);
+        return holdFailures && answered >= 500 && !callError ? new HeldFailureError(answered) : undefined;
+      },
     };
     members.track(nodeId, 1);
     try {
       const result = await attempt(member, review);
-      if (status !== undefined && status >= 500) memberHealth.failed(nodeId);
+      if (status !== undefined && status >= 500 && !callError) memberHealth.failed(nodeId);
       else memberHealth.served(nodeId);
       record.member = { nodeId, calls: options.calls };
       return result;
