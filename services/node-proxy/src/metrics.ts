@@ -69,6 +69,21 @@ export class ProxyMetrics {
     registers: [this.registry],
   });
 
+  readonly poolFailovers = new Counter({
+    name: 'node_proxy_pool_failovers_total',
+    help: 'Pool calls retried on another member after the first one failed (connection, timeout, 5xx) before anything reached the caller',
+    registers: [this.registry],
+  });
+  private benchedOf: () => number = () => 0;
+  // Each worker benches on what it saw: the most any worker benches, not a sum counting a member once per worker.
+  readonly poolBenchedMembers: Gauge = new Gauge({
+    name: 'node_proxy_pool_benched_members',
+    help: 'Pool members taken out of their pools by the circuit breaker (PROXY_POOL_FAILURES_TO_BENCH failures in a row) until a head read succeeds',
+    aggregator: 'max',
+    registers: [this.registry],
+    collect: () => this.poolBenchedMembers.set(this.benchedOf()),
+  });
+
   /** 1 while a dependency answers its check, 0 while it is down: the broker may be down with the proxy still ready (decision 020). */
   readonly dependencyUp: Gauge<'dependency'> = new Gauge({
     name: 'node_proxy_dependency_up',
@@ -91,6 +106,11 @@ export class ProxyMetrics {
   /** What one proxy process reports: its own metrics and its bus's (dead letters). */
   get registries(): Registry[] {
     return [this.registry, busMetrics];
+  }
+
+  /** Where the benched-members gauge reads from (the pools' circuit breaker). */
+  measurePools(benched: () => number): void {
+    this.benchedOf = benched;
   }
 
   /** Where the held-bytes gauge reads from (the WebSocket bridge). */

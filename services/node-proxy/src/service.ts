@@ -13,6 +13,8 @@ import { Authenticator } from './auth/authenticator';
 import { LoginThrottle } from './auth/login-throttle';
 import { DEFAULT_FILTER_DIR, type ProxyConfig } from './config';
 import { Upstreams } from './forwarding/upstreams';
+import { HeadTracker } from './heads/head-tracker';
+import { MemberHealth } from './pools/member-health';
 import { loadMethodPolicies } from './json-rpc/method-policy';
 import { ProxyMetrics } from './metrics';
 import { CONTRACT_PORTS, type ListenerName } from './routing/interfaces';
@@ -75,6 +77,18 @@ export async function startNodeProxy(config: ProxyConfig, options: NodeProxyOpti
   const revocations = new RevocationSet({ bus, logger, service: PROXY_SERVICE_NAME, clock });
   const keys = options.keys ?? remoteJwks(new URL('/.well-known/jwks.json', config.ACCOUNTS_URL).href);
   const metrics = new ProxyMetrics();
+  const upstreams = new Upstreams({ key: loadNodeRpcKey(config), timeoutMs: config.PROXY_UPSTREAM_TIMEOUT_MS, maxAnswerBytes: config.PROXY_MAX_ANSWER_BYTES });
+  const memberHealth = new MemberHealth({ failuresToBench: config.PROXY_POOL_FAILURES_TO_BENCH, benchMs: config.PROXY_POOL_BENCH_MS, now: clock });
+  metrics.measurePools(() => memberHealth.benchedCount);
+  const heads = new HeadTracker({
+    table,
+    upstreams,
+    health: memberHealth,
+    logger,
+    intervalMs: config.PROXY_HEAD_INTERVAL_MS,
+    idleMs: config.PROXY_HEAD_IDLE_MS,
+    now: clock,
+  });
   const context: ProxyContext = {
     config,
     logger,
@@ -89,7 +103,9 @@ export async function startNodeProxy(config: ProxyConfig, options: NodeProxyOpti
       now: clock,
     }),
     limiter: new RateLimiter({ ratePerSecond: config.PROXY_RATE_PER_SECOND, burst: config.PROXY_RATE_BURST, now: clock }),
-    upstreams: new Upstreams({ key: loadNodeRpcKey(config), timeoutMs: config.PROXY_UPSTREAM_TIMEOUT_MS, maxAnswerBytes: config.PROXY_MAX_ANSWER_BYTES }),
+    upstreams,
+    heads,
+    memberHealth,
     filters,
     usage: new UsageMeter({
       bus,
@@ -114,6 +130,7 @@ export async function startNodeProxy(config: ProxyConfig, options: NodeProxyOpti
   await revocations.start();
   await sync.start();
   context.usage.start();
+  heads.start();
   const readiness: ReadinessCheck[] = [
     { name: 'routing table', check: () => sync.checkReady() },
     { name: 'token revocations', check: () => revocations.checkReady() },
@@ -179,6 +196,7 @@ export async function startNodeProxy(config: ProxyConfig, options: NodeProxyOpti
         await Promise.all(servers.map((server) => server.close()));
         await admin?.close();
         await sync.stop();
+        heads.stop();
         revocations.stop();
         await context.usage.stop();
         await context.upstreams.close();

@@ -90,3 +90,25 @@ describe('the routing table', () => {
     expect([table.size, table.get('node-b')?.revision]).toEqual([2, 4]);
   });
 });
+
+describe('pool routes in the routing table', () => {
+  it('indexes a pool by its members, re-indexes it when its members change, and forgets it when deleted', () => {
+    const table = new RouteTable();
+    const pool = (revision: number, members: string[], state: NodeRoute['state'] = 'running'): NodeRoute =>
+      route('pool-1', revision, { upstream: null, state, pool: { members, maxLagBlocks: 5 }, basic: { user: 'u-pool-1', passwordSha256: 'c'.repeat(64) } });
+    table.apply(route('node-a', 1));
+    table.apply(pool(1, ['node-a', 'node-b']));
+    expect([...table.pools()].map((each) => each.nodeId)).toEqual(['pool-1']);
+    expect([...table.poolsOf('node-a')]).toEqual(['pool-1']);
+    expect([...table.poolsOf('node-b')]).toEqual(['pool-1']);
+    // Served by its own credentials, as a node is.
+    expect(table.byNodeUser('u-pool-1')?.nodeId).toBe('pool-1');
+    table.apply(pool(2, ['node-b']));
+    expect([...table.poolsOf('node-a')]).toEqual([]);
+    expect([...table.poolsOf('node-b')]).toEqual(['pool-1']);
+    table.apply(pool(3, ['node-b'], 'deleted'));
+    expect([...table.pools()]).toEqual([]);
+    expect([...table.poolsOf('node-b')]).toEqual([]);
+    expect(table.byNodeUser('u-pool-1')).toBeUndefined();
+  });
+});

@@ -14,6 +14,9 @@ const ROUTE_KINDS = [
   'node.starting',
   'node.deleting',
   'node.deleted',
+  // A pool is a route of its own (issue 31): its credentials, rules and members.
+  'pool.changed',
+  'pool.deleted',
 ] as const;
 
 /** Routes per `nodes.routes` request: the most the nodes service answers at once. */
@@ -31,7 +34,7 @@ export interface RouteSyncOptions {
 
 /**
  * Keeps the routing table in step with the nodes service, with no database of its own: the
- * `node.*` broadcasts apply as they come, and a full snapshot (the `nodes.routes` request, page
+ * `node.*` and `pool.*` broadcasts apply as they come, and a full snapshot (the `nodes.routes` request, page
  * by page) replaces the table at every (re)connection of the bus and periodically. Messages that
  * arrive while a snapshot is read are applied again after it, so neither can undo the other.
  */
@@ -56,7 +59,7 @@ export class RouteSync {
       bindings: ROUTE_KINDS,
       batchSize: 100,
       handle: async (messages) => {
-        for (const message of messages) if (message.kind.startsWith('node.')) this.apply(message.payload as NodeRoute);
+        for (const message of messages) if (message.kind.startsWith('node.') || message.kind.startsWith('pool.')) this.apply(message.payload as NodeRoute);
       },
       onSubscribed: () => this.loader.trigger(),
     });

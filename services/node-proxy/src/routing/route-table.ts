@@ -31,6 +31,8 @@ function credentialsOf(route: NodeRoute): VerifiableCredential[] {
   return listed.map(({ id, user, passwordSha256 }) => ({ id, user, passwordSha256: Buffer.from(passwordSha256, 'hex') }));
 }
 
+const NO_POOLS: ReadonlySet<string> = new Set();
+
 type ChangeListener = (nodeId: string, route: Route | undefined) => void;
 
 /** A deleted node's last revision is remembered this long, so a late older message cannot bring it back. */
@@ -38,7 +40,8 @@ const TOMBSTONE_MS = 10 * 60_000;
 
 /**
  * Every node the proxy can route to, by id and by Basic user name, built from `node.*` messages
- * and snapshots. A change applies only if its revision is newer than what the table holds, so
+ * and snapshots; pools (`pool.*`, a route with `pool` and no upstream) are routes too, indexed by
+ * their members. A change applies only if its revision is newer than what the table holds, so
  * messages arriving out of order or twice, and snapshots racing them, leave the newest state.
  */
 export class RouteTable {
@@ -48,6 +51,9 @@ export class RouteTable {
   private readonly byToken = new Map<string, string>();
   private readonly tombstones = new Map<string, { revision: number; at: number }>();
   private readonly listeners: ChangeListener[] = [];
+  /** Pool routes by id, and each member node → the pools listing it (a member need not be in the table). */
+  private readonly poolRoutes = new Map<string, Route>();
+  private readonly poolsByMember = new Map<string, Set<string>>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -71,6 +77,16 @@ export class RouteTable {
     return nodeId === undefined ? undefined : this.routes.get(nodeId);
   }
 
+  /** Every pool route in the table. */
+  pools(): IterableIterator<Route> {
+    return this.poolRoutes.values();
+  }
+
+  /** The ids of the pools that list this node as a member (empty for most nodes). */
+  poolsOf(nodeId: string): ReadonlySet<string> {
+    return this.poolsByMember.get(nodeId) ?? NO_POOLS;
+  }
+
   /** Called after every change of a node (route undefined: gone), e.g. to drop cached credentials. */
   onChange(listener: ChangeListener): void {
     this.listeners.push(listener);
@@ -84,7 +100,7 @@ export class RouteTable {
     if (route.state === 'deleting' || route.state === 'deleted' || !interfaces) {
       this.remove(route.nodeId, route.revision);
     } else {
-      this.unindexUsers(route.nodeId);
+      this.unindex(route.nodeId);
       const urlTokens = new Map((route.tokens ?? []).map(({ id, tokenSha256 }) => [tokenSha256, id]));
       // A Basic node may have URL tokens alone: only a node with neither takes client access tokens.
       const jwt = route.basic === null && urlTokens.size === 0;
@@ -93,6 +109,7 @@ export class RouteTable {
       this.tombstones.delete(route.nodeId);
       for (const credential of entry.basicCredentials) this.byUser.set(credential.user, route.nodeId);
       for (const tokenSha256 of urlTokens.keys()) this.byToken.set(tokenSha256, route.nodeId);
+      if (entry.pool) this.indexPool(entry);
     }
     this.notify(route.nodeId);
     return true;
@@ -115,13 +132,31 @@ export class RouteTable {
   }
 
   private remove(nodeId: string, tombstoneRevision?: number): void {
-    this.unindexUsers(nodeId);
+    this.unindex(nodeId);
     this.routes.delete(nodeId);
     if (tombstoneRevision !== undefined) this.tombstones.set(nodeId, { revision: tombstoneRevision, at: this.now() });
   }
 
-  private unindexUsers(nodeId: string): void {
+  private indexPool(pool: Route): void {
+    this.poolRoutes.set(pool.nodeId, pool);
+    for (const member of pool.pool!.members) {
+      let pools = this.poolsByMember.get(member);
+      if (!pools) this.poolsByMember.set(member, (pools = new Set()));
+      pools.add(pool.nodeId);
+    }
+  }
+
+  /** Takes a route out of the user, token and pool indexes. */
+  private unindex(nodeId: string): void {
     const route = this.routes.get(nodeId);
+    if (route?.pool) {
+      this.poolRoutes.delete(nodeId);
+      for (const member of route.pool.members) {
+        const pools = this.poolsByMember.get(member);
+        pools?.delete(nodeId);
+        if (pools?.size === 0) this.poolsByMember.delete(member);
+      }
+    }
     for (const { user } of route?.basicCredentials ?? []) if (this.byUser.get(user) === nodeId) this.byUser.delete(user);
     for (const tokenSha256 of route?.urlTokens.keys() ?? []) if (this.byToken.get(tokenSha256) === nodeId) this.byToken.delete(tokenSha256);
   }

@@ -4,8 +4,10 @@ import type { Authenticator } from '../auth/authenticator';
 import type { LoginThrottle } from '../auth/login-throttle';
 import type { ProxyConfig } from '../config';
 import type { Upstreams } from '../forwarding/upstreams';
+import type { HeadTracker } from '../heads/head-tracker';
 import type { MethodPolicy } from '../json-rpc/method-policy';
 import type { ProxyMetrics } from '../metrics';
+import type { MemberHealth } from '../pools/member-health';
 import type { Family, ListenerName } from '../routing/interfaces';
 import type { RouteSync } from '../routing/route-sync';
 import type { RouteTable } from '../routing/route-table';
@@ -24,6 +26,10 @@ export interface ProxyContext {
   throttle: LoginThrottle;
   limiter: RateLimiter;
   upstreams: Upstreams;
+  /** The heads of nodes in use and of pool members, and the reorgs seen on them. */
+  heads: HeadTracker;
+  /** The pools' circuit breaker: which members are benched. */
+  memberHealth: MemberHealth;
   /** Each family's method policy for real-network nodes; `.forNode(route.dev)` picks the dev one (made at load) for a dev node. */
   filters: Record<Family, MethodPolicy>;
   usage: UsageMeter;
