@@ -69,7 +69,12 @@ export async function createPool(platform: Platform, family: PoolFamily, maxLagB
     owner,
   };
   const head = family === 'ethereum' ? 'eth_blockNumber' : 'getblockcount';
-  await waitFor(`pool ${pool.id} to answer through the proxy`, async () => (await callPool(pool, head)).result !== undefined, 30_000, 250);
+  let last: PoolAnswer | undefined;
+  await waitFor(`pool ${pool.id} to answer through the proxy`, async () => (last = await callPool(pool, head)).result !== undefined, 30_000, 250).catch(
+    (error: Error) => {
+      throw new Error(`${error.message}; its last answer: ${last?.failure} ${last?.answer.body.slice(0, 200)}`);
+    },
+  );
   return pool;
 }
 
