@@ -144,6 +144,8 @@ describe('the usage panel of a node in the console', () => {
     expect(await refusedOf('stop')).toBe('1');
     expect(await refusedOf('other')).toBe('1');
     expect(await page().locator('tr[data-method="unread"] td[data-outcome="unauthorized"]').textContent()).toBe('1');
+    // The calls the proxy answered from its cache (issue 31) are said beside the total, however many it had.
+    expect(await page().getByTestId('usage-cached').textContent()).toMatch(/^\d+ from the proxy's cache$/);
     // What unread and other mean, said beside the table.
     const buckets = page().getByTestId('usage-buckets');
     await buckets.getByText(/before their body was read.*not known/).waitFor();

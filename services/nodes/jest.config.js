@@ -9,6 +9,7 @@ module.exports = withDatabaseSuites([
   'test/node-operations.test.ts',
   'test/nodes.repository.test.ts',
   'test/openapi.test.ts',
+  'test/pools-api.test.ts',
   'test/proxy-requests.test.ts',
   'test/rabbitmq.test.ts',
   'test/reconciler.test.ts',

@@ -81,6 +81,7 @@ export const BAD_VALUES: BadValue[] = [
 /** Well-formed path parameters, unknown to the platform: the baseline answers 404 for them. */
 function baselineParam(path: string, name: string): string {
   if (name === 'id' && path.startsWith('/users/me/client-keys')) return 'A0b1C2d3E4f5G6h7I8j9K0l1M2n3O4p5Q6r7S8t9';
+  if (name === 'id' && path.startsWith('/users/me/pools')) return 'pool-00000000-0000-4000-8000-000000000000';
   const values: Record<string, string> = {
     id: 'node-00000000-0000-4000-8000-000000000000',
     nodeId: 'node-00000000-0000-4000-8000-000000000001',

@@ -1,7 +1,8 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DependencyReport } from '@cloud/http';
 import { busMetrics } from '@cloud/bus';
-import type { ListenerName } from './routing/interfaces';
+import type { CacheCounters } from './cache/call-cache';
+import type { Family, ListenerName } from './routing/interfaces';
 
 /**
  * What a proxy call ended as. Labels are only ever these values and the listener names, never a
@@ -9,6 +10,7 @@ import type { ListenerName } from './routing/interfaces';
  */
 export type Outcome =
   | 'forwarded'
+  | 'cached'
   | 'refused_method'
   | 'unknown_method'
   | 'bad_request'
@@ -68,6 +70,73 @@ export class ProxyMetrics {
     help: 'WebSockets closed (1008) for holding more than PROXY_WS_MAX_BUFFERED_BYTES: a client that does not read its answers',
     registers: [this.registry],
   });
+
+  // The answer cache (src/cache/): labelled by family at most.
+  readonly cacheHits = new Counter({
+    name: 'node_proxy_cache_hits_total',
+    help: 'JSON-RPC calls answered from the answer cache or the tracked head, without the node',
+    labelNames: ['family'] as const,
+    registers: [this.registry],
+  });
+  readonly cacheMisses = new Counter({
+    name: 'node_proxy_cache_misses_total',
+    help: 'Cacheable JSON-RPC calls that went to the node (their answer kept when final)',
+    labelNames: ['family'] as const,
+    registers: [this.registry],
+  });
+  readonly cacheInflightMerged = new Counter({
+    name: 'node_proxy_cache_inflight_merged_total',
+    help: 'Cacheable JSON-RPC calls answered with the result of an identical call at the node at the same time',
+    labelNames: ['family'] as const,
+    registers: [this.registry],
+  });
+  readonly cacheEvictions = new Counter({
+    name: 'node_proxy_cache_evictions_total',
+    help: 'Answers the cache let go to stay within PROXY_CACHE_BYTES (least recently used first)',
+    registers: [this.registry],
+  });
+  readonly cacheReorgDrops = new Counter({
+    name: 'node_proxy_cache_reorg_drops_total',
+    help: 'Answers the cache dropped because a reorg (or a dev node owner mining or reverting by hand) changed their block or one below it',
+    registers: [this.registry],
+  });
+  private cacheSizeOf: () => { bytes: number; entries: number } = () => ({ bytes: 0, entries: 0 });
+  readonly cacheBytes: Gauge = new Gauge({
+    name: 'node_proxy_cache_bytes',
+    help: 'Bytes the answer cache holds (keys and answers, as charged against PROXY_CACHE_BYTES)',
+    registers: [this.registry],
+    collect: () => this.cacheBytes.set(this.cacheSizeOf().bytes),
+  });
+  readonly cacheEntries: Gauge = new Gauge({
+    name: 'node_proxy_cache_entries',
+    help: 'Answers the answer cache holds',
+    registers: [this.registry],
+    collect: () => this.cacheEntries.set(this.cacheSizeOf().entries),
+  });
+
+  /** Where the cache gauges read from (read when scraped). */
+  measureCache(read: () => { bytes: number; entries: number }): void {
+    this.cacheSizeOf = read;
+  }
+
+  /** The cache's counters, each family's child looked up once. */
+  cacheCounters(): CacheCounters {
+    const byFamily = (counter: Counter<'family'>) => {
+      const children = new Map<Family, Counter.Internal>();
+      return (family: Family) => {
+        let child = children.get(family);
+        if (!child) children.set(family, (child = counter.labels({ family })));
+        child.inc();
+      };
+    };
+    return {
+      hit: byFamily(this.cacheHits),
+      miss: byFamily(this.cacheMisses),
+      merged: byFamily(this.cacheInflightMerged),
+      evicted: (count) => this.cacheEvictions.inc(count),
+      reorgDropped: (count) => this.cacheReorgDrops.inc(count),
+    };
+  }
 
   readonly poolFailovers = new Counter({
     name: 'node_proxy_pool_failovers_total',

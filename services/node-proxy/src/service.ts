@@ -13,7 +13,9 @@ import { Authenticator } from './auth/authenticator';
 import { LoginThrottle } from './auth/login-throttle';
 import { DEFAULT_FILTER_DIR, type ProxyConfig } from './config';
 import { Upstreams } from './forwarding/upstreams';
+import { CallCache } from './cache/call-cache';
 import { HeadTracker } from './heads/head-tracker';
+import { MemberChoice } from './pools/member-choice';
 import { MemberHealth } from './pools/member-health';
 import { loadMethodPolicies } from './json-rpc/method-policy';
 import { ProxyMetrics } from './metrics';
@@ -106,6 +108,7 @@ export async function startNodeProxy(config: ProxyConfig, options: NodeProxyOpti
     upstreams,
     heads,
     memberHealth,
+    members: new MemberChoice({ table, heads }),
     filters,
     usage: new UsageMeter({
       bus,
@@ -115,8 +118,11 @@ export async function startNodeProxy(config: ProxyConfig, options: NodeProxyOpti
       clock,
     }),
     metrics,
+    cache: config.PROXY_CACHE_BYTES > 0 ? new CallCache({ ...config, heads, counters: metrics.cacheCounters(), now: clock }) : undefined,
     ports: {},
   };
+  const { cache } = context;
+  if (cache) metrics.measureCache(() => ({ bytes: cache.answers.bytes, entries: cache.answers.entries }));
   table.onChange((nodeId, route) => {
     context.auth.forget(nodeId);
     context.upstreams.forget(nodeId);

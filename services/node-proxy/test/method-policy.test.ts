@@ -59,6 +59,25 @@ describe('loading the method rules', () => {
     expect(() => loadMethodPolicies(dir)).toThrow(path.join(dir, 'ethereum.json'));
   });
 
+  it('says which methods write (their group says so), the shipped ones and an operator’s: a pool never retries them', () => {
+    write('bitcoin.json', { family: 'bitcoin', description: 'a relay of our own', allowed: [{ ...group(['sendourpackage']), writes: true }] });
+    const { bitcoin, ethereum } = loadMethodPolicies(DEFAULT_FILTER_DIR, dir);
+    const writes = (policy: typeof bitcoin, names: string[]) => names.filter((name) => policy.isWrite(name));
+    expect(writes(bitcoin, ['sendrawtransaction', 'submitpackage', 'testmempoolaccept', 'getblockcount', 'sendourpackage'])).toEqual([
+      'sendrawtransaction',
+      'submitpackage',
+      'sendourpackage',
+    ]);
+    // The dev layer's mining and state changes write too (on the dev policy, where they are allowed).
+    expect(writes(ethereum.dev, ['eth_sendrawtransaction', 'eth_call', 'eth_getbalance', 'anvil_mine', 'evm_revert', 'eth_sendtransaction'])).toEqual([
+      'eth_sendrawtransaction',
+      'anvil_mine',
+      'evm_revert',
+      'eth_sendtransaction',
+    ]);
+    expect(bitcoin.dev.isWrite('generatetodescriptor')).toBe(true);
+  });
+
   it('loads the shipped rules, which allow and refuse no name both', () => {
     const policies = loadMethodPolicies(DEFAULT_FILTER_DIR);
     expect(Object.keys(policies)).toEqual(['bitcoin', 'ethereum', 'avalanche']);

@@ -33,7 +33,8 @@ describe('a Litecoin Core node busy or warming up, through the proxy', () => {
     writeFileSync(wrapper, `#!/bin/sh\nexec ${litecoind} -rpcthreads=1 -rpcworkqueue=1 -checklevel=4 -checkblocks=0 "$@"\n`);
     chmodSync(wrapper, 0o755);
     platform = await startProxyPlatform({ nodesEnv: { LITECOIND_PATH: wrapper } });
-    proxy = await platform.startProxy({ PROXY_UPSTREAM_TIMEOUT_MS: '20000' });
+    // No cache: getblockcount would be answered from the tracked head (README, Cache), and these tests watch the node's own answers.
+    proxy = await platform.startProxy({ PROXY_UPSTREAM_TIMEOUT_MS: '20000', PROXY_CACHE_BYTES: '0' });
     user = await platform.user();
     node = await platform.createNode(user, { image: 'ltc' });
   }, 120_000);

@@ -10,11 +10,14 @@ import type { RevocationSet } from '@cloud/revocations';
 import { apiReadiness } from '@cloud/service-shell';
 import type { NodesConfig } from './config';
 import { NodesRepository } from './data-access/nodes.repository';
+import { PoolsRepository } from './data-access/pools.repository';
 import { UsageRepository } from './data-access/usage.repository';
+import { CredentialedEndpoints } from './domain/credentialed-endpoints';
 import { NodeAccessRules } from './domain/node-access';
 import { NodeCredentials } from './domain/node-credentials';
 import { NodeOperations } from './domain/node-operations';
 import { NodeRegistry } from './domain/node-registry';
+import { PoolRegistry } from './domain/pool-registry';
 import { Reconciler } from './domain/reconciler';
 import { UsageIngest } from './domain/usage-ingest';
 import { UsageReports } from './domain/usage-report';
@@ -45,6 +48,7 @@ export interface NodesApp {
   app: Express;
   recorder: CallRecorder;
   nodes: NodeRegistry;
+  pools: PoolRegistry;
   reconciler: Reconciler;
   repository: NodesRepository;
   usageIngest: UsageIngest;
@@ -55,6 +59,7 @@ export interface NodesApp {
 export function createNodesApp(deps: NodesAppDependencies): NodesApp {
   const { config, logger, db, outbox, driver, clock } = deps;
   const repository = new NodesRepository(db);
+  const poolsRepository = new PoolsRepository(db);
   const reconciler = new Reconciler({
     db,
     nodes: repository,
@@ -71,6 +76,7 @@ export function createNodesApp(deps: NodesAppDependencies): NodesApp {
   const serviceDeps = {
     db,
     nodes: repository,
+    pools: poolsRepository,
     outbox,
     driver,
     clock,
@@ -80,8 +86,17 @@ export function createNodesApp(deps: NodesAppDependencies): NodesApp {
   };
   const nodes = new NodeRegistry(serviceDeps);
   const operations = new NodeOperations(serviceDeps);
-  const access = new NodeAccessRules({ ...serviceDeps, maxRatePerSecond: config.NODE_MAX_RATE_PER_SECOND, maxAnswerBytes: config.NODE_MAX_ANSWER_BYTES });
-  const credentials = new NodeCredentials({ ...serviceDeps, maxCredentialsPerNode: config.MAX_CREDENTIALS_PER_NODE });
+  const pools = new PoolRegistry({ ...serviceDeps, maxPoolsPerUser: config.MAX_POOLS_PER_USER });
+  // Nodes and pools keep credentials and access rules alike: one set of use cases serves both.
+  const endpoints = new CredentialedEndpoints(serviceDeps);
+  const access = new NodeAccessRules({
+    db,
+    endpoints,
+    clock,
+    maxRatePerSecond: config.NODE_MAX_RATE_PER_SECOND,
+    maxAnswerBytes: config.NODE_MAX_ANSWER_BYTES,
+  });
+  const credentials = new NodeCredentials({ db, endpoints, clock, maxCredentialsPerNode: config.MAX_CREDENTIALS_PER_NODE });
   const requireClient = bearerGuard({ verifier: new TokenVerifier(deps.keys, clock), kind: 'client', isRevoked: deps.revocations.isRevoked });
   const usage = new UsageRepository(db);
   const retention = { minuteMs: config.USAGE_MINUTE_RETENTION_HOURS * 3_600_000, hourMs: config.USAGE_HOUR_RETENTION_DAYS * 86_400_000 };
@@ -97,7 +112,7 @@ export function createNodesApp(deps: NodesAppDependencies): NodesApp {
     metrics: { service: NODES_SERVICE_NAME, registries: [busMetrics] },
     readiness: apiReadiness({ db, bus: deps.bus, tokens: { revocations: deps.revocations, keys: deps.keys } }),
     middleware: [recorder.middleware],
-    routers: [mountRoutes(nodesApiRoutes, { nodes, operations, access, credentials, usageReports: new UsageReports({ usage, clock }), requireClient })],
+    routers: [mountRoutes(nodesApiRoutes, { nodes, pools, operations, access, credentials, usageReports: new UsageReports({ usage, clock }), requireClient })],
   });
-  return { app, recorder, nodes, reconciler, repository, usageIngest, usageRetention };
+  return { app, recorder, nodes, pools, reconciler, repository, usageIngest, usageRetention };
 }

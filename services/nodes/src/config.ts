@@ -45,6 +45,8 @@ export const nodesEnvironment = apiServiceEnvironment
     ACCOUNTS_URL: z.url().default('http://127.0.0.1:3001'),
     /** Nodes a user may have at once (provisioning, running or failed). */
     MAX_NODES_PER_USER: positiveInt(5),
+    /** Pools a user may have at once (issue 31). */
+    MAX_POOLS_PER_USER: positiveInt(20),
     /** Named Basic credentials a node may have at once. */
     MAX_CREDENTIALS_PER_NODE: positiveInt(10),
     /** The node-proxy's rate per node (its PROXY_RATE_PER_SECOND): an owner's `ratePerSecond` may not be above it. */

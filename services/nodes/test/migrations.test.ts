@@ -10,6 +10,8 @@ import { createUsage } from '../src/migrations/20261125150100_create_usage';
 import { createUsageCredentials } from '../src/migrations/20261125160100_create_usage_credentials';
 import { addNodesLeaseGeneration } from '../src/migrations/20261125170100_add_nodes_lease_generation';
 import { addNodesName } from '../src/migrations/20261127100100_add_nodes_name';
+import { createPools } from '../src/migrations/20261128100100_create_pools';
+import { addUsageCachedAndMembers } from '../src/migrations/20261128120100_add_usage_cached_and_members';
 
 const tables = async (test: TestDatabase) =>
   (
@@ -67,8 +69,20 @@ describe('nodes migrations', () => {
       createUsageCredentials.name,
       addNodesLeaseGeneration.name,
       addNodesName.name,
+      createPools.name,
+      addUsageCachedAndMembers.name,
     ]);
-    expect(await tables(test)).toEqual(['nodes', 'outbox', 'usage_calls', 'usage_credential_calls', 'usage_messages', 'usage_traffic']);
+    expect(await tables(test)).toEqual([
+      'nodes',
+      'outbox',
+      'pool_members',
+      'pools',
+      'usage_calls',
+      'usage_credential_calls',
+      'usage_member_calls',
+      'usage_messages',
+      'usage_traffic',
+    ]);
     // Nodes of the local driver ran on dev chains until now; those of the cluster did not.
     expect(await test.db('nodes').select('id', 'dev', 'txindex', 'sync_progress', 'start_after_stop').orderBy('id')).toEqual([
       { id: 'node-1', dev: true, txindex: false, sync_progress: null, start_after_stop: false },
@@ -128,11 +142,23 @@ describe('nodes migrations', () => {
       ]),
     );
 
+    // Buckets from before the cache have no cached calls; the pool members' table and the column go with their down step.
+    const bucket = { granularity: 'minute', bucket_start: now, user_id: 'user-1' };
+    await addUsageCachedAndMembers.down(test.db);
+    await test.db('usage_traffic').insert({ ...bucket, node_id: 'node-1', requests: 3, bytes_in: 1, bytes_out: 2 });
+    await addUsageCachedAndMembers.up(test.db);
+    expect(Number((await test.db('usage_traffic').where({ node_id: 'node-1' }).first('cached_calls'))!.cached_calls)).toBe(0);
+    await test.db('usage_member_calls').insert({ ...bucket, node_id: 'pool-1', member_id: 'node-1', calls: 2 });
+    await addUsageCachedAndMembers.down(test.db);
+    expect(await tables(test)).not.toContain('usage_member_calls');
+    expect(await test.db('usage_traffic').where({ node_id: 'node-1' }).first()).not.toHaveProperty('cached_calls');
+    await test.db('usage_traffic').delete();
+
     // The usage tables' own down steps drop them, leaving the nodes.
     await test.db('usage_messages').insert({ id: 'msg-1', received_at: now });
     await createUsageCredentials.down(test.db);
     await createUsage.down(test.db);
-    expect(await tables(test)).toEqual(['nodes', 'outbox']);
+    expect(await tables(test)).toEqual(['nodes', 'outbox', 'pool_members', 'pools']);
     await createUsage.up(test.db);
     await createUsageCredentials.up(test.db);
     expect(await test.db('usage_messages').select('id')).toEqual([]);
@@ -161,6 +187,30 @@ describe('nodes migrations', () => {
     expect(await nodeColumns(test)).not.toContain('name');
     await addNodesName.up(test.db);
     expect(await test.db('nodes').where({ id: 'node-1' }).first('name')).toEqual({ name: null });
+
+    // A pool's row takes its credentials and access rules as a node's do (jsonb); its members go
+    // with it, and the pool tables with their down step, leaving the nodes.
+    await test
+      .db('pools')
+      .insert({ id: 'pool-1', user_id: 'user-1', name: 'p', image: 'eth', chain: 'eth', dev: true, max_lag_blocks: 5, created_at: now, updated_at: now });
+    await test.db('pool_members').insert([
+      { pool_id: 'pool-1', node_id: 'node-1', position: 0 },
+      { pool_id: 'pool-1', node_id: 'node-3', position: 1 },
+    ]);
+    expect(await test.db('pools').first('credentials', 'access', 'revision', 'deleted')).toEqual({
+      credentials: [],
+      access: null,
+      revision: 0,
+      deleted: false,
+    });
+    await expect(test.db('pool_members').insert({ pool_id: 'pool-1', node_id: 'node-1', position: 2 })).rejects.toThrow(/duplicate key/);
+    await test.db('pools').where({ id: 'pool-1' }).delete();
+    expect(await test.db('pool_members').select('node_id')).toEqual([]);
+    await createPools.down(test.db);
+    expect(await tables(test)).not.toContain('pools');
+    await createPools.up(test.db);
+    expect(await test.db('nodes').select('id').orderBy('id')).toEqual([{ id: 'node-1' }, { id: 'node-2' }, { id: 'node-3' }]);
+    await addUsageCachedAndMembers.up(test.db);
 
     const reverted = await migrateDownAll(test.db, NODES_SCHEMA, nodesMigrations);
     expect(reverted).toEqual(nodesMigrations.map((m) => m.name).reverse());

@@ -13,7 +13,7 @@ describe('the nodes OpenAPI document', () => {
   it('is served as OpenAPI 3.1 and documents every route the service mounts, and nothing it does not', async () => {
     const response = await nodes.http.get('/openapi.json').expect(200);
     expect(response.body).toMatchObject({ openapi: '3.1.0', info: { title: 'Nodes API' } });
-    expect(listApiRoutes(nodes.service.app)).toHaveLength(18);
+    expect(listApiRoutes(nodes.service.app)).toHaveLength(30);
     expect(compareRoutesWithDocument(nodes.service.app, response.body as OpenApiDocument)).toEqual({ undocumented: [], unmounted: [] });
   });
 

@@ -1,5 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 import { PASSWORD } from '@cloud/accounts/testing';
-import { message, type BusMessage } from '@cloud/bus';
+import { message, type BusMessage, type messageSchemas, type Payload } from '@cloud/bus';
+import { UsageRepository } from '../src/data-access/usage.repository';
+import { UsageReports } from '../src/domain/usage-report';
 import { bearer, startTestPlatform, waitUntil, type TestNodes, type TestPlatform, type TestUser } from '../src/testing';
 
 const MINUTE = 60_000;
@@ -8,11 +12,12 @@ const DAY = 24 * HOUR;
 
 type Report = {
   granularity: string;
-  series: { time: string; calls: Record<string, number>; total: number; bytesIn: number; bytesOut: number }[];
+  series: { time: string; calls: Record<string, number>; total: number; bytesIn: number; bytesOut: number; cachedCalls: number }[];
   methods: { method: string; calls: Record<string, number>; total: number }[];
-  totals: { calls: Record<string, number>; total: number; bytesIn: number; bytesOut: number };
-  nodes?: { nodeId: string; total: number }[];
+  totals: { calls: Record<string, number>; total: number; bytesIn: number; bytesOut: number; cachedCalls: number };
+  nodes?: { nodeId: string; total: number; cachedCalls: number }[];
   credentials?: { credentialId: string; name: string | null; kind: 'basic' | 'token' | null; calls: Record<string, number>; total: number }[];
+  members?: { nodeId: string; calls: number }[];
 };
 type Outcome = 'ok' | 'node_error' | 'refused' | 'rate_limited' | 'unauthorized';
 
@@ -104,7 +109,14 @@ describe.each([
     const byMinute = await report();
     expect(byMinute.granularity).toBe('minute');
     expect(byMinute.series).toHaveLength(61);
-    expect(byMinute.totals).toEqual({ calls: { ok: 9, node_error: 1, refused: 2, rate_limited: 3, unauthorized: 1 }, total: 16, bytesIn: 150, bytesOut: 300 });
+    expect(byMinute.totals).toEqual({
+      calls: { ok: 9, node_error: 1, refused: 2, rate_limited: 3, unauthorized: 1 },
+      total: 16,
+      bytesIn: 150,
+      bytesOut: 300,
+      cachedCalls: 0,
+    });
+    expect(byMinute.members).toEqual([]);
     expect(byMinute.methods).toEqual([
       { method: 'eth_blocknumber', calls: { ok: 9, node_error: 0, refused: 0, rate_limited: 0, unauthorized: 0 }, total: 9 },
       { method: 'unread', calls: { ok: 0, node_error: 0, refused: 0, rate_limited: 3, unauthorized: 1 }, total: 4 },
@@ -133,7 +145,7 @@ describe.each([
     expect(byHour.totals.total).toBe(16);
     const mine = (await nodes.http.get('/users/me/usage').set(bearer(owner.clientToken)).expect(200)).body as Report;
     expect(mine.totals.total).toBe(16);
-    expect(mine.nodes).toEqual([expect.objectContaining({ nodeId, total: 16, bytesIn: 150, bytesOut: 300 })]);
+    expect(mine.nodes).toEqual([expect.objectContaining({ nodeId, total: 16, bytesIn: 150, bytesOut: 300, cachedCalls: 0 })]);
     expect(Number((await nodes.service.db('usage_messages').whereIn('id', [first.id, second.id]).count({ n: '*' }))[0]!.n)).toBe(2);
   });
 
@@ -170,6 +182,120 @@ describe.each([
       { method: 'eth_blocknumber', calls: outcomes({ ok: 1 }), total: 1 },
       { method: 'unread', calls: outcomes({ unauthorized: 1 }), total: 1 },
     ]);
+  });
+
+  it("counts cached calls, and a pool's calls per member under the pool's id, once; an older proxy's message without them too", async () => {
+    const now = platform.clock();
+    const served = ((await nodes.http.post('/users/me/nodes').set(bearer(owner.clientToken)).send({ image: 'eth' }).expect(200)).body as { id: string }).id;
+    // A pool's id is no node's: its usage is stored for its owner all the same, as is a member removed since.
+    const poolId = `pool-${randomUUID()}`;
+    const removedMember = `node-${randomUUID()}`;
+    const entry = (
+      id: string,
+      calls: { method: string; outcome: Outcome; calls: number }[],
+      cachedCalls: number,
+      members: { nodeId: string; calls: number }[],
+    ) => ({
+      nodeId: id,
+      userId: owner.id,
+      requests: calls.reduce((sum, each) => sum + each.calls, 0),
+      blocked: 0,
+      bytesIn: 10,
+      bytesOut: 20,
+      calls,
+      credentials: [],
+      cachedCalls,
+      members,
+    });
+    const interval = (from: number) => ({ proxyId: 'proxy-test', from: new Date(from).toISOString(), to: new Date(from + 10_000).toISOString() });
+    const first = message('node.usage', {
+      ...interval(now - MINUTE),
+      nodes: [
+        entry(served, [{ method: 'eth_chainid', outcome: 'ok', calls: 6 }], 4, []),
+        entry(
+          poolId,
+          [
+            { method: 'eth_blocknumber', outcome: 'ok', calls: 10 },
+            { method: 'eth_call', outcome: 'node_error', calls: 1 },
+          ],
+          3,
+          // A member twice in one entry is added up.
+          [
+            { nodeId: served, calls: 5 },
+            { nodeId: removedMember, calls: 2 },
+            { nodeId: served, calls: 1 },
+          ],
+        ),
+      ],
+    });
+    const second = message('node.usage', {
+      ...interval(now),
+      nodes: [
+        entry(poolId, [{ method: 'eth_blocknumber', outcome: 'ok', calls: 4 }], 4, []),
+        entry(served, [{ method: 'eth_chainid', outcome: 'ok', calls: 1 }], 0, []),
+      ],
+    });
+    // What a proxy from before issue 31 sends: neither field (the schema's input allows that; the bus carries it as JSON).
+    const { cachedCalls: _cached, members: _members, ...older } = entry(served, [{ method: 'eth_getbalance', outcome: 'ok', calls: 2 }], 0, []);
+    const olderPayload: z.input<(typeof messageSchemas)['node.usage']> = { ...interval(now), nodes: [older] };
+    const third = message('node.usage', olderPayload as Payload<'node.usage'>);
+    await platform.bus.publish([first]);
+    await platform.bus.publish([first, second]);
+    await platform.bus.publish([third]);
+
+    const reports = new UsageReports({ usage: new UsageRepository(nodes.service.db), clock: platform.clock });
+    const poolReport = (query = {}) => reports.endpointReport(poolId, new Map(), query);
+    const nodeReport = async (query = '') =>
+      (await nodes.http.get(`/users/me/nodes/${served}/usage${query}`).set(bearer(owner.clientToken)).expect(200)).body as Report;
+    await waitUntil('the usage to be stored', async () => (await nodeReport()).totals.total >= 9 && (await poolReport()).totals.total >= 15, 20_000, 100);
+
+    const ok = (calls: number, nodeError = 0) => ({ ok: calls, node_error: nodeError, refused: 0, rate_limited: 0, unauthorized: 0 });
+    const pool = await poolReport();
+    expect(pool.totals).toEqual({ calls: ok(14, 1), total: 15, bytesIn: 20, bytesOut: 40, cachedCalls: 7 });
+    expect(pool.members).toEqual([
+      { nodeId: served, calls: 6 },
+      { nodeId: removedMember, calls: 2 },
+    ]);
+    expect(pool.series.filter((point) => point.total > 0).map((point) => [point.time, point.total, point.cachedCalls])).toEqual([
+      [new Date(Math.floor((now - MINUTE) / MINUTE) * MINUTE).toISOString(), 11, 3],
+      [new Date(Math.floor(now / MINUTE) * MINUTE).toISOString(), 4, 4],
+    ]);
+    const poolByHour = await poolReport({ granularity: 'hour' });
+    expect([poolByHour.totals.total, poolByHour.totals.cachedCalls, poolByHour.members]).toEqual([15, 7, pool.members]);
+
+    // The member's own report has the calls made to it, not those it served for the pool; the older message counted with none cached.
+    const node = await nodeReport();
+    expect(node.totals).toEqual({ calls: ok(9), total: 9, bytesIn: 30, bytesOut: 60, cachedCalls: 4 });
+    expect(node.methods.map((each) => [each.method, each.total])).toEqual([
+      ['eth_chainid', 7],
+      ['eth_getbalance', 2],
+    ]);
+    expect(node.members).toEqual([]);
+    expect((await nodeReport('?granularity=hour')).totals.cachedCalls).toBe(4);
+
+    // The owner's report has the pool beside the nodes, its cached calls in the totals.
+    const mine = (await nodes.http.get('/users/me/usage').set(bearer(owner.clientToken)).expect(200)).body as Report;
+    expect(mine.nodes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ nodeId: poolId, total: 15, cachedCalls: 7 }),
+        expect.objectContaining({ nodeId: served, total: 9, cachedCalls: 4 }),
+      ]),
+    );
+    expect(mine.totals.cachedCalls).toBe(11);
+    // Stored once: two members in a minute and an hour bucket.
+    const stored = (await nodes.service
+      .db('usage_member_calls')
+      .where({ node_id: poolId, user_id: owner.id })
+      .orderBy(['granularity', 'member_id'])
+      .select('granularity', 'member_id', 'calls')) as { granularity: string; member_id: string; calls: unknown }[];
+    expect(stored.map((row) => [row.granularity, row.member_id, Number(row.calls)])).toEqual(
+      [
+        ['hour', removedMember, 2],
+        ['hour', served, 6],
+        ['minute', removedMember, 2],
+        ['minute', served, 6],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0])) || String(a[1]).localeCompare(String(b[1]))),
+    );
   });
 
   it("answers 404 for another user's node, and that user sees none of it", async () => {
@@ -228,6 +354,18 @@ describe.each([
       return { ...bucket, credential_id: credentialId };
     };
     await db('usage_credential_calls').insert([credentialRow('minute', 2 * DAY, 'cred-old'), credentialRow('hour', 80 * DAY, 'cred-recent')]);
+    // A pool's calls per member, under the same retention.
+    const poolId = `pool-${randomUUID()}`;
+    const memberRow = (granularity: string, age: number, memberId: string) => {
+      const { method: _method, outcome: _outcome, ...bucket } = row(granularity, age, '');
+      return { ...bucket, node_id: poolId, member_id: memberId };
+    };
+    await db('usage_member_calls').insert([
+      memberRow('minute', 2 * DAY, 'node-old-minute'),
+      memberRow('minute', 2 * HOUR, 'node-recent-minute'),
+      memberRow('hour', 100 * DAY, 'node-old-hour'),
+      memberRow('hour', 80 * DAY, 'node-recent-hour'),
+    ]);
     await db('usage_messages').insert([
       { id: 'msg-old', received_at: new Date(now - 2 * DAY) },
       { id: 'msg-recent', received_at: new Date(now - HOUR) },
@@ -249,6 +387,9 @@ describe.each([
       ),
     ).toEqual(['cred-recent']);
     expect((await db('usage_messages').whereIn('id', ['msg-old', 'msg-recent']).select('id')).map((each: { id: string }) => each.id)).toEqual(['msg-recent']);
+    expect(
+      (await db('usage_member_calls').where({ node_id: poolId }).orderBy('member_id').select('member_id')).map((each: { member_id: string }) => each.member_id),
+    ).toEqual(['node-recent-hour', 'node-recent-minute']);
 
     // A message older than the minute retention could not be told from one counted and forgotten: dropped.
     const before = (await report('?granularity=hour&from=' + new Date(now - 3 * DAY).toISOString())).totals.total;
@@ -291,6 +432,8 @@ describe.each([
     await platform.accounts.http.delete('/users/me').set(bearer(owner.accountToken)).send({ password: PASSWORD }).expect(204);
     await waitUntil("the deleted user's usage to go", async () => (await usageOf(owner.id)) === 0, 20_000, 100);
     expect(Number((await nodes.service.db('usage_traffic').where({ user_id: owner.id }).count({ n: '*' }))[0]!.n)).toBe(0);
+    // A pool's usage per member goes with its owner too.
+    expect(Number((await nodes.service.db('usage_member_calls').where({ user_id: owner.id }).count({ n: '*' }))[0]!.n)).toBe(0);
     // Its one call, in a minute bucket and an hour bucket.
     expect(await usageOf(other.id)).toBe(2);
   });

@@ -1006,7 +1006,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Calls to the node through the node-proxy, by outcome and method, and bytes, in minute (kept a day) or hour (kept 90 days) buckets */
+        /** Calls to the node through the node-proxy, by outcome and method, those answered from the proxy's cache, and bytes, in minute (kept a day) or hour (kept 90 days) buckets */
         get: {
             parameters: {
                 query?: {
@@ -1078,7 +1078,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Usage across all your nodes, with totals per node */
+        /** Usage across all your nodes and pools, with totals per node or pool */
         get: {
             parameters: {
                 query?: {
@@ -1455,6 +1455,8 @@ export interface components {
                 total: number;
                 bytesIn: number;
                 bytesOut: number;
+                /** @description calls the node-proxy answered from its cache or its tracked head, without reaching a node (also counted in calls.ok and total); 0 before the proxy had a cache */
+                cachedCalls: number;
             }[];
             /** @description calls per method over the range, most called first. A method the platform's lists name (allowed or refused) is counted under its name, refused calls included; a name a refused prefix covers under the prefix (`personal_*`); any other name, and a request the proxy could not read, under `other`. `rest`, `management` and `unread` (refused before the body was read: wrong or missing credentials, over the rate, an address or Origin the access rules refuse; its method is not known) are buckets of their own */
             methods: {
@@ -1467,6 +1469,8 @@ export interface components {
                 total: number;
                 bytesIn: number;
                 bytesOut: number;
+                /** @description calls the node-proxy answered from its cache or its tracked head, without reaching a node (also counted in calls.ok and total); 0 before the proxy had a cache */
+                cachedCalls: number;
             };
             /** @description calls per named credential (Basic or URL token) over the range, most used first; calls with the owner's client access token (jwt nodes) and calls refused before credentials were checked are in no credential's count */
             credentials: {
@@ -1480,6 +1484,11 @@ export interface components {
                 kind: "basic" | "token" | null;
                 calls: components["schemas"]["CallsByOutcome"];
                 total: number;
+            }[];
+            /** @description a pool's calls over the range by the member node that served them, most first (a member removed since included; cached calls and calls no member answered are in none); empty for a node, whose calls through a pool are counted under the pool */
+            members: {
+                nodeId: string;
+                calls: number;
             }[];
         };
         /** @description ok: answered by the node; node_error: the node answered a JSON-RPC error; refused: refused by the proxy (method policy, the node's access rules, unreadable, too large); rate_limited: over the node's rate; unauthorized: wrong or missing credentials */
@@ -1503,6 +1512,8 @@ export interface components {
                 total: number;
                 bytesIn: number;
                 bytesOut: number;
+                /** @description calls the node-proxy answered from its cache or its tracked head, without reaching a node (also counted in calls.ok and total); 0 before the proxy had a cache */
+                cachedCalls: number;
             }[];
             /** @description calls per method over the range, most called first. A method the platform's lists name (allowed or refused) is counted under its name, refused calls included; a name a refused prefix covers under the prefix (`personal_*`); any other name, and a request the proxy could not read, under `other`. `rest`, `management` and `unread` (refused before the body was read: wrong or missing credentials, over the rate, an address or Origin the access rules refuse; its method is not known) are buckets of their own */
             methods: {
@@ -1515,14 +1526,18 @@ export interface components {
                 total: number;
                 bytesIn: number;
                 bytesOut: number;
+                /** @description calls the node-proxy answered from its cache or its tracked head, without reaching a node (also counted in calls.ok and total); 0 before the proxy had a cache */
+                cachedCalls: number;
             };
-            /** @description totals per node that had calls in the range */
+            /** @description totals per node or pool (its id `pool-…`) that had calls in the range */
             nodes: {
                 nodeId: string;
                 calls: components["schemas"]["CallsByOutcome"];
                 total: number;
                 bytesIn: number;
                 bytesOut: number;
+                /** @description calls the node-proxy answered from its cache or its tracked head, without reaching a node (also counted in calls.ok and total); 0 before the proxy had a cache */
+                cachedCalls: number;
             }[];
         };
     };

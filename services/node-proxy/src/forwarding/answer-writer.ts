@@ -11,6 +11,11 @@ import { AnswerTooLargeError, type AnswerLimit } from './answer-limit';
 export interface AnswerReview {
   holds(status: number): boolean;
   replace(status: number, body: Buffer): { status: number; headers: Record<string, string>; text: string } | undefined;
+  /**
+   * A held answer the caller must not get at all: the forward fails with this error instead, and
+   * nothing is written (a pool retries the call on another member).
+   */
+  refuse?(status: number, body: Buffer): Error | undefined;
 }
 
 // An error page or a JSON-RPC error is small: anything longer is passed on as it comes.
@@ -101,6 +106,8 @@ export class AnswerWriter implements Dispatcher.DispatchHandler {
     if (this.refusedLogin) return this.done({ ok: false, refusedLogin: true });
     if (this.held) {
       const body = Buffer.concat(this.held.chunks);
+      const refused = this.review!.refuse?.(this.held.status, body);
+      if (refused) return this.done({ ok: false, error: refused });
       const replacement = this.review!.replace(this.held.status, body);
       const text = replacement ? Buffer.from(replacement.text) : this.release(this.held);
       if (replacement) this.res.writeHead(replacement.status, { ...replacement.headers, 'content-length': text.length });

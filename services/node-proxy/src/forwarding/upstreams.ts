@@ -3,7 +3,7 @@ import { errors, Pool, type Dispatcher } from 'undici';
 import type { NodeErrorScan } from '../usage/node-error-scan';
 import { AnswerTooLargeError, type AnswerLimit } from './answer-limit';
 import { AnswerWriter, type AnswerReview } from './answer-writer';
-import { UpstreamError } from './upstream-error';
+import { HeldFailureError, UpstreamError } from './upstream-error';
 import { nodeRpcAuthorization } from '@cloud/node-rpc-auth';
 import type { Family } from '../routing/interfaces';
 import type { Route } from '../routing/route-table';
@@ -18,7 +18,7 @@ export interface UpstreamRequest {
   headers?: Record<string, string>;
 }
 
-export { UpstreamError };
+export { HeldFailureError, UpstreamError };
 
 /**
  * Connections the proxy opens to one node at most; calls beyond wait in the pool (bounded by the
@@ -163,12 +163,15 @@ export class Upstreams {
   }
 }
 
+/** Connection errors that leave no doubt nothing of the request reached the node. */
+const UNSENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+
 function toUpstreamError(error: unknown): UpstreamError {
   if (error instanceof UpstreamError) return error;
   if (error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError) {
     return new UpstreamError(504, 'the node did not answer in time');
   }
-  if (error instanceof errors.ConnectTimeoutError) return new UpstreamError(504, 'the node did not accept the connection in time');
+  if (error instanceof errors.ConnectTimeoutError) return new UpstreamError(504, 'the node did not accept the connection in time', undefined, true);
   const code = (error as { code?: string }).code;
-  return new UpstreamError(502, `the node cannot be reached${code ? ` (${code})` : ''}`);
+  return new UpstreamError(502, `the node cannot be reached${code ? ` (${code})` : ''}`, undefined, code !== undefined && UNSENT_CODES.has(code));
 }

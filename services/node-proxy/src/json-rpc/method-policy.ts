@@ -11,6 +11,11 @@ const group = (methods: z.ZodString) =>
     why: z.string().min(1),
     sources: z.array(z.string().min(1)).min(1),
     methods: z.array(methods).min(1),
+    /**
+     * Its methods change the chain or the node (send a transaction, mine, set state): a pool sends
+     * such a call to one member and never retries it once bytes reached that member.
+     */
+    writes: z.boolean().optional(),
   });
 
 /** Allowed names are exact: a prefix would let a future method of the namespace through unseen. */
@@ -45,6 +50,8 @@ export interface MethodLists {
   refused: readonly string[];
   dev?: readonly string[];
   devExcluded?: readonly string[];
+  /** Allowed or dev-layer names whose group says `writes`. */
+  writes?: readonly string[];
 }
 
 /** How each family's nodes answer a request they cannot read at all, so the proxy's own errors look like the node's. */
@@ -78,6 +85,7 @@ export class MethodPolicy implements CallPolicy {
   private readonly allowed: Set<string>;
   private readonly refusedExact: Set<string>;
   private readonly refusedPrefixes: string[];
+  private readonly writes: ReadonlySet<string>;
   /** The policy of dev nodes: this one with the dev layer allowed (itself when there is no dev layer). */
   readonly dev: MethodPolicy;
 
@@ -92,7 +100,8 @@ export class MethodPolicy implements CallPolicy {
     // On a real network the dev layer is refused on purpose, whatever the other lists say.
     this.refusedExact = new Set([...refused.filter((method) => !method.endsWith('*')), ...dev]);
     this.refusedPrefixes = refused.filter((method) => method.endsWith('*')).map((method) => method.slice(0, -1));
-    this.dev = dev.length === 0 ? this : new MethodPolicy({ allowed: [...lists.allowed, ...dev], refused }, dialect);
+    this.writes = new Set(lists.writes);
+    this.dev = dev.length === 0 ? this : new MethodPolicy({ allowed: [...lists.allowed, ...dev], refused, writes: lists.writes }, dialect);
   }
 
   /** This policy for a node on a private dev chain (`dev`) or on its image's real network. */
@@ -109,6 +118,11 @@ export class MethodPolicy implements CallPolicy {
     if (this.allowed.has(name)) return 'allowed';
     if (this.refusedExact.has(name) || this.refusedPrefixes.some((prefix) => name.startsWith(prefix))) return 'refused';
     return 'unknown';
+  }
+
+  /** Whether an allowed name (as `normaliseMethod` makes it) writes: its group says `writes` (a pool never retries it). */
+  isWrite(name: string): boolean {
+    return this.writes.has(name);
   }
 
   usageName(name: string): string | undefined {
@@ -140,6 +154,7 @@ interface RuleFile {
   refused: string[];
   dev: string[];
   devExcluded: string[];
+  writes: string[];
 }
 
 function readRuleFile(file: string): RuleFile {
@@ -153,7 +168,8 @@ function readRuleFile(file: string): RuleFile {
   if (!rules.success) throw new Error(`method rules ${file}: ${z.prettifyError(rules.error)}`);
   const { family, allowed, refused, dev, devExcluded } = rules.data;
   const names = (groups: { methods: string[] }[]) => groups.flatMap((each) => each.methods);
-  return { file, family, allowed: names(allowed), refused: names(refused), dev: names(dev), devExcluded: names(devExcluded) };
+  const writes = names([...allowed, ...dev].filter((each) => each.writes === true));
+  return { file, family, allowed: names(allowed), refused: names(refused), dev: names(dev), devExcluded: names(devExcluded), writes };
 }
 
 type Lists = Required<MethodLists>;
@@ -170,6 +186,7 @@ function layer(files: readonly RuleFile[], family: Family): Lists {
     refused: mine.flatMap((rules) => rules.refused),
     dev: mine.flatMap((rules) => rules.dev),
     devExcluded: mine.flatMap((rules) => rules.devExcluded),
+    writes: mine.flatMap((rules) => rules.writes),
   };
   const fail = (problem: string) => new Error(`method rules ${mine.map((rules) => rules.file).join(', ')}: ${problem}`);
   for (const name of lists.allowed) {
@@ -197,6 +214,7 @@ function mergeLists(shipped: Lists, operator: Lists): Lists {
     refused: [...shipped.refused, ...operator.refused],
     dev: [...shipped.dev.filter((name) => !excludedByOperator(name) && !operator.allowed.includes(name)), ...operator.dev],
     devExcluded: [...shipped.devExcluded, ...operator.devExcluded],
+    writes: [...shipped.writes, ...operator.writes],
   };
 }
 

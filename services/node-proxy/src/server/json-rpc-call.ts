@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { policyFor } from '../access/access-rules';
+import { answerBatchFromCache, answerCacheable, callsDevLayer } from '../cache/cached-call';
 import { AnswerTooLargeError } from '../forwarding/answer-limit';
 import type { AnswerReview } from '../forwarding/answer-writer';
 import type { UpstreamRequest } from '../forwarding/upstreams';
@@ -12,11 +13,13 @@ import {
   mergedBatchText,
   parseNodeBatchAnswer,
   serialise,
+  type Call,
   type Checked,
   type Dialect,
   type Forwarded,
 } from '../json-rpc/json-rpc';
 import type { Route } from '../routing/route-table';
+import { forwardViaPool, NoMemberError } from '../pools/pool-forward';
 import type { CallRecord } from './call-record';
 import type { ProxyContext } from './proxy-context';
 import { readBody } from './read-body';
@@ -72,19 +75,65 @@ export async function forwardJsonRpc(
     holds: (status: number) => mayBeUnavailable(family, status),
     replace: (status: number, text: Buffer) => unavailableAnswer(checked, policy.dialect, status, text),
   };
-  record.forwarding();
+  // The cache: after the policy, the access rules and the rate, as for any call; one Map lookup for a call it has no rule for.
+  const { cache } = context;
+  const single = checked.batch ? undefined : checked;
+  const plan = cache && single ? cache.plan(route, single.call as Call & { method: string }, single.lossless === true) : undefined;
+  if (cache && checked.batch && checked.refusedCount === 0) {
+    const bytesOut = answerBatchFromCache({ context, cache, route, record, dialect: policy.dialect, res }, checked);
+    if (bytesOut !== undefined) {
+      record.outcome = 'cached';
+      record.served = { blocked: 0, bytesIn, bytesOut };
+      return;
+    }
+  }
+  // A dev node's own mining or reverting: nothing kept of its chain, nor its head, is trusted until read again.
+  const changesChain = cache !== undefined && route.dev === true && callsDevLayer(filters[family], checked);
+  if (changesChain) cache.chainChanging(route);
+  if (!plan) record.forwarding();
+  // A node's calls go to it; a pool's to a member it chooses, a read failing there once more to another.
+  const reach = <T>(ask: (target: Route, targetReview: AnswerReview) => Promise<T>, write: boolean): Promise<T> =>
+    route.pool ? forwardViaPool(context, route, record, res, { write, calls: forwardedCalls(checked), review }, ask) : ask(route, review);
   let bytesOut: number;
   try {
-    bytesOut = await forwardChecked(context, route, record, checked, forward, res, review);
+    bytesOut =
+      plan && cache && single
+        ? await answerCacheable(
+            {
+              context,
+              cache,
+              route,
+              record,
+              checked: single,
+              dialect: policy.dialect,
+              forward,
+              reach: (ask) => reach(ask, false),
+              res,
+            },
+            plan,
+          )
+        : await reach((target, targetReview) => forwardChecked(context, target, record, checked, forward, res, targetReview), writes(context, route, checked));
   } catch (error) {
+    if (error instanceof NoMemberError) {
+      // Told in JSON-RPC too, in the pool's dialect, with the status and Retry-After of the error.
+      const text = serialise(
+        checked,
+        answerForwardedCalls(checked, (call) => errorAnswer(call, LIMIT_EXCEEDED, error.message, { dialect: policy.dialect })),
+      );
+      countAnswerRefusedCalls(record.calls, checked);
+      record.outcome = 'not_ready';
+      record.served = { blocked: checked.refusedCount, bytesIn, bytesOut: sendJsonText(res, error.status, text, error.headers) };
+      return;
+    }
     if (!(error instanceof AnswerTooLargeError) || res.headersSent) throw error;
     // Told in JSON-RPC, in the node's dialect, to every call the node answered: as a refusal is.
     bytesOut = sendJsonText(res, 200, serialise(checked, answerTooLarge(checked, error, policy.dialect)));
     countAnswerRefusedCalls(record.calls, checked);
   } finally {
-    record.answered();
+    if (!plan) record.answered();
+    if (changesChain) cache.chainChanging(route);
   }
-  record.outcome = 'forwarded';
+  record.outcome = record.cachedCalls > 0 ? 'cached' : 'forwarded';
   record.served = { blocked: checked.refusedCount, bytesIn, bytesOut };
 }
 
@@ -96,6 +145,17 @@ export async function forwardJsonRpc(
  */
 function forwardedBytes(checked: Forwarded, text: string, bytes: Buffer): string | Buffer {
   return checked.body === text && isUtf8(bytes) ? bytes : checked.body;
+}
+
+/** Whether a request holds a call that writes (its group in the family's lists says `writes`): a pool never retries it once sent. */
+function writes(context: ProxyContext, route: Route, checked: Forwarded): boolean {
+  const policy = context.filters[route.interfaces.family];
+  return checked.batch ? checked.methods.some((method) => policy.isWrite(method)) : policy.isWrite(checked.method);
+}
+
+/** The calls of a request that go to the node. */
+function forwardedCalls(checked: Forwarded): number {
+  return checked.batch ? checked.forwarded.length : 1;
 }
 
 /** What a request the proxy answered itself ended as: over a limit, unreadable, or refused calls. */
@@ -124,7 +184,11 @@ async function forwardChecked(
   if (checked.batch && checked.refusedCount > 0) {
     const answer = await upstreams.requestText(route, forward);
     const text = answer.text;
-    const unavailable = review.holds(answer.statusCode) ? review.replace(answer.statusCode, Buffer.from(text)) : undefined;
+    const held = review.holds(answer.statusCode);
+    // A pool's member failing where another may take the call: no answer here, the call is retried.
+    const refused = held ? review.refuse?.(answer.statusCode, Buffer.from(text)) : undefined;
+    if (refused) throw refused;
+    const unavailable = held ? review.replace(answer.statusCode, Buffer.from(text)) : undefined;
     const nodeAnswers = parseNodeBatchAnswer(unavailable ? '[]' : text);
     bytesOut = unavailable
       ? sendJsonText(res, unavailable.status, unavailable.text, unavailable.headers)

@@ -54,7 +54,11 @@ export async function serveManagement(context: ProxyContext, route: Route, req: 
   if (path !== '/status' && path !== '/logs') throw new AppError(404, 'NotFound', 'the management interface serves GET /status and GET /logs');
   if (req.method !== 'GET') throw new AppError(405, 'MethodNotAllowed', `${path} takes GET`, { allow: 'GET' });
   // The health string is the spec's; whether the node is on a private dev chain rides along.
-  if (path === '/status') return sendJson(res, 200, await health(context, route), { [DEV_CHAIN_HEADER]: String(route.dev === true) });
+  if (path === '/status') {
+    const status = route.pool ? await poolHealth(context, route) : await health(context, route);
+    return sendJson(res, 200, status, { [DEV_CHAIN_HEADER]: String(route.dev === true) });
+  }
+  if (route.pool) throw new AppError(404, 'NotFound', `pool ${route.nodeId} has no logs of its own: ask each member node for its /logs`);
   const lines = await requestedLines(context, req);
   try {
     const reply = await context.bus.request('nodes.logs', { nodeId: route.nodeId, ...(lines ? { lines } : { lines: MAX_LOG_LINES }) });
@@ -79,6 +83,27 @@ async function health(context: ProxyContext, route: Route): Promise<NodeHealth> 
   } catch {
     return 'unreachable';
   }
+}
+
+/** The order in which a pool's status takes its members' states when none may serve: the one nearest to serving. */
+const HEALTH_RANK: readonly NodeHealth[] = ['healthy', 'syncing', 'unreachable', 'provisioning', 'stopped', 'failed'];
+
+/**
+ * A pool's health: `healthy` while a member may serve a call (running, within the pool's lag,
+ * not benched), else the best of its members' own (`failed` with no member at all).
+ */
+async function poolHealth(context: ProxyContext, pool: Route): Promise<NodeHealth> {
+  if (context.members.eligible(pool).length > 0) return 'healthy';
+  let best: NodeHealth = 'failed';
+  for (const id of pool.pool!.members) {
+    const member = context.table.get(id);
+    if (!member) continue;
+    // Running but not eligible (benched, behind, head unknown) is not healthy as a pool member, whatever its probe says.
+    const state = await health(context, member);
+    const asMember = state === 'healthy' ? 'unreachable' : state;
+    if (HEALTH_RANK.indexOf(asMember) < HEALTH_RANK.indexOf(best)) best = asMember;
+  }
+  return best;
 }
 
 /** `lines` from the query (`?lines=N`) or, as the spec has it, a JSON body `{"lines": N}`; undefined for the whole log. */

@@ -78,7 +78,7 @@ function unknownCredential(message: string): AppError {
 }
 
 /**
- * Whether the node takes calls now (running, or answering while it syncs): 503 while it
+ * Whether the node (or pool) takes calls now (running, or answering while it syncs): 503 while it
  * provisions or is stopped (its owner may start it), 404 once it failed.
  */
 export function assertRunning(route: Route): void {
@@ -88,7 +88,8 @@ export function assertRunning(route: Route): void {
   if (route.state === 'stopping' || route.state === 'stopped') {
     throw new AppError(503, 'NodeStopped', `node ${route.nodeId} is ${route.state}; start it to call it again`);
   }
-  if (!isAnswering(route)) throw new AppError(404, 'NotFound', `node ${route.nodeId} is not running (${route.state})`);
+  // A pool routes to its members: whether one may serve is decided per call.
+  if (!route.pool && !isAnswering(route)) throw new AppError(404, 'NotFound', `node ${route.nodeId} is not running (${route.state})`);
 }
 
 /** A running node, or a syncing one: both answer calls at their upstream. */

@@ -94,6 +94,8 @@ export class WebSocketBridge {
     const caller = await authorize(this.context, route, address, req, record);
     assertRunning(route);
     if (!route.interfaces.webSocket) throw new AppError(404, 'NotFound', `node ${route.nodeId} has no WebSocket interface`);
+    // A socket is bound to one node's subscriptions and filters: a pool cannot move it between members.
+    if (route.pool) throw new AppError(404, 'NotFound', `pool ${route.nodeId} serves JSON-RPC over HTTP only; open the WebSocket on one of its member nodes`);
     if ((req.url ?? '/').split('?')[0] !== '/') throw new AppError(404, 'NotFound', 'the WebSocket is served at /');
     // Counted and tracked with no await in between, so simultaneous upgrades cannot pass the cap together.
     const cap = this.context.config.PROXY_WS_PER_NODE;

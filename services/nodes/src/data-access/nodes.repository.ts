@@ -187,6 +187,23 @@ export class NodesRepository {
     return row && toNode(row);
   }
 
+  /**
+   * The user's nodes among `ids` that are not deleted, locked against a change until the
+   * transaction ends: a pool checks its members, and a node's deletion (which takes it out of its
+   * pools) waits for the pool to be written, or the pool sees the node deleting.
+   */
+  async lockVisible(executor: Executor, userId: string, ids: readonly string[]): Promise<NodeRecord[]> {
+    const rows = await this.undeleted(executor).where({ user_id: userId }).whereIn('id', ids).forShare();
+    return rows.map(toNode);
+  }
+
+  /** These nodes as they are, deleted or not (a pool's members, for its record). */
+  async findMany(ids: readonly string[]): Promise<NodeRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = (await this.db<NodeRow>('nodes').whereIn('id', ids)) as NodeRow[];
+    return rows.map(toNode);
+  }
+
   async listVisible(userId: string): Promise<NodeRecord[]> {
     const rows = await this.undeleted()
       .where({ user_id: userId })

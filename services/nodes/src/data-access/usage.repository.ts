@@ -38,6 +38,17 @@ export interface TrafficRow {
   requests: number;
   bytesIn: number;
   bytesOut: number;
+  /** Calls answered from the proxy's cache or tracked head (also in the calls rows). */
+  cachedCalls: number;
+}
+
+/** A pool's calls one member node served (`nodeId`: the pool's). */
+export interface MemberCallRow {
+  bucketStart: Date;
+  nodeId: string;
+  userId: string;
+  memberId: string;
+  calls: number;
 }
 
 // PostgreSQL answers bigint sums as text; counts stay far below 2^53.
@@ -49,15 +60,25 @@ type Summed = {
   node_id: string;
   method: string;
   credential_id: string;
+  member_id: string;
   outcome: UsageOutcome;
   calls: unknown;
   bytes_in: unknown;
   bytes_out: unknown;
+  cached_calls: unknown;
 };
 const rowsOf = (rows: unknown): Summed[] => rows as Summed[];
 
+export interface TrafficSums {
+  bytesIn: number;
+  bytesOut: number;
+  cachedCalls: number;
+}
+const TRAFFIC_SUMS = { bytes_in: 'bytes_in', bytes_out: 'bytes_out', cached_calls: 'cached_calls' };
+const trafficSums = (row: Summed): TrafficSums => ({ bytesIn: num(row.bytes_in), bytesOut: num(row.bytes_out), cachedCalls: num(row.cached_calls) });
+
 /** The tables of time buckets, all under the same retention. */
-const BUCKET_TABLES = ['usage_calls', 'usage_credential_calls', 'usage_traffic'] as const;
+const BUCKET_TABLES = ['usage_calls', 'usage_credential_calls', 'usage_traffic', 'usage_member_calls'] as const;
 
 /** The usage tables: counts added to time buckets, the ids of counted messages, and reads by range. */
 export class UsageRepository {
@@ -89,6 +110,7 @@ export class UsageRepository {
           requests: row.requests,
           bytes_in: row.bytesIn,
           bytes_out: row.bytesOut,
+          cached_calls: row.cachedCalls,
         })),
       )
       .onConflict(['granularity', 'node_id', 'bucket_start'])
@@ -96,7 +118,26 @@ export class UsageRepository {
         requests: trx.raw('usage_traffic.requests + excluded.requests'),
         bytes_in: trx.raw('usage_traffic.bytes_in + excluded.bytes_in'),
         bytes_out: trx.raw('usage_traffic.bytes_out + excluded.bytes_out'),
+        cached_calls: trx.raw('usage_traffic.cached_calls + excluded.cached_calls'),
       });
+  }
+
+  /** Adds pools' calls per member; one row per pool and member (PostgreSQL refuses to merge into a row twice in one statement). */
+  async addMemberCalls(trx: Executor, granularity: Granularity, rows: readonly MemberCallRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await trx('usage_member_calls')
+      .insert(
+        rows.map((row) => ({
+          granularity,
+          bucket_start: row.bucketStart,
+          node_id: row.nodeId,
+          user_id: row.userId,
+          member_id: row.memberId,
+          calls: row.calls,
+        })),
+      )
+      .onConflict(['granularity', 'node_id', 'bucket_start', 'member_id'])
+      .merge({ calls: trx.raw('usage_member_calls.calls + excluded.calls') });
   }
 
   /** Calls per bucket and outcome. */
@@ -127,20 +168,22 @@ export class UsageRepository {
     return rows.map((row) => ({ credentialId: row.credential_id, outcome: row.outcome, calls: num(row.calls) }));
   }
 
-  /** Bytes per bucket. */
-  async trafficByBucket(scope: UsageScope, range: UsageRange): Promise<{ bucketStart: Date; bytesIn: number; bytesOut: number }[]> {
-    const rows = rowsOf(
-      await this.inRange('usage_traffic', scope, range).select('bucket_start').sum({ bytes_in: 'bytes_in', bytes_out: 'bytes_out' }).groupBy('bucket_start'),
-    );
-    return rows.map((row) => ({ bucketStart: new Date(row.bucket_start), bytesIn: num(row.bytes_in), bytesOut: num(row.bytes_out) }));
+  /** Bytes and cached calls per bucket. */
+  async trafficByBucket(scope: UsageScope, range: UsageRange): Promise<({ bucketStart: Date } & TrafficSums)[]> {
+    const rows = rowsOf(await this.inRange('usage_traffic', scope, range).select('bucket_start').sum(TRAFFIC_SUMS).groupBy('bucket_start'));
+    return rows.map((row) => ({ bucketStart: new Date(row.bucket_start), ...trafficSums(row) }));
   }
 
-  /** Bytes per node. */
-  async trafficByNode(scope: UsageScope, range: UsageRange): Promise<{ nodeId: string; bytesIn: number; bytesOut: number }[]> {
-    const rows = rowsOf(
-      await this.inRange('usage_traffic', scope, range).select('node_id').sum({ bytes_in: 'bytes_in', bytes_out: 'bytes_out' }).groupBy('node_id'),
-    );
-    return rows.map((row) => ({ nodeId: row.node_id, bytesIn: num(row.bytes_in), bytesOut: num(row.bytes_out) }));
+  /** Bytes and cached calls per node (or pool). */
+  async trafficByNode(scope: UsageScope, range: UsageRange): Promise<({ nodeId: string } & TrafficSums)[]> {
+    const rows = rowsOf(await this.inRange('usage_traffic', scope, range).select('node_id').sum(TRAFFIC_SUMS).groupBy('node_id'));
+    return rows.map((row) => ({ nodeId: row.node_id, ...trafficSums(row) }));
+  }
+
+  /** A pool's calls per member node over the whole range. */
+  async callsByMember(scope: UsageScope, range: UsageRange): Promise<{ memberId: string; calls: number }[]> {
+    const rows = rowsOf(await this.inRange('usage_member_calls', scope, range).select('member_id').sum({ calls: 'calls' }).groupBy('member_id'));
+    return rows.map((row) => ({ memberId: row.member_id, calls: num(row.calls) }));
   }
 
   /** Deletes the buckets of a granularity that start before `before`; how many rows went. */

@@ -1,14 +1,12 @@
-import { message, type BusMessage, type NodeRoute } from '@cloud/bus';
+import { message, type BusMessage, type NodeAccess, type NodeRoute } from '@cloud/bus';
 import { IMAGES } from '@cloud/chains';
-import type { NodeRecord } from '../data-access/node-record';
+import type { NodeCredential, NodeRecord } from '../data-access/node-record';
 
 type LifecycleKind =
   'node.created' | 'node.credentials-changed' | 'node.access-changed' | 'node.stopping' | 'node.stopped' | 'node.starting' | 'node.deleting' | 'node.deleted';
 
 /** What the node-proxy routes and authenticates the node's calls by, at the node's current revision. */
 export function nodeRoute(node: NodeRecord): NodeRoute {
-  const basic = node.credentials.filter((each) => each.kind === 'basic');
-  const tokens = node.credentials.filter((each) => each.kind === 'token');
   return {
     nodeId: node.id,
     userId: node.userId,
@@ -17,14 +15,26 @@ export function nodeRoute(node: NodeRecord): NodeRoute {
     revision: node.revision,
     dev: node.dev,
     state: node.state,
+    upstream: node.upstreamUrl,
+    ...credentialFields(node),
+  };
+}
+
+/** A node's or a pool's credentials, URL tokens and access rules as the proxy checks them. */
+export function credentialFields(endpoint: {
+  credentials: readonly NodeCredential[];
+  access: NodeAccess | null;
+}): Pick<NodeRoute, 'basic' | 'credentials' | 'tokens' | 'access'> {
+  const basic = endpoint.credentials.filter((each) => each.kind === 'basic');
+  const tokens = endpoint.credentials.filter((each) => each.kind === 'token');
+  return {
     // A jwt node has no credentials; a Basic node keeps at least one, Basic or a URL token (then
     // `basic` is null and `tokens` is not empty). Only hashes travel, never a password or token.
     basic: basic[0] ? { user: basic[0].user, passwordSha256: basic[0].passwordSha256 } : null,
-    upstream: node.upstreamUrl,
     credentials: basic.map(({ id, user, passwordSha256 }) => ({ id, user, passwordSha256 })),
     // Absent when there are none, as in a message from before URL tokens.
     ...(tokens.length > 0 ? { tokens: tokens.map(({ id, tokenSha256 }) => ({ id, tokenSha256 })) } : {}),
-    ...(node.access ? { access: node.access } : {}),
+    ...(endpoint.access ? { access: endpoint.access } : {}),
   };
 }
 

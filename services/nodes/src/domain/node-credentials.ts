@@ -1,14 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Outbox } from '@cloud/bus';
-import { tokenUrls, type InterfaceUrls, type ProxyAddresses } from '@cloud/chains';
+import { tokenUrls, type InterfaceUrls } from '@cloud/chains';
 import type { Database } from '@cloud/db';
 import { ConflictError, ForbiddenError, NotFoundError } from '@cloud/http';
 import { newNodeCredentials } from '@cloud/node-rpc-auth';
-import type { NodesRepository } from '../data-access/nodes.repository';
-import { lifecycleMessage } from './lifecycle-messages';
-import type { BasicNodeCredential, CredentialKind, NodeCredential, NodeRecord, TokenNodeCredential } from '../data-access/node-record';
-import { toNodeView } from './node-view';
-import { notFound } from './node-not-found';
+import type { BasicNodeCredential, CredentialKind, NodeCredential, TokenNodeCredential } from '../data-access/node-record';
+import type { CredentialedEndpoint, CredentialedEndpoints, CredentialedStore } from './credentialed-endpoints';
 
 /** The name of the credential a node is created with. */
 export const DEFAULT_CREDENTIAL_NAME = 'default';
@@ -64,44 +60,42 @@ export const toCredentialView = (credential: NodeCredential): CredentialView =>
 
 export interface NodeCredentialsDependencies {
   db: Database;
-  nodes: NodesRepository;
-  outbox: Outbox;
+  /** Nodes' and pools' rules, by the id's kind. */
+  endpoints: CredentialedEndpoints;
   clock: () => number;
+  /** Of a node, and of a pool. */
   maxCredentialsPerNode: number;
-  /** Where clients reach the node-proxy: a new token's URLs are the node record's endpoints with the token. */
-  addresses: ProxyAddresses;
 }
 
 /**
- * A node's named credentials, Basic (user name and password) or URL tokens: listed, added and
- * rotated (the secret shown once) and revoked one by one. Each change raises the node's revision
- * and announces the route (`node.credentials-changed`), so every proxy replica takes or drops the
- * credential at once. A jwt node has none (409).
+ * A node's (or a pool's) named credentials, Basic (user name and password) or URL tokens: listed,
+ * added and rotated (the secret shown once) and revoked one by one. Each change raises the
+ * revision and announces the route (`node.credentials-changed`, `pool.changed`), so every proxy
+ * replica takes or drops the credential at once. A jwt node has none (409).
  */
 export class NodeCredentials {
   constructor(private readonly deps: NodeCredentialsDependencies) {}
 
   async list(userId: string, id: string): Promise<CredentialView[]> {
-    const node = await this.deps.nodes.findVisible(userId, id);
-    if (!node) throw notFound(id);
+    const node = await this.find(userId, id);
     assertCredentialed(node);
     return node.credentials.map(toCredentialView);
   }
 
-  /** The node's credentials by id, with name and kind (none for a jwt node); 404 for a node that is not the user's. */
+  /** The node's (or pool's) credentials by id, with name and kind (none for a jwt node); 404 for one that is not the user's. */
   async names(userId: string, id: string): Promise<Map<string, { name: string; kind: CredentialKind }>> {
-    const node = await this.deps.nodes.findVisible(userId, id);
-    if (!node) throw notFound(id);
+    const node = await this.find(userId, id);
     return new Map(node.credentials.map((each) => [each.id, { name: each.name, kind: each.kind }]));
   }
 
   async create(userId: string, id: string, request: { name: string; kind: CredentialKind }): Promise<NewCredentialView> {
     const { name, kind } = request;
     const issued = issue(kind, { id: `cred-${randomUUID()}`, name, createdAt: new Date(this.deps.clock()).toISOString() });
-    const node = await this.change(userId, id, (current) => {
-      if (current.credentials.some((each) => each.name === name)) throw new ConflictError(`node ${id} has a credential named ${name} already`);
+    const node = await this.change(userId, id, (current, noun) => {
+      if (current.credentials.some((each) => each.name === name)) throw new ConflictError(`${noun} ${id} has a credential named ${name} already`);
       const cap = this.deps.maxCredentialsPerNode;
-      if (current.credentials.length >= cap) throw new ForbiddenError(`node ${id} has ${cap} credentials, the most allowed; remove one first`, 'LimitExceeded');
+      if (current.credentials.length >= cap)
+        throw new ForbiddenError(`${noun} ${id} has ${cap} credentials, the most allowed; remove one first`, 'LimitExceeded');
       return [...current.credentials, issued.credential];
     });
     return this.shown(node, issued);
@@ -113,9 +107,9 @@ export class NodeCredentials {
    */
   async rotate(userId: string, id: string, credentialId: string): Promise<NewCredentialView> {
     let issued: Issued | undefined;
-    const node = await this.change(userId, id, (current) => {
+    const node = await this.change(userId, id, (current, noun) => {
       const old = current.credentials.find((each) => each.id === credentialId);
-      if (!old) throw new NotFoundError(`node ${id} has no credential ${credentialId}`);
+      if (!old) throw new NotFoundError(`${noun} ${id} has no credential ${credentialId}`);
       const fresh = issue(old.kind, { id: old.id, name: old.name, createdAt: old.createdAt, ...(old.kind === 'basic' ? { user: old.user } : {}) });
       issued = fresh;
       return current.credentials.map((each) => (each.id === credentialId ? fresh.credential : each));
@@ -125,36 +119,47 @@ export class NodeCredentials {
 
   /** Revokes one credential; the others keep working. The last one (of either kind) cannot go: make another first. */
   async remove(userId: string, id: string, credentialId: string): Promise<CredentialView[]> {
-    const node = await this.change(userId, id, (current) => {
-      if (!current.credentials.some((each) => each.id === credentialId)) throw new NotFoundError(`node ${id} has no credential ${credentialId}`);
-      if (current.credentials.length === 1) throw new ConflictError(`${credentialId} is the last credential of node ${id}; create another before removing it`);
+    const node = await this.change(userId, id, (current, noun) => {
+      if (!current.credentials.some((each) => each.id === credentialId)) throw new NotFoundError(`${noun} ${id} has no credential ${credentialId}`);
+      if (current.credentials.length === 1)
+        throw new ConflictError(`${credentialId} is the last credential of ${noun} ${id}; create another before removing it`);
       return current.credentials.filter((each) => each.id !== credentialId);
     });
     return node.credentials.map(toCredentialView);
   }
 
-  /** The answer showing a new secret once: the password, or the token with the node's URLs carrying it. */
-  private shown(node: NodeRecord, issued: Issued): NewCredentialView {
+  /** The answer showing a new secret once: the password, or the token with the endpoint's URLs carrying it. */
+  private shown(node: CredentialedEndpoint, issued: Issued): NewCredentialView {
     if ('nodePass' in issued) return { ...(toCredentialView(issued.credential) as CredentialView & { kind: 'basic' }), nodePass: issued.nodePass };
-    const { endpoints } = toNodeView(node, this.deps.addresses);
+    const { endpoints } = node;
     const urls: TokenUrlsView = { ...tokenUrls(endpoints, issued.token), ...(endpoints.plain ? { plain: tokenUrls(endpoints.plain, issued.token) } : {}) };
     return { ...(toCredentialView(issued.credential) as CredentialView & { kind: 'token' }), token: issued.token, urls };
   }
 
-  private async change(userId: string, id: string, next: (node: NodeRecord) => NodeCredential[]): Promise<NodeRecord> {
-    const { db, nodes, outbox } = this.deps;
-    return db.transaction(async (trx) => {
-      const node = await nodes.findVisibleForUpdate(trx, userId, id);
-      if (!node) throw notFound(id);
-      assertCredentialed(node);
-      const changed = await nodes.setRules(trx, id, { credentials: next(node) }, new Date(this.deps.clock()));
-      if (!changed) throw new ConflictError(`node ${id} is being deleted`);
-      await outbox.add(trx, [lifecycleMessage('node.credentials-changed', changed)]);
+  private async find(userId: string, id: string): Promise<CredentialedEndpoint> {
+    const store = this.deps.endpoints.of(id);
+    const found = await store.find(userId, id);
+    if (!found) throw store.notFound(id);
+    return found;
+  }
+
+  private async change(
+    userId: string,
+    id: string,
+    next: (current: CredentialedEndpoint, noun: CredentialedStore['noun']) => NodeCredential[],
+  ): Promise<CredentialedEndpoint> {
+    const store = this.deps.endpoints.of(id);
+    return this.deps.db.transaction(async (trx) => {
+      const current = await store.findForUpdate(trx, userId, id);
+      if (!current) throw store.notFound(id);
+      assertCredentialed(current);
+      const changed = await store.setRules(trx, id, { credentials: next(current, store.noun) }, new Date(this.deps.clock()));
+      if (!changed) throw new ConflictError(`${store.noun} ${id} is being deleted`);
       return changed;
     });
   }
 }
 
-function assertCredentialed(node: NodeRecord): void {
+function assertCredentialed(node: CredentialedEndpoint): void {
   if (node.jwt) throw new ConflictError(`node ${node.id} takes its owner's client access tokens (jwt), not Basic credentials or URL tokens`);
 }

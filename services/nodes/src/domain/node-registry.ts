@@ -5,6 +5,7 @@ import type { Outbox, Payload, RpcReply } from '@cloud/bus';
 import type { Database } from '@cloud/db';
 import { ConflictError, ForbiddenError, InvalidInputError } from '@cloud/http';
 import type { NodesRepository } from '../data-access/nodes.repository';
+import type { PoolsRepository } from '../data-access/pools.repository';
 import type { ChainOption, NodeDriver } from './node-driver';
 import { redactLines } from './log-redaction';
 import { IMAGES, networkLabel, type UserImageId } from '@cloud/chains';
@@ -13,11 +14,15 @@ import { DEFAULT_CREDENTIAL_NAME, newCredential } from './node-credentials';
 import type { NodeRecord } from '../data-access/node-record';
 import { notFound } from './node-not-found';
 import { toNodeView, type NodeView } from './node-view';
+import { poolRoute } from './pool-messages';
+import { deletePoolsOf, removeFromPools } from './pool-registry';
 
 /** What the node use cases share: the registry, its operations, access rules and credentials. */
 export interface NodeUseCaseDependencies {
   db: Database;
   nodes: NodesRepository;
+  /** A node being deleted leaves its pools; the routes snapshot lists pools after nodes. */
+  pools: PoolsRepository;
   outbox: Outbox;
   driver: NodeDriver;
   clock: Clock;
@@ -182,10 +187,13 @@ export class NodeRegistry {
         throw new ConflictError(`node ${id} is a validator; delete it with DELETE /staking/${chain}/${network}/validators/${id}`);
       }
       if (node.state === 'deleting') return node;
-      const changed = await nodes.transition(trx, id, { from: [node.state], to: 'deleting', at: new Date(this.deps.clock()) });
+      const at = new Date(this.deps.clock());
+      const changed = await nodes.transition(trx, id, { from: [node.state], to: 'deleting', at });
       // The reconciler moved it in between: ask the caller to try again rather than guess.
       if (!changed) throw new ConflictError(`node ${id} changed while being deleted; try again`);
       await outbox.add(trx, [lifecycleMessage('node.deleting', changed)]);
+      // From now on no proxy sends it a pool's calls.
+      await removeFromPools(trx, this.deps, id, at);
       return changed;
     });
     this.deps.onChange();
@@ -213,17 +221,26 @@ export class NodeRegistry {
     return redactLines(await this.deps.driver.logs(nodeId, lines));
   }
 
-  /** A page of the routes of every node not yet deleted, in id order; `next` is where the following page starts. */
+  /**
+   * A page of the routes of every node and then every pool not yet deleted, in id order; `next` is
+   * where the following page starts. Every node id (`node-…`) sorts before every pool id
+   * (`pool-…`), so one cursor pages through both: after the last node, the pools from the first.
+   */
   async routes(after: string | undefined, limit: number): Promise<RpcReply<'nodes.routes'>> {
-    const page = await this.deps.nodes.listRoutable(after, limit);
-    return { routes: page.map(nodeRoute), next: page.length === limit ? (page.at(-1)?.id ?? null) : null };
+    const nodes = (await this.deps.nodes.listRoutable(after, limit)).map(nodeRoute);
+    const pools = nodes.length < limit ? (await this.deps.pools.listRoutable(after, limit - nodes.length)).map(poolRoute) : [];
+    const routes = [...nodes, ...pools];
+    return { routes, next: routes.length === limit ? (routes.at(-1)?.nodeId ?? null) : null };
   }
 
-  /** Deletes every node of a user who was deleted. Idempotent: a redelivery finds nothing left to do. */
+  /** Deletes every node and pool of a user who was deleted. Idempotent: a redelivery finds nothing left to do. */
   async deleteAllOf(userId: string): Promise<void> {
     const { db, nodes, outbox } = this.deps;
     const deleting = await db.transaction(async (trx) => {
-      const changed = await nodes.markAllDeleting(trx, userId, new Date(this.deps.clock()));
+      const at = new Date(this.deps.clock());
+      // The nodes first, then the pools: the order every transaction locks them in.
+      const changed = await nodes.markAllDeleting(trx, userId, at);
+      await deletePoolsOf(trx, this.deps, userId, at);
       if (changed.length > 0)
         await outbox.add(
           trx,

@@ -2,7 +2,7 @@ import type { Clock } from '@cloud/auth';
 import type { AnyBusMessage, Payload } from '@cloud/bus';
 import type { Database } from '@cloud/db';
 import type { Logger } from '@cloud/logging';
-import type { CallRow, CredentialCallRow, Granularity, TrafficRow, UsageRepository } from '../data-access/usage.repository';
+import type { CallRow, CredentialCallRow, Granularity, MemberCallRow, TrafficRow, UsageRepository } from '../data-access/usage.repository';
 
 const STEP_MS: Record<Granularity, number> = { minute: 60_000, hour: 3_600_000 };
 export const GRANULARITIES = ['minute', 'hour'] as const satisfies readonly Granularity[];
@@ -27,6 +27,11 @@ export interface UsageRetention {
  * is claimed in the same transaction as the counts, so a redelivered or replayed message adds
  * nothing. Ids are remembered as long as minute buckets are kept, and a message whose interval
  * began before that is dropped, since it could no longer be told from one already counted.
+ *
+ * An entry is stored under its `nodeId` and `userId` as it comes, without looking the id up: a
+ * pool's (`pool-<uuid>`) like a node's, and a node or pool deleted since still has its calls
+ * counted for its owner. A message from a proxy older than issue 31 has no `cachedCalls` or
+ * `members`; the bus's schema reads them as 0 and none.
  */
 export class UsageIngest {
   constructor(private readonly deps: { db: Database; usage: UsageRepository; clock: Clock; logger: Logger; retention: UsageRetention }) {}
@@ -79,6 +84,7 @@ export class UsageIngest {
           requests: node.requests,
           bytesIn: node.bytesIn,
           bytesOut: node.bytesOut,
+          cachedCalls: node.cachedCalls,
         }));
         const byCredential: CredentialCallRow[] = payload.nodes.flatMap((node) =>
           node.credentials.map((each) => ({
@@ -93,7 +99,22 @@ export class UsageIngest {
         await usage.addCalls(trx, granularity, calls);
         await usage.addCredentialCalls(trx, granularity, byCredential);
         await usage.addTraffic(trx, granularity, traffic);
+        await usage.addMemberCalls(trx, granularity, memberCalls(payload, start));
       }
     });
   }
+}
+
+/** A pool's calls per member, a member listed twice in one entry added up into one row. */
+function memberCalls(payload: Payload<'node.usage'>, bucketStart: Date): MemberCallRow[] {
+  const rows = new Map<string, MemberCallRow>();
+  for (const node of payload.nodes) {
+    for (const member of node.members) {
+      const key = JSON.stringify([node.nodeId, member.nodeId]);
+      const row = rows.get(key);
+      if (row) row.calls += member.calls;
+      else rows.set(key, { bucketStart, nodeId: node.nodeId, userId: node.userId, memberId: member.nodeId, calls: member.calls });
+    }
+  }
+  return [...rows.values()];
 }

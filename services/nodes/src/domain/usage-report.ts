@@ -13,10 +13,14 @@ export interface UsageTotals {
   calls: CallsByOutcome;
   total: number;
 }
-export interface UsagePoint extends UsageTotals {
-  time: string;
+/** Bytes, and the calls the proxy answered from its cache or tracked head (counted in `calls.ok` too). */
+export interface TrafficTotals {
   bytesIn: number;
   bytesOut: number;
+  cachedCalls: number;
+}
+export interface UsagePoint extends UsageTotals, TrafficTotals {
+  time: string;
 }
 export interface UsageReport {
   granularity: Granularity;
@@ -24,14 +28,18 @@ export interface UsageReport {
   to: string;
   series: UsagePoint[];
   methods: (UsageTotals & { method: string })[];
-  totals: UsageTotals & { bytesIn: number; bytesOut: number };
+  totals: UsageTotals & TrafficTotals;
 }
-export interface NodeUsageReport extends UsageReport {
+/** One endpoint's report: a node's, or a pool's. */
+export interface EndpointUsageReport extends UsageReport {
   /** Calls per named credential (Basic or URL token); `name` and `kind` are null for a credential removed since. */
   credentials: (UsageTotals & { credentialId: string; name: string | null; kind: 'basic' | 'token' | null })[];
+  /** A pool's calls by the member node that served them, most first (a member removed since included); empty for a node. */
+  members: { nodeId: string; calls: number }[];
 }
 export interface UserUsageReport extends UsageReport {
-  nodes: (UsageTotals & { nodeId: string; bytesIn: number; bytesOut: number })[];
+  /** Totals per endpoint, a node's or a pool's (`pool-…`). */
+  nodes: (UsageTotals & TrafficTotals & { nodeId: string })[];
 }
 
 export interface UsageQuery {
@@ -89,12 +97,12 @@ export class UsageReports {
     ];
     const calls = new Map<number, UsageTotals>();
     for (const row of byBucket) addTo(calls, row.bucketStart.getTime(), row.outcome, row.calls);
-    const bytes = new Map(traffic.map((row) => [row.bucketStart.getTime(), row]));
+    const trafficAt = new Map(traffic.map((row) => [row.bucketStart.getTime(), row]));
     const series: UsagePoint[] = [];
     const step = bucketStep(range.granularity);
     for (let time = range.from.getTime(); time < range.to.getTime(); time += step) {
       const counted = calls.get(time) ?? { calls: noCalls(), total: 0 };
-      series.push({ time: new Date(time).toISOString(), ...counted, bytesIn: bytes.get(time)?.bytesIn ?? 0, bytesOut: bytes.get(time)?.bytesOut ?? 0 });
+      series.push({ time: new Date(time).toISOString(), ...counted, ...trafficOf(trafficAt.get(time)) });
     }
     const methods = new Map<string, UsageTotals>();
     const totals = new Map<'all', UsageTotals>([['all', { calls: noCalls(), total: 0 }]]);
@@ -108,13 +116,22 @@ export class UsageReports {
       to: range.to.toISOString(),
       series,
       methods: [...methods].map(([method, counted]) => ({ method, ...counted })).sort((a, b) => b.total - a.total || a.method.localeCompare(b.method)),
-      totals: { ...totals.get('all')!, bytesIn: sum(traffic, 'bytesIn'), bytesOut: sum(traffic, 'bytesOut') },
+      totals: { ...totals.get('all')!, bytesIn: sum(traffic, 'bytesIn'), bytesOut: sum(traffic, 'bytesOut'), cachedCalls: sum(traffic, 'cachedCalls') },
     };
   }
 
-  /** One node's report, with totals per credential (`names`: the node's credentials now, by id, with their kind). */
-  async nodeReport(nodeId: string, names: ReadonlyMap<string, { name: string; kind: 'basic' | 'token' }>, query: UsageQuery): Promise<NodeUsageReport> {
-    const scope = { nodeId };
+  /**
+   * One endpoint's report by its id, a node's (`node-…`) or a pool's (`pool-…`; its usage is booked
+   * under the pool's id), with totals per credential and, for a pool, per member. `names`: the
+   * endpoint's credentials now, by id, with their kind. The caller checks the endpoint is the
+   * user's: this reads whatever is stored under the id.
+   */
+  async endpointReport(
+    endpointId: string,
+    names: ReadonlyMap<string, { name: string; kind: 'basic' | 'token' }>,
+    query: UsageQuery,
+  ): Promise<EndpointUsageReport> {
+    const scope = { nodeId: endpointId };
     const report = await this.report(scope, query);
     const range = { granularity: report.granularity, from: new Date(report.from), to: new Date(report.to) };
     const calls = new Map<string, UsageTotals>();
@@ -127,10 +144,13 @@ export class UsageReports {
         ...counted,
       }))
       .sort((a, b) => b.total - a.total || a.credentialId.localeCompare(b.credentialId));
-    return { ...report, credentials };
+    const members = (await this.deps.usage.callsByMember(scope, range))
+      .map((row) => ({ nodeId: row.memberId, calls: row.calls }))
+      .sort((a, b) => b.calls - a.calls || a.nodeId.localeCompare(b.nodeId));
+    return { ...report, credentials, members };
   }
 
-  /** The report across every node of a user, with totals per node. */
+  /** The report across every node and pool of a user, with totals per node or pool. */
   async userReport(userId: string, query: UsageQuery): Promise<UserUsageReport> {
     const scope = { userId };
     const report = await this.report(scope, query);
@@ -139,15 +159,16 @@ export class UsageReports {
     for (const row of await this.deps.usage.callsByNode(scope, range)) addTo(calls, row.nodeId, row.outcome, row.calls);
     const traffic = new Map((await this.deps.usage.trafficByNode(scope, range)).map((row) => [row.nodeId, row]));
     const nodeIds = [...new Set([...calls.keys(), ...traffic.keys()])].sort();
-    const nodes = nodeIds.map((nodeId) => ({
-      nodeId,
-      ...(calls.get(nodeId) ?? { calls: noCalls(), total: 0 }),
-      bytesIn: traffic.get(nodeId)?.bytesIn ?? 0,
-      bytesOut: traffic.get(nodeId)?.bytesOut ?? 0,
-    }));
+    const nodes = nodeIds.map((nodeId) => ({ nodeId, ...(calls.get(nodeId) ?? { calls: noCalls(), total: 0 }), ...trafficOf(traffic.get(nodeId)) }));
     return { ...report, nodes };
   }
 }
+
+const trafficOf = (row: TrafficTotals | undefined): TrafficTotals => ({
+  bytesIn: row?.bytesIn ?? 0,
+  bytesOut: row?.bytesOut ?? 0,
+  cachedCalls: row?.cachedCalls ?? 0,
+});
 
 function sum<K extends string>(rows: readonly Record<K, number>[], key: K): number {
   return rows.reduce((total, row) => total + row[key], 0);

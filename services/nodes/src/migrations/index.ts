@@ -10,6 +10,8 @@ import { createUsage } from './20261125150100_create_usage';
 import { createUsageCredentials } from './20261125160100_create_usage_credentials';
 import { addNodesLeaseGeneration } from './20261125170100_add_nodes_lease_generation';
 import { addNodesName } from './20261127100100_add_nodes_name';
+import { createPools } from './20261128100100_create_pools';
+import { addUsageCachedAndMembers } from './20261128120100_add_usage_cached_and_members';
 
 /** The schema this service owns. */
 export const NODES_SCHEMA = 'nodes';
@@ -27,4 +29,6 @@ export const nodesMigrations: Migration[] = [
   createUsageCredentials,
   addNodesLeaseGeneration,
   addNodesName,
+  createPools,
+  addUsageCachedAndMembers,
 ];

@@ -44,8 +44,9 @@ export function Usage({ nodeId }: { nodeId: string }) {
       {usage && usage.totals.total > 0 && (
         <>
           <p>
-            {usage.totals.total} {usage.totals.total === 1 ? 'call' : 'calls'} in the last hour ({usage.totals.calls.ok} answered), {usage.totals.bytesOut}{' '}
-            bytes out. A call shows here within about {CALLS_APPEAR_WITHIN_S} seconds of being made.
+            {usage.totals.total} {usage.totals.total === 1 ? 'call' : 'calls'} in the last hour ({usage.totals.calls.ok} answered,{' '}
+            <span data-testid="usage-cached">{usage.totals.cachedCalls} from the proxy&apos;s cache</span>), {usage.totals.bytesOut} bytes out. A call shows
+            here within about {CALLS_APPEAR_WITHIN_S} seconds of being made.
           </p>
           <div className="charts">
             <figure>

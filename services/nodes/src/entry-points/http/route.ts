@@ -4,11 +4,13 @@ import type { NodeAccessRules } from '../../domain/node-access';
 import type { NodeCredentials } from '../../domain/node-credentials';
 import type { NodeOperations } from '../../domain/node-operations';
 import type { NodeRegistry } from '../../domain/node-registry';
+import type { PoolRegistry } from '../../domain/pool-registry';
 import type { UsageReports } from '../../domain/usage-report';
 
 /** What the nodes API's handlers work with, wired by createNodesApp. */
 export interface NodesRouteDeps {
   nodes: NodeRegistry;
+  pools: PoolRegistry;
   operations: NodeOperations;
   access: NodeAccessRules;
   credentials: NodeCredentials;
@@ -23,3 +25,5 @@ export const nodesRoute = routeDeclarer<NodesRouteDeps>();
 export const clientAuth = clientTokenAuth<NodesRouteDeps>();
 
 export const noSuchNode = errorResponse('no such node of yours (NotFound)');
+
+export const noSuchPool = errorResponse('no such pool of yours (NotFound)');
