@@ -3,6 +3,8 @@
 // crash or an out-of-memory kill would), and once it runs again the nodes service itself is
 // SIGKILLed and started again: not one read through either pool's endpoint may fail.
 import { answeredJustBeforeKill, seconds, underLoad, type Context, type ExperimentResult } from '../experiments';
+import { call } from '../http';
+import { headOf } from '../member-chain';
 import { killNodeProcess, runningPid } from '../node-internal';
 import { describeReads, PoolLoad } from '../pool-load';
 import { nodeState, type Pool } from '../pools';
@@ -14,18 +16,27 @@ const LOOPS_PER_POOL = 2;
 /** A killed member is restarted by its supervisor (500 ms, then its software's start): anvil in about a second, litecoind in a few. */
 const MEMBER_BACK_BOUND_MS = 60_000;
 
-/** Until the killed member's node runs again: a new process, `running` in the API. */
+/** Until the killed member's node runs again: a new process that answers its RPC, `running` in the API. */
 async function memberBack(ctx: Context, pool: Pool, nodeId: string, killedPid: number): Promise<number> {
   await waitFor(
     `${nodeId} to run again after its SIGKILL`,
     async () => {
       const pid = runningPid(ctx.platform, nodeId);
-      return pid !== undefined && pid !== killedPid && (await nodeState(ctx.platform, pool.owner, nodeId)) === 'running';
+      if (pid === undefined || pid === killedPid) return false;
+      await headOf(ctx.platform, pool.family, nodeId);
+      return (await nodeState(ctx.platform, pool.owner, nodeId)) === 'running';
     },
     MEMBER_BACK_BOUND_MS,
     100,
   );
   return Date.now();
+}
+
+/** The proxy's count of reads retried on another member (node_proxy_pool_failovers_total, summed over its lines). */
+async function failoversCounted(ctx: Context): Promise<number | undefined> {
+  const answer = await call('GET', `http://127.0.0.1:${ctx.platform.services['node-proxy'].port}/metrics`);
+  const lines = answer.body.split('\n').filter((line) => line.startsWith('node_proxy_pool_failovers_total'));
+  return answer.status === 200 && lines.length > 0 ? lines.reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0) : undefined;
 }
 
 export async function poolFailover(ctx: Context): Promise<ExperimentResult> {
@@ -39,6 +50,7 @@ export async function poolFailover(ctx: Context): Promise<ExperimentResult> {
     async () => {
       const failures: string[] = [];
       const notes: string[] = [];
+      const failoversBefore = await failoversCounted(ctx);
       const load = new PoolLoad(pools, LOOPS_PER_POOL, ctx.settings.pauseMs);
       const loadFrom = Date.now();
       load.start();
@@ -74,6 +86,10 @@ export async function poolFailover(ctx: Context): Promise<ExperimentResult> {
       await sleep(ctx.settings.afterSeconds * 1000);
       await load.stop();
 
+      const failoversAfter = await failoversCounted(ctx);
+      notes.push(
+        `the proxy retried ${failoversBefore === undefined || failoversAfter === undefined ? 'an unknown number of' : failoversAfter - failoversBefore} reads on another member (node_proxy_pool_failovers_total)`,
+      );
       for (const pool of pools) {
         const all = load.summary(pool.id);
         const restart = load.summary(pool.id, nodesKilledAt, endedAt);
