@@ -5,6 +5,7 @@ import type { Head, HeadSource } from '../src/cache/head-source';
 import { InFlight } from '../src/cache/in-flight';
 import { findMembers, memberText } from '../src/cache/json-members';
 import type { Route } from '../src/routing/route-table';
+import { waitUntil } from './harness';
 
 // The cache's rules on plain data: the heads are what a test says they are.
 
@@ -201,6 +202,24 @@ describe('the answer store', () => {
     const plan = cache.plan(route('a', 'ethereum', true), call('eth_getBlockByNumber', ['0x5', false]), false) as KeptPlan;
     heads.reorg('a', 3);
     expect(await cache.keep(plan, '{"number":"0x5"}', () => Promise.resolve(undefined))).toBe(false);
+  });
+
+  it('a dev-layer call on a dev node drops what was kept of its blocks and stops trusting its head for a while', async () => {
+    const heads = new Heads();
+    heads.heads.set('dev', { height: 100, hash: 'x', readAt: NOW });
+    const { cache } = cacheWith(heads);
+    const dev = route('dev', 'ethereum', true);
+    const block = cache.plan(dev, call('eth_getBlockByNumber', ['0x5', false]), false) as KeptPlan;
+    const chainId = cache.plan(dev, call('eth_chainId', []), false) as KeptPlan;
+    await cache.keep(block, '{"number":"0x5"}', () => Promise.resolve(undefined));
+    await cache.keep(chainId, '"0x7a69"', () => Promise.resolve(undefined));
+    cache.chainChanging(dev);
+    expect([cache.lookup(block), cache.lookup(chainId)]).toEqual([undefined, '"0x7a69"']);
+    // Neither the head nor finality is judged by the old head now; an answer asked before the call is not kept.
+    expect(cache.plan(dev, call('eth_blockNumber', []), false)).toBeUndefined();
+    expect(cache.plan(dev, call('eth_getBlockByNumber', ['0x5', false]), false)).toBeUndefined();
+    expect(await cache.keep(block, '{"number":"0x5"}', () => Promise.resolve(undefined))).toBe(false);
+    await waitUntil('the head trusted again', () => cache.plan(dev, call('eth_blockNumber', []), false) !== undefined, 5_000, 50);
   });
 
   it('holds its byte bound, the least recently used out first', () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,8 +11,9 @@ import { InProcessBus, message, type AnyBusMessage, type NodeRoute } from '@clou
 import { createLogger } from '@cloud/logging';
 import { loadProxyConfig, startNodeProxy, type NodeProxy } from '../src';
 import { ChainProcess, poolRoute } from './chain-process';
-import { callProxy, type ProxyAnswer } from './client';
+import { basic, callProxy, type ProxyAnswer } from './client';
 import { waitUntil } from './harness';
+import { inbox, socketTo, type Message } from './websocket-client';
 
 const FREE_PORTS = Object.fromEntries(['BTC', 'BTC_TESTNET', 'LTC', 'ETH', 'AVALANCHE', 'MANAGEMENT', 'ADMIN'].map((name) => [`PROXY_${name}_PORT`, '0']));
 const POOL_PASSWORD = 'pool-secret';
@@ -20,8 +22,8 @@ const ANVIL_MNEMONIC = 'test test test test test test test test test test test j
 
 /**
  * A test fault in front of a real anvil: passes every call on, but answers a call of these
- * methods with HTTP 500 once anvil has taken (and answered) it, as a node failing after the call
- * reached it does.
+ * methods (or a batch holding one) with HTTP 500 once anvil has taken (and answered) it, as a node
+ * failing after the call reached it does.
  */
 function failingFront(target: string, failing: ReadonlySet<string>): Server {
   return createServer((req, res) => {
@@ -32,8 +34,8 @@ function failingFront(target: string, failing: ReadonlySet<string>): Server {
       void (async () => {
         const answer = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
         const text = await answer.text();
-        const method = (JSON.parse(body.toString('utf8')) as { method?: string }).method ?? '';
-        if (failing.has(method.toLowerCase())) {
+        const parsed = JSON.parse(body.toString('utf8')) as { method?: string } | Array<{ method?: string }>;
+        if ((Array.isArray(parsed) ? parsed : [parsed]).some((call) => failing.has((call.method ?? '').toLowerCase()))) {
           res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error');
         } else {
           res.writeHead(answer.status, { 'content-type': 'application/json' }).end(text);
@@ -62,6 +64,27 @@ describe('pools of real nodes through the proxy', () => {
   let ltcB: ChainProcess;
   let front: Server;
 
+  /**
+   * A proxy on the test's bus. The suite's own runs without the cache: it watches which member
+   * serves each call, and the cache would answer eth_chainId or getblockcount itself.
+   */
+  const startProxy = (env: Record<string, string>) => {
+    const config = loadProxyConfig({
+      DATA_DIR: dataDir,
+      NODE_RPC_KEY_FILE: keyFile,
+      LOG_LEVEL: 'silent',
+      PROXY_TLS: 'off',
+      ...FREE_PORTS,
+      PROXY_HEAD_INTERVAL_MS: '100',
+      PROXY_POOL_BENCH_MS: '1000',
+      PROXY_POOL_FAILURES_TO_BENCH: '3',
+      PROXY_USAGE_INTERVAL_MS: '200',
+      PROXY_UPSTREAM_TIMEOUT_MS: '10000',
+      ...env,
+    });
+    return startNodeProxy(config, { logger, bus, keys: staticKeys([]) });
+  };
+
   const withPassword = (route: NodeRoute): NodeRoute => ({
     ...route,
     basic: { user: `u-${route.nodeId}`, passwordSha256: createHash('sha256').update(POOL_PASSWORD).digest('hex') },
@@ -89,6 +112,7 @@ describe('pools of real nodes through the proxy', () => {
       withPassword(poolRoute('pool-ltc', 'ltc', [ltcA.nodeId, ltcB.nodeId])),
       withPassword(poolRoute('pool-front', 'eth', ['node-eth-front', ethA.nodeId])),
       withPassword(poolRoute('pool-stopped', 'eth', ['node-eth-stopped'])),
+      withPassword(poolRoute('pool-cached', 'eth', [ethA.nodeId])),
       { ...ethA.route(), nodeId: 'node-eth-stopped', state: 'stopped' as const, upstream: null },
     ]) {
       routes.set(route.nodeId, route);
@@ -96,19 +120,7 @@ describe('pools of real nodes through the proxy', () => {
     await bus.serve('revocations.snapshot', () => Promise.resolve({ clientKeys: [], credentials: [], users: [], next: null }));
     await bus.serve('nodes.routes', () => Promise.resolve({ routes: [...routes.values()], next: null }));
     await bus.subscribe({ name: 'pools-test.usage', bindings: ['node.usage'], handle: (messages) => Promise.resolve(void usage.push(...messages)) });
-    const config = loadProxyConfig({
-      DATA_DIR: dataDir,
-      NODE_RPC_KEY_FILE: keyFile,
-      LOG_LEVEL: 'silent',
-      PROXY_TLS: 'off',
-      ...FREE_PORTS,
-      PROXY_HEAD_INTERVAL_MS: '100',
-      PROXY_POOL_BENCH_MS: '1000',
-      PROXY_POOL_FAILURES_TO_BENCH: '3',
-      PROXY_USAGE_INTERVAL_MS: '200',
-      PROXY_UPSTREAM_TIMEOUT_MS: '10000',
-    });
-    proxy = await startNodeProxy(config, { logger, bus, keys: staticKeys([]) });
+    proxy = await startProxy({ PROXY_CACHE_BYTES: '0' });
     proxy.context.heads.onReorg((id, fork) => reorgs.push([id, fork]));
     await waitUntil('the routing table to load', () => proxy.context.sync.loaded, 20_000);
   }, 120_000);
@@ -252,8 +264,10 @@ describe('pools of real nodes through the proxy', () => {
     await membersAt('pool-front', { [ethA.nodeId]: await ethA.height(), [front]: await ethB.height() });
     const hasTransaction = async (node: ChainProcess, hash: string) => (await node.rpc('eth_getTransactionByHash', [hash])) !== null;
     const seen = new Set<string>();
-    // One dev account per write, each at nonce 0 on both chains, until one write went to each member.
-    for (let account = 1; seen.size < 2 && account < 10; account += 1) {
+    // One dev account per write, each at nonce 0 on both chains, until a write and a batch holding
+    // one went to each member.
+    for (let account = 1; seen.size < 4 && account < 10; account += 1) {
+      const batch = seen.has(`single ${front}`) && seen.has(`single ${ethA.nodeId}`);
       const wallet = HDNodeWallet.fromPhrase(ANVIL_MNEMONIC, undefined, `m/44'/60'/0'/0/${account}`);
       const raw = await wallet.signTransaction({
         to: wallet.address,
@@ -266,21 +280,40 @@ describe('pools of real nodes through the proxy', () => {
         type: 2,
       });
       const hash = keccak256(raw);
-      const answer = await rpc('pool-front', 'eth_sendRawTransaction', [raw]);
+      const answer = batch
+        ? await callProxy(proxy, 'eth', {
+            host: host('pool-front'),
+            auth: `u-pool-front:${POOL_PASSWORD}`,
+            body: [
+              { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] },
+              { jsonrpc: '2.0', id: 2, method: 'eth_sendRawTransaction', params: [raw] },
+            ],
+          })
+        : await rpc('pool-front', 'eth_sendRawTransaction', [raw]);
       const servedBy = member(answer)!;
-      seen.add(servedBy);
+      seen.add(`${batch ? 'batch' : 'single'} ${servedBy}`);
       if (servedBy === front) {
         // The front's anvil took it, then the member answered 500: passed on, not tried on the other member.
         expect(answer.status).toBe(500);
         expect(await hasTransaction(ethB, hash)).toBe(true);
         expect(await hasTransaction(ethA, hash)).toBe(false);
+      } else if (batch) {
+        expect(answer).toMatchObject({
+          status: 200,
+          body: [
+            { id: 1, result: '0x7a69' },
+            { id: 2, result: hash },
+          ],
+        });
+        expect(await hasTransaction(ethA, hash)).toBe(true);
+        expect(await hasTransaction(ethB, hash)).toBe(false);
       } else {
         expect(answer).toMatchObject({ status: 200, body: { result: hash } });
         expect(await hasTransaction(ethA, hash)).toBe(true);
         expect(await hasTransaction(ethB, hash)).toBe(false);
       }
     }
-    expect(seen).toEqual(new Set([front, ethA.nodeId]));
+    expect(seen).toEqual(new Set([`single ${front}`, `single ${ethA.nodeId}`, `batch ${front}`, `batch ${ethA.nodeId}`]));
 
     // A read the front fails with a 500 is answered by the other member.
     const failovers = await metric('node_proxy_pool_failovers_total');
@@ -317,7 +350,63 @@ describe('pools of real nodes through the proxy', () => {
     );
   });
 
-  it('publishes a pool change over the bus: a member taken out gets no more calls', async () => {
+  it("keeps a pool's final answers under the pool's id, and drops them when a member's chain reorgs deeper than the finality depth", async () => {
+    const cached = await startProxy({});
+    try {
+      const call = (id: number, method: string, params: unknown[]) =>
+        callProxy(cached, 'eth', { host: host('pool-cached'), auth: `u-pool-cached:${POOL_PASSWORD}`, body: { jsonrpc: '2.0', id, method, params } });
+      // Ten blocks at once: the tracker sees the head jump, and knows few of the hashes below it.
+      const top = await ethA.mine(10);
+      await waitUntil('the pool head', () => cached.context.heads.headOf(cached.context.table.get('pool-cached')!)?.height === top, 30_000, 10);
+      const block = `0x${(top - 4).toString(16)}`;
+      const first = await call(1, 'eth_getBlockByNumber', [block, false]);
+      expect(first.headers).toMatchObject({ 'x-cache': 'miss', 'x-pool-member': ethA.nodeId });
+      const kept = await call(2, 'eth_getBlockByNumber', [block, false]);
+      expect(kept.headers['x-cache']).toBe('hit');
+      expect(kept.text).toBe(first.text.replace('"id":1', '"id":2'));
+      // Six blocks replaced, deeper than the dev chain's finality depth of 2, on the member itself.
+      const drops = async () => (await cached.context.metrics.cacheReorgDrops.get()).values.reduce((sum, value) => sum + value.value, 0);
+      const before = await drops();
+      await ethA.rpc('anvil_reorg', [6, []]);
+      await waitUntil('the pool to drop what the reorg changed', async () => (await drops()) > before, 30_000, 20);
+      const node = (await ethA.rpc('eth_getBlockByNumber', [block, false])) as { hash: string };
+      expect(node.hash).not.toBe((kept.body as { result: { hash: string } }).result.hash);
+      const after = await call(3, 'eth_getBlockByNumber', [block, false]);
+      expect(after.headers['x-cache']).toBe('miss');
+      expect((after.body as { result: unknown }).result).toEqual(node);
+    } finally {
+      await cached.close();
+    }
+  });
+
+  /** A WebSocket on a pool, once open: the member named in its upgrade answer, its inbox and how it closes. */
+  const poolSocket = async (poolId: string) => {
+    const ws = socketTo(proxy, host(poolId), basic(`u-${poolId}:${POOL_PASSWORD}`));
+    const upgrade = new Promise<IncomingMessage>((resolve) => ws.on('upgrade', resolve));
+    const box = inbox(ws);
+    const closed = once(ws, 'close').then(([code]) => code as number);
+    await once(ws, 'open');
+    return { ws, box, closed, member: (await upgrade).headers['x-pool-member'] as string };
+  };
+  /** Each anvil's genesis block is its own (started at its own time): which node answered. */
+  const genesisOf = async (node: ChainProcess) => ((await node.rpc('eth_getBlockByNumber', ['0x0', false])) as { hash: string }).hash;
+
+  it('bridges a WebSocket on a pool to one member chosen at connect, named in the upgrade answer', async () => {
+    const sockets = [await poolSocket('pool-eth'), await poolSocket('pool-eth')];
+    expect(new Set(sockets.map((socket) => socket.member))).toEqual(new Set([ethA.nodeId, ethB.nodeId]));
+    for (const [index, socket] of sockets.entries()) {
+      socket.ws.send(JSON.stringify({ jsonrpc: '2.0', id: index, method: 'eth_getBlockByNumber', params: ['0x0', false] }));
+      const answer = await socket.box.next<Message>('the genesis block', (message) => !Array.isArray(message) && message.id === index);
+      expect((answer.result as { hash: string }).hash).toBe(await genesisOf(socket.member === ethA.nodeId ? ethA : ethB));
+      socket.ws.close();
+      await socket.closed;
+    }
+  });
+
+  it('publishes a pool change over the bus: a member taken out gets no more calls, and its pool WebSockets are closed', async () => {
+    const sockets = [await poolSocket('pool-eth'), await poolSocket('pool-eth')];
+    const onA = sockets.find((socket) => socket.member === ethA.nodeId)!;
+    const onB = sockets.find((socket) => socket.member === ethB.nodeId)!;
     await bus.publish([
       message('pool.changed', withPassword(poolRoute('pool-eth', 'eth', [ethB.nodeId], 2)) as NodeRoute & { pool: NonNullable<NodeRoute['pool']> }),
     ]);
@@ -325,5 +414,12 @@ describe('pools of real nodes through the proxy', () => {
     const answers = [];
     for (let n = 0; n < 4; n += 1) answers.push(await rpc('pool-eth', 'eth_chainId'));
     expect(new Set(answers.map(member))).toEqual(new Set([ethB.nodeId]));
+    expect(await onA.closed).toBe(1001);
+    onB.ws.send(JSON.stringify({ jsonrpc: '2.0', id: 'still', method: 'eth_chainId', params: [] }));
+    expect(await onB.box.next('an answer on the socket that stays', (message) => !Array.isArray(message) && message.id === 'still')).toMatchObject({
+      result: '0x7a69',
+    });
+    onB.ws.close();
+    await onB.closed;
   });
 });

@@ -127,10 +127,11 @@ async function askNode(
 ): Promise<number> {
   const { context, cache, record, checked, forward, res } = call;
   const answer = await context.upstreams.requestText(target, forward);
-  // A pool's member failing (5xx) with another to try: the pool's failover asks that one.
-  const refused = review.refuse?.(answer.statusCode, Buffer.from(answer.text));
+  const held = review.holds(answer.statusCode);
+  // A pool's member failing where another may take the call: no answer here, the call is retried.
+  const refused = held ? review.refuse?.(answer.statusCode, Buffer.from(answer.text)) : undefined;
   if (refused) throw refused;
-  const replacement = review.holds(answer.statusCode) ? review.replace(answer.statusCode, Buffer.from(answer.text)) : undefined;
+  const replacement = held ? review.replace(answer.statusCode, Buffer.from(answer.text)) : undefined;
   const result = answer.statusCode === 200 && !replacement ? cache.resultOf(answer.text) : undefined;
   settle(result);
   const scan = new NodeErrorScan();

@@ -16,6 +16,8 @@ export interface UpstreamRequest {
   body?: string | Buffer;
   /** Headers from the caller worth passing on (content type, accept); never its credentials. */
   headers?: Record<string, string>;
+  /** A bound of the proxy's own reads (head reads) below the upstream timeout callers get. */
+  timeoutMs?: number;
 }
 
 export { HeldFailureError, UpstreamError };
@@ -143,8 +145,8 @@ export class Upstreams {
       path: upstream.basePath + request.path,
       headers: { ...request.headers, authorization: upstream.authorization },
       body: request.body,
-      headersTimeout: this.options.timeoutMs,
-      bodyTimeout: this.options.timeoutMs,
+      headersTimeout: request.timeoutMs ?? this.options.timeoutMs,
+      bodyTimeout: request.timeoutMs ?? this.options.timeoutMs,
     };
   }
 

@@ -57,12 +57,15 @@ const bitcoin: ChainReader = {
 /** The families whose heads are followed (avalanche validators are not: no pools, no cache). */
 export const CHAIN_READERS: Partial<Record<Family, ChainReader>> = { ethereum, bitcoin };
 
-/** JSON-RPC to one node through the proxy's connections to it: the result, or an error for anything else. */
-export function nodeRpc(upstreams: Upstreams, route: Route): Rpc {
+/**
+ * JSON-RPC to one node through the proxy's connections to it, each call bounded by `timeoutMs`:
+ * the result, or an error for anything else.
+ */
+export function nodeRpc(upstreams: Upstreams, route: Route, timeoutMs: number): Rpc {
   const dialect = route.interfaces.family === 'bitcoin' ? '1.0' : '2.0';
   return async (method, params) => {
     const body = JSON.stringify({ jsonrpc: dialect, id: 'head', method, params });
-    const answer = await upstreams.requestText(route, { method: 'POST', path: '/', body, headers: { 'content-type': 'application/json' } });
+    const answer = await upstreams.requestText(route, { method: 'POST', path: '/', body, headers: { 'content-type': 'application/json' }, timeoutMs });
     let reply: { result?: unknown; error?: { message?: string } | null };
     try {
       reply = JSON.parse(answer.text) as typeof reply;

@@ -16,6 +16,12 @@ export interface Head {
 /** Told that blocks at `forkHeight` and above are no longer what they were, on a node or a pool (by its id). */
 export type ReorgListener = (routeId: string, forkHeight: number) => void;
 
+/**
+ * How long one call of a head read may take: a hung member fails its reads (and is benched) within
+ * seconds, not at the callers' upstream timeout; a healthy node answers these in milliseconds.
+ */
+export const HEAD_READ_TIMEOUT_MS = 2_000;
+
 /** Heights below a node's head whose hashes are kept: how deep a reorg is seen, and how far back the fork is looked for. */
 export const KEPT_HEIGHTS = 128;
 
@@ -154,7 +160,7 @@ export class HeadTracker {
 
   /** One head read of a node and what follows from it; false when the node did not answer. */
   private async follow(route: Route, reader: ChainReader, followed: Followed): Promise<boolean> {
-    const rpc = nodeRpc(this.options.upstreams, route);
+    const rpc = nodeRpc(this.options.upstreams, route, Math.max(HEAD_READ_TIMEOUT_MS, this.options.intervalMs));
     let forkHeight: number | undefined;
     try {
       const read = await reader.head(rpc);
@@ -196,8 +202,9 @@ export class HeadTracker {
       const hash = await nodeHashAt(height);
       if (hash === hashes.get(height)) return height + 1;
     }
-    // Nothing known still holds: from the lowest height that differs, or past the new head when none is known below it.
-    return heights.at(-1) ?? read.height + 1;
+    // Nothing known still holds: the fork is below every height known (a tracker that saw the head
+    // jump knows few), and how far below is not known: all of the chain may have changed.
+    return 0;
   }
 
   /** Keeps the new head and its parent's hash, dropping what the fork replaced and what is too far down. */

@@ -19,7 +19,7 @@ import {
   type Forwarded,
 } from '../json-rpc/json-rpc';
 import type { Route } from '../routing/route-table';
-import { forwardViaPool, NoMemberError } from '../pools/pool-forward';
+import { forwardViaPool, NoMemberError, type MemberAttempt } from '../pools/pool-forward';
 import type { CallRecord } from './call-record';
 import type { ProxyContext } from './proxy-context';
 import { readBody } from './read-body';
@@ -91,28 +91,19 @@ export async function forwardJsonRpc(
   const changesChain = cache !== undefined && route.dev === true && callsDevLayer(filters[family], checked);
   if (changesChain) cache.chainChanging(route);
   if (!plan) record.forwarding();
-  // A node's calls go to it; a pool's to a member it chooses, a read failing there once more to another.
-  const reach = <T>(ask: (target: Route, targetReview: AnswerReview) => Promise<T>, write: boolean): Promise<T> =>
-    route.pool ? forwardViaPool(context, route, record, res, { write, calls: forwardedCalls(checked), review }, ask) : ask(route, review);
   let bytesOut: number;
   try {
-    bytesOut =
-      plan && cache && single
-        ? await answerCacheable(
-            {
-              context,
-              cache,
-              route,
-              record,
-              checked: single,
-              dialect: policy.dialect,
-              forward,
-              reach: (ask) => reach(ask, false),
-              res,
-            },
-            plan,
-          )
-        : await reach((target, targetReview) => forwardChecked(context, target, record, checked, forward, res, targetReview), writes(context, route, checked));
+    if (plan && cache && single) {
+      // A miss goes to the node, or through the pool's member choice and failover as any call.
+      const reach = (ask: MemberAttempt<number>) =>
+        route.pool ? forwardViaPool(context, route, record, res, { write: writes(context, route, checked), calls: 1, review }, ask) : ask(route, review);
+      bytesOut = await answerCacheable({ context, cache, route, record, checked: single, dialect: policy.dialect, forward, reach, res }, plan);
+    } else {
+      const forwardTo = (target: Route, targetReview: AnswerReview) => forwardChecked(context, target, record, checked, forward, res, targetReview);
+      bytesOut = route.pool
+        ? await forwardViaPool(context, route, record, res, { write: writes(context, route, checked), calls: forwardedCalls(checked), review }, forwardTo)
+        : await forwardTo(route, review);
+    }
   } catch (error) {
     if (error instanceof NoMemberError) {
       // Told in JSON-RPC too, in the pool's dialect, with the status and Retry-After of the error.

@@ -18,6 +18,7 @@ import { assertRunning, isAnswering, resolveNode } from './resolve-node';
 import { limitInWords } from '../forwarding/answer-limit';
 import { BridgeFlow } from './websocket-flow';
 import { AppError } from '@cloud/http';
+import { NoMemberError, POOL_MEMBER_HEADER } from '../pools/pool-forward';
 
 const INTERNAL_ERROR = -32603;
 /** What a caller over a node's WebSocket cap is told to wait, in seconds: sockets are long-lived. */
@@ -36,6 +37,8 @@ interface Session {
   /** The client address it came from: the owner's IP allowlist may change while it is open. */
   address: string;
   upstream: string | null;
+  /** On a pool: the member node the socket is bridged to (its upstream is `upstream`). */
+  member: string | undefined;
   flow: BridgeFlow;
 }
 
@@ -52,6 +55,8 @@ export class WebSocketBridge {
   private readonly server: WebSocketServer;
   private readonly byNode = new Map<string, Set<Session>>();
   private readonly tokenSweep: NodeJS.Timeout;
+  /** The member chosen for a pool's upgrade, named in its 101 answer. */
+  private readonly chosenMembers = new WeakMap<IncomingMessage, string>();
 
   constructor(
     private readonly context: ProxyContext,
@@ -60,7 +65,17 @@ export class WebSocketBridge {
     this.server = new WebSocketServer({ noServer: true, maxPayload: context.config.PROXY_BODY_LIMIT_BYTES });
     // Rotated credentials stop working at once on open sockets too. Checked once every listener of
     // the change has run (one drops the node's verified-credentials cache).
-    context.table.onChange((nodeId) => queueMicrotask(() => this.recheckNode(nodeId)));
+    // A member's change (stopped, moved, deleted) reaches the sockets of its pools too.
+    context.table.onChange((nodeId) =>
+      queueMicrotask(() => {
+        this.recheckNode(nodeId);
+        for (const poolId of context.table.poolsOf(nodeId)) this.recheckNode(poolId);
+      }),
+    );
+    this.server.on('headers', (headers, req) => {
+      const member = this.chosenMembers.get(req);
+      if (member) headers.push(`${POOL_MEMBER_HEADER}: ${member}`);
+    });
     // A client token is revoked or expires with no change to the route: an idle socket (which may
     // still be receiving subscription notifications) is checked again every second. The checks
     // hit the verified-token cache and the revocation set, so this costs no signature check.
@@ -94,8 +109,10 @@ export class WebSocketBridge {
     const caller = await authorize(this.context, route, address, req, record);
     assertRunning(route);
     if (!route.interfaces.webSocket) throw new AppError(404, 'NotFound', `node ${route.nodeId} has no WebSocket interface`);
-    // A socket is bound to one node's subscriptions and filters: a pool cannot move it between members.
-    if (route.pool) throw new AppError(404, 'NotFound', `pool ${route.nodeId} serves JSON-RPC over HTTP only; open the WebSocket on one of its member nodes`);
+    // A socket holds one node's subscriptions and filters: on a pool it stays with the member chosen now.
+    const member = route.pool ? this.context.members.choose(route) : undefined;
+    if (route.pool && !member) throw new NoMemberError(route);
+    if (member) this.chosenMembers.set(req, member.nodeId);
     if ((req.url ?? '/').split('?')[0] !== '/') throw new AppError(404, 'NotFound', 'the WebSocket is served at /');
     // Counted and tracked with no await in between, so simultaneous upgrades cannot pass the cap together.
     const cap = this.context.config.PROXY_WS_PER_NODE;
@@ -106,7 +123,7 @@ export class WebSocketBridge {
     }
     this.server.handleUpgrade(req, socket, head, (client) => {
       socket.off('error', onError); // the WebSocket handles its socket's errors from here
-      this.bridge(route, caller, client, req.headers.authorization, address);
+      this.bridge(route, caller, client, req.headers.authorization, address, member);
     });
   }
 
@@ -116,9 +133,12 @@ export class WebSocketBridge {
    * otherwise the session is closed.
    */
   private async currentRoute(nodeId: string, session: Session): Promise<Route | undefined> {
-    const route = this.context.table.get(nodeId);
-    if (!route || !isAnswering(route) || route.upstream !== session.upstream) {
-      session.client.close(1001, 'the node is no longer running here');
+    const { table } = this.context;
+    const route = table.get(nodeId);
+    // On a pool, the member the socket is bridged to must still be in it, running where it was.
+    const target = session.member === undefined ? route : route?.pool?.members.includes(session.member) ? table.get(session.member) : undefined;
+    if (!route || !target || !isAnswering(target) || target.upstream !== session.upstream) {
+      session.client.close(1001, session.member === undefined ? 'the node is no longer running here' : 'the pool member is no longer running here');
       return undefined;
     }
     const result = await this.context.auth.check(route, session.authorization).catch(() => ({ ok: false }));
@@ -148,10 +168,11 @@ export class WebSocketBridge {
     for (const nodeId of this.byNode.keys()) if (this.context.table.get(nodeId)?.jwt) this.recheckNode(nodeId);
   }
 
-  private bridge(bridged: Route, caller: UsageKey, client: WebSocket, authorization: string | undefined, address: string): void {
+  /** Bridges the caller's socket to the node's (on a pool, to `member`'s); `bridged` is what the caller called, whose rules apply. */
+  private bridge(bridged: Route, caller: UsageKey, client: WebSocket, authorization: string | undefined, address: string, member?: Route): void {
     const { upstreams, filters, config, limiter, usage, metrics } = this.context;
     const nodeId = bridged.nodeId;
-    const target = upstreams.webSocketTarget(bridged);
+    const target = upstreams.webSocketTarget(member ?? bridged);
     // A node message over the node's answer bound ends the socket (ws fails it, 1009): the bound
     // in force when it opened, as the rest of a session's settings.
     const answerLimit = upstreams.answerLimit(bridged);
@@ -163,7 +184,7 @@ export class WebSocketBridge {
       // closing handshake does not finish within its close timeout.
       client.close(1008, 'the client does not read its answers');
     });
-    const session: Session = { client, authorization, address, upstream: bridged.upstream, flow };
+    const session: Session = { client, authorization, address, upstream: (member ?? bridged).upstream, member: member?.nodeId, flow };
     const pending: PendingBatch[] = [];
     const waiting: string[] = [];
     const answers = new WebSocketCallUsage(usage, caller);
@@ -213,6 +234,7 @@ export class WebSocketBridge {
           return;
         }
         answers.forwarded(checked);
+        if (member) record.member = { nodeId: member.nodeId, calls: checked.batch ? checked.forwarded.length : 1 };
         if (checked.batch && checked.refusedCount > 0) {
           const answered = checked.forwarded.filter(expectsAnswer);
           if (answered.length > 0) {

@@ -193,9 +193,11 @@ export class UsageRepository {
     return deleted;
   }
 
-  /** Deletes every bucket of a user's nodes (the user was deleted). */
+  /** Deletes every bucket of a user's nodes and pools (the user was deleted), all at once: no report sees part of it gone. */
   async deleteUser(userId: string): Promise<void> {
-    for (const table of BUCKET_TABLES) await this.db(table).where({ user_id: userId }).delete();
+    await this.db.transaction(async (trx) => {
+      for (const table of BUCKET_TABLES) await trx(table).where({ user_id: userId }).delete();
+    });
   }
 
   /** Forgets the ids of messages counted before `before`. */
