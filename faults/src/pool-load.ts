@@ -33,7 +33,7 @@ const READS: Record<Pool['family'], [string, unknown[]][]> = {
     ['getblockcount', []],
     ['getbestblockhash', []],
     ['getblockchaininfo', []],
-    ['getblockhash', [1]],
+    ['getblockhash', [0]],
   ],
 };
 
