@@ -13,6 +13,7 @@ import { brokerDownStart } from './experiments/broker-down-start';
 import { databaseOutage } from './experiments/database-outage';
 import { nodeBusy } from './experiments/node-busy';
 import { nodesRestart } from './experiments/nodes-restart';
+import { poolCallerErrors } from './experiments/pool-caller-errors';
 import { poolFailover } from './experiments/pool-failover';
 import { poolHeads } from './experiments/pool-heads';
 
@@ -389,4 +390,5 @@ export const EXPERIMENTS: Record<string, (ctx: Context) => Promise<ExperimentRes
   // Issue 31's pools (experiments/pool-*.ts): failover, and routing by the members' heads.
   'pool-failover': poolFailover,
   'pool-heads': poolHeads,
+  'pool-caller-errors': poolCallerErrors,
 };
