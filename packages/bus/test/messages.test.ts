@@ -131,9 +131,9 @@ describe('node.usage', () => {
       payload: { proxyId: 'proxy-1', from: '2026-11-25T10:00:00.000Z', to: '2026-11-25T10:01:00.000Z', nodes },
     });
 
-  it('takes a message from a proxy that counts no methods or credentials yet, as none', () => {
+  it('takes a message from a proxy that counts no methods, credentials, cached calls or pool members yet, as none', () => {
     const decoded = decodeMessage(envelope([node]));
-    expect(decoded.kind === 'node.usage' && decoded.payload.nodes).toEqual([{ ...node, calls: [], credentials: [] }]);
+    expect(decoded.kind === 'node.usage' && decoded.payload.nodes).toEqual([{ ...node, calls: [], credentials: [], cachedCalls: 0, members: [] }]);
   });
 
   it('takes calls per credential and outcome, within the bound', () => {
