@@ -13,6 +13,9 @@ import { brokerDownStart } from './experiments/broker-down-start';
 import { databaseOutage } from './experiments/database-outage';
 import { nodeBusy } from './experiments/node-busy';
 import { nodesRestart } from './experiments/nodes-restart';
+import { poolCallerErrors } from './experiments/pool-caller-errors';
+import { poolFailover } from './experiments/pool-failover';
+import { poolHeads } from './experiments/pool-heads';
 
 export interface Settings {
   users: number;
@@ -81,7 +84,7 @@ export interface FaultOutcome {
 export const KILL_LOSS_WINDOW_MS = 1000;
 
 /** Whether `call` was answered by `service` within the kill window before it was SIGKILLed at `killedAt`. */
-const answeredJustBeforeKill = (call: ApiResult, service: string, killedAt: number) =>
+export const answeredJustBeforeKill = (call: ApiResult, service: string, killedAt: number) =>
   call.service === service && call.at <= killedAt && killedAt - call.at <= KILL_LOSS_WINDOW_MS;
 
 export const mainServices = (platform: Platform): ServiceProcess[] => SERVICES.map((name) => platform.services[name]);
@@ -384,4 +387,8 @@ export const EXPERIMENTS: Record<string, (ctx: Context) => Promise<ExperimentRes
   'broker-down-start': brokerDownStart,
   'nodes-restart': nodesRestart,
   'node-busy': nodeBusy,
+  // Issue 31's pools (experiments/pool-*.ts): failover, and routing by the members' heads.
+  'pool-failover': poolFailover,
+  'pool-heads': poolHeads,
+  'pool-caller-errors': poolCallerErrors,
 };

@@ -34,12 +34,20 @@ function verificationPath(dataDir: string, userId: string): string | undefined {
   return undefined;
 }
 
-async function createUser(platform: Platform, index: number): Promise<LoadUser> {
-  const email = `faults-${index}-${Date.now()}@example.com`;
+/** A verified account with an account token and a client token (what calls the nodes API). */
+export interface Account {
+  id: string;
+  accountToken: string;
+  clientToken: string;
+}
+
+/** Signs up `label`'s account, verifies its address (from the development mail outbox) and logs in. */
+export async function signUp(platform: Platform, label: string): Promise<Account> {
+  const email = `faults-${label}-${Date.now()}@example.com`;
   const password = 'correct horse battery 42';
   const profile = await expectJson<{ id: string }>(
     'sign-up',
-    call('POST', `${platform.accountsUrl}/users`, { body: { email, password, displayName: `Load ${index}` } }),
+    call('POST', `${platform.accountsUrl}/users`, { body: { email, password, displayName: `Load ${label}` } }),
   );
   let link: string | undefined;
   await waitFor('the verification e-mail', async () => (link = verificationPath(platform.dataDir, profile.id)) !== undefined, 15_000);
@@ -57,12 +65,17 @@ async function createUser(platform: Platform, index: number): Promise<LoadUser> 
     'client token',
     call('POST', `${platform.accountsUrl}/auth/token`, { body: { grantType: 'clientCredentials', clientId: key.clientId, clientSecret: key.clientSecret } }),
   );
+  return { id: profile.id, accountToken, clientToken };
+}
+
+async function createUser(platform: Platform, index: number): Promise<LoadUser> {
+  const { id, accountToken, clientToken } = await signUp(platform, String(index));
   const node = await expectJson<{ id: string; address: string; nodeUser: string; nodePass: string }>(
     'eth node',
     call('POST', `${platform.nodesUrl}/users/me/nodes`, { headers: { authorization: `Bearer ${clientToken}` }, body: { image: 'eth' } }),
   );
   return {
-    id: profile.id,
+    id,
     accountToken,
     clientToken,
     nodeId: node.id,

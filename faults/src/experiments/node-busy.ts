@@ -3,27 +3,14 @@
 // another 5xx. A load user also owns an ltc node run by the real litecoind with one RPC thread and
 // a work queue of one; slow calls straight to the node keep it busy while the user calls it
 // through the proxy.
-import { createHmac } from 'node:crypto';
-import { accessSync, chmodSync, constants, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { call, expectJson, type Answer } from '../http';
 import { seconds, underLoad, type Context, type ExperimentResult } from '../experiments';
-import { waitFor } from '../shell';
+import { internalLogin, nodeRecord } from '../node-internal';
+import { findOnPath, waitFor } from '../shell';
 
 const BUSY_SECONDS = 6;
-
-function findLitecoind(): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    const candidate = path.join(dir, 'litecoind');
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
 
 /** A caller's answer is acceptable when it is a result, or 503 + Retry-After with a JSON-RPC error; anything else says what it was. */
 function unacceptable(answer: Answer): string | undefined {
@@ -41,9 +28,9 @@ function unacceptable(answer: Answer): string | undefined {
 
 export async function nodeBusy(ctx: Context): Promise<ExperimentResult> {
   const { platform } = ctx;
-  const litecoind = findLitecoind();
+  const litecoind = findOnPath('litecoind');
   if (!litecoind) throw new Error('node-busy needs litecoind on PATH (Debian package litecoind)');
-  // The nodes service runs ltc nodes on the real daemon from now on (no other experiment makes one).
+  // The nodes service runs ltc nodes on the real daemon from now on (the pool experiments make theirs on the plain daemon).
   const wrapper = path.join(platform.dataDir, 'litecoind-small-queue');
   writeFileSync(wrapper, `#!/bin/sh\nexec ${litecoind} -rpcthreads=1 -rpcworkqueue=1 "$@"\n`);
   chmodSync(wrapper, 0o755);
@@ -66,10 +53,9 @@ export async function nodeBusy(ctx: Context): Promise<ExperimentResult> {
       timeoutMs: 15_000,
     });
   await waitFor('the ltc node to answer through the proxy', async () => (await viaProxy('ready')).status === 200, 60_000, 250);
-  // Straight to the node, logged in as the proxy is (HMAC-SHA256 of the node id under the shared key, as @cloud/node-rpc-auth derives it).
-  const key = readFileSync(path.join(platform.dataDir, 'keys', 'node-rpc.key'));
-  const nodeAuth = `Basic ${Buffer.from(`cloud-proxy:${createHmac('sha256', key).update(node.id).digest('hex')}`).toString('base64')}`;
-  const { rpcPort } = JSON.parse(readFileSync(path.join(platform.nodesDir, node.id, 'node.json'), 'utf8')) as { rpcPort: number };
+  // Straight to the node, logged in as the proxy is.
+  const nodeAuth = internalLogin(platform, node.id);
+  const { rpcPort } = nodeRecord(platform, node.id)!;
   const hold = () =>
     call('POST', `http://127.0.0.1:${rpcPort}/`, {
       headers: { authorization: nodeAuth },
