@@ -7,8 +7,9 @@
  * scan with "not found", never an exception.
  */
 
+import { endOfString } from '../json-rpc/json-text';
+
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 const COMMA = 0x2c;
 const OPEN_BRACKET = 0x5b;
@@ -20,18 +21,6 @@ const CLOSE_BRACE = 0x7d;
 export interface Span {
   start: number;
   end: number;
-}
-
-/** The index of the quote closing the string opened at `start`, or -1. */
-function endOfString(text: string, start: number): number {
-  let end = text.indexOf('"', start + 1);
-  while (end > 0) {
-    let backslashes = 0;
-    while (text.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) return end;
-    end = text.indexOf('"', end + 1);
-  }
-  return -1;
 }
 
 function isSpace(c: number): boolean {

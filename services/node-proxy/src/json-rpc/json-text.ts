@@ -98,7 +98,7 @@ function scan(text: string, maxDepth: number): Shape {
 }
 
 /** The index of the quote closing the string opened at `start`, or -1 when it is never closed. */
-function endOfString(text: string, start: number): number {
+export function endOfString(text: string, start: number): number {
   let end = text.indexOf('"', start + 1);
   while (end > 0) {
     let backslashes = 0;

@@ -5,7 +5,7 @@ import { useApi, useConsole } from '../context';
 import { inputLimits, LIMITS } from '../limits';
 import { useCreation } from '../list-page';
 import { Alert } from './Alert';
-import { StateBadge } from './NodeState';
+import { MemberChoices } from './MemberChoices';
 
 /** The nodes a pool can be made of, by chain: one image on one network (a dev chain is its own); never validators' nodes or nodes being deleted. */
 interface NodeGroup {
@@ -64,13 +64,6 @@ export function CreatePool({ onCreated }: { onCreated: (pool: Pool) => void }) {
     setGroupKey(key);
     setChosen(new Set());
   };
-  const toggle = (nodeId: string, on: boolean) =>
-    setChosen((current) => {
-      const next = new Set(current);
-      if (on) next.add(nodeId);
-      else next.delete(nodeId);
-      return next;
-    });
 
   const create = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -124,19 +117,7 @@ export function CreatePool({ onCreated }: { onCreated: (pool: Pool) => void }) {
           <p className="hint">
             Calls go to a member that runs, is not syncing and is within the lag bound below; a read that fails on one is tried once on another.
           </p>
-          {(group?.nodes ?? []).map((node) => (
-            <div className="check" key={node.id}>
-              <input
-                id={`${ids.members}-${node.id}`}
-                type="checkbox"
-                checked={chosen.has(node.id)}
-                onChange={(event) => toggle(node.id, event.target.checked)}
-              />
-              <label htmlFor={`${ids.members}-${node.id}`}>
-                {node.name ?? <span className="mono">{node.id}</span>} <StateBadge state={node.state} />
-              </label>
-            </div>
-          ))}
+          <MemberChoices idPrefix={ids.members} nodes={group?.nodes ?? []} chosen={chosen} onChange={setChosen} />
         </fieldset>
         <label htmlFor={ids.name}>Name</label>
         <input id={ids.name} name="name" type="text" required {...inputLimits(limits.name)} autoComplete="off" aria-describedby={ids.nameHint} />

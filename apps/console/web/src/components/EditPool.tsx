@@ -3,7 +3,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useApi, useConsole } from '../context';
 import { inputLimits, LIMITS } from '../limits';
 import { Alert } from './Alert';
-import { StateBadge } from './NodeState';
+import { MemberChoices } from './MemberChoices';
 
 /**
  * A pool's change form: its name, its lag bound and its members (as a whole, chosen among your
@@ -25,14 +25,6 @@ export function EditPool({ pool, onSaved }: { pool: Pool; onSaved: (pool: Pool) 
       if (result.ok) setNodes(result.value.filter((node) => node.image === pool.image && node.dev === pool.dev && node.state !== 'deleting'));
     });
   }, [client, run, pool.image, pool.dev]);
-
-  const toggle = (nodeId: string, on: boolean) =>
-    setChosen((current) => {
-      const next = new Set(current);
-      if (on) next.add(nodeId);
-      else next.delete(nodeId);
-      return next;
-    });
 
   const save = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -63,19 +55,7 @@ export function EditPool({ pool, onSaved }: { pool: Pool; onSaved: (pool: Pool) 
         <fieldset className="choice" data-testid="pool-members-edit">
           <legend>Members</legend>
           <p className="hint">Your {pool.networkLabel} nodes; the ones checked replace the members.</p>
-          {(nodes ?? []).map((node) => (
-            <div className="check" key={node.id}>
-              <input
-                id={`${ids.members}-${node.id}`}
-                type="checkbox"
-                checked={chosen.has(node.id)}
-                onChange={(event) => toggle(node.id, event.target.checked)}
-              />
-              <label htmlFor={`${ids.members}-${node.id}`}>
-                {node.name ?? <span className="mono">{node.id}</span>} <StateBadge state={node.state} />
-              </label>
-            </div>
-          ))}
+          <MemberChoices idPrefix={ids.members} nodes={nodes ?? []} chosen={chosen} onChange={setChosen} />
         </fieldset>
         <label htmlFor={ids.name}>Name</label>
         <input id={ids.name} name="name" type="text" required defaultValue={pool.name} {...inputLimits(limits.name)} autoComplete="off" />
