@@ -280,6 +280,51 @@ describe('real clients against the platform npm start runs, at the addresses it 
     expect(Number((await cli('getblockcount')).stdout.trim())).toBeGreaterThanOrEqual(Number(count.stdout.trim()));
   });
 
+  it("pools at the addresses they print: cast at an eth pool's URL token address, litecoin-cli with an ltc pool's Basic credential at its plain address", async () => {
+    // A second node of each chain, and a pool over the two of each (issue 31).
+    const [secondEth, secondLtc] = await Promise.all([cloud.nodes.create({ image: 'eth' }), cloud.nodes.create({ image: 'ltc' })]);
+    await Promise.all([cloud.nodes.waitUntilRunning(secondEth.id, { intervalMs: 250 }), cloud.nodes.waitUntilRunning(secondLtc.id, { intervalMs: 250 })]);
+    const [ethPool, ltcPool] = await Promise.all([
+      cloud.pools.create({ name: 'eth pool', members: [eth.id, secondEth.id] }),
+      cloud.pools.create({ name: 'ltc pool', members: [ltc.id, secondLtc.id] }),
+    ]);
+    secrets.set('eth pool Basic password', ethPool.nodePass!);
+    secrets.set('ltc pool Basic password', ltcPool.nodePass!);
+    const poolToken = await cloud.pools.createCredential(ethPool.id, { name: 'app', kind: 'token' });
+    if (poolToken.kind !== 'token') throw new Error('a URL token was asked for');
+    secrets.set('pool URL token', poolToken.token);
+
+    const withCa = { SSL_CERT_FILE: caFile };
+    // The proxy takes the pool from the bus and reads its members' heads before it routes a call.
+    await waitFor('the eth pool to serve', async () => (await run(CAST, ['block-number', '--rpc-url', poolToken.urls.jsonRpc], withCa)).code === 0, 20_000);
+    const blockNumber = await run(CAST, ['block-number', '--rpc-url', poolToken.urls.jsonRpc], withCa);
+    expect(blockNumber).toMatchObject({ code: 0, stderr: '' });
+    expect(Number(blockNumber.stdout.trim())).toBeGreaterThanOrEqual(0);
+    const chainId = await run(CAST, ['chain-id', '--rpc-url', poolToken.urls.jsonRpc], withCa);
+    expect(chainId).toMatchObject({ code: 0, stdout: '31337\n' });
+
+    const plain = new URL(ltcPool.endpoints.plain!.jsonRpc);
+    expect(plain).toMatchObject({ protocol: 'http:', hostname: '127.0.0.1' });
+    const cli = (...args: string[]) =>
+      run(LITECOIN_CLI, [
+        `-rpcconnect=${plain.hostname}`,
+        `-rpcport=${plain.port}`,
+        `-rpcuser=${ltcPool.nodeUser}`,
+        `-rpcpassword=${ltcPool.nodePass}`,
+        ...args,
+      ]);
+    await waitFor('the ltc pool to serve', async () => (await cli('getblockcount')).code === 0, 20_000);
+    const hash = await cli('getblockhash', '0');
+    expect(hash).toMatchObject({ code: 0, stderr: '', stdout: expect.stringMatching(/^[0-9a-f]{64}\n$/) });
+    // A caller's failing call is the node's answer, passed on as litecoin-cli expects it.
+    const outOfRange = await cli('getblockhash', '99999999');
+    expect(outOfRange.code).not.toBe(0);
+    expect(outOfRange.stderr).toContain('error code: -8');
+    const refused = await cli('stop');
+    expect(refused.stderr).toContain('error code: -32601');
+    errorBodies.push(outOfRange.stderr, refused.stderr);
+  });
+
   it('rotating the URL token: the old address is refused within 1 s, the new one answers', async () => {
     const old = token.urls.jsonRpc;
     const rotated = await cloud.nodes.rotateCredential(eth.id, token.id);
@@ -349,7 +394,7 @@ describe('real clients against the platform npm start runs, at the addresses it 
     ];
     const leaks = sources.flatMap(([source, text]) => [...secrets].filter(([, secret]) => text.includes(secret)).map(([name]) => `${name} in ${source}`));
     expect(leaks).toEqual([]);
-    expect(secrets.size).toBe(4);
+    expect(secrets.size).toBe(7);
   });
 });
 
