@@ -19,6 +19,8 @@ export const durableQueues = {
   'staking.node-changes': ['node.created', 'node.syncing', 'node.running', 'node.failed', 'node.credentials-changed', 'node.deleting', 'node.deleted'],
   /** The staking service forgets the validators of a deleted user (the nodes service deletes their nodes). */
   'staking.user-deletions': ['revocation.user-deleted'],
+  /** The streams service ends the streams of a deleted node or pool, and forgets a deleted user's. */
+  'streams.ends': ['node.deleted', 'pool.deleted', 'revocation.user-deleted'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type DurableQueue = keyof typeof durableQueues;

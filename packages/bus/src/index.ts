@@ -42,3 +42,5 @@ export { SharedBusView } from './shared-bus-view';
 export { WakeableTask } from './wakeable-task';
 export { SnapshotLoader } from './snapshot-loader';
 export type { SnapshotLoaderOptions } from './snapshot-loader';
+export { RouteSync } from './route-sync';
+export type { RouteSyncOptions, RouteTableLike } from './route-sync';

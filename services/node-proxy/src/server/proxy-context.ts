@@ -11,7 +11,7 @@ import type { ProxyMetrics } from '../metrics';
 import type { MemberChoice } from '../pools/member-choice';
 import type { MemberHealth } from '../pools/member-health';
 import type { Family, ListenerName } from '../routing/interfaces';
-import type { RouteSync } from '../routing/route-sync';
+import type { RouteSync } from '@cloud/bus';
 import type { RouteTable } from '../routing/route-table';
 import type { UsageMeter } from '../usage/usage-meter';
 import type { RateLimiter } from './rate-limiter';

@@ -1,6 +1,15 @@
-import { SnapshotLoader, type Bus, type NodeRoute } from '@cloud/bus';
 import type { Logger } from '@cloud/logging';
-import type { RouteTable } from './route-table';
+import type { Bus } from './bus';
+import type { NodeRoute } from './messages';
+import { SnapshotLoader } from './snapshot-loader';
+
+/** What a route sync keeps in step: a table of routes that applies a route only when its revision is newer. */
+export interface RouteTableLike {
+  apply(route: NodeRoute): void;
+  /** Forgets every route whose id is not in `present` (a full snapshot was read). */
+  removeAllBut(present: ReadonlySet<string>): void;
+  readonly size: number;
+}
 
 const ROUTE_KINDS = [
   'node.created',
@@ -24,7 +33,9 @@ const PAGE_SIZE = 1000;
 
 export interface RouteSyncOptions {
   bus: Bus;
-  table: RouteTable;
+  table: RouteTableLike;
+  /** Names the broadcast subscription (and its dead-letter queue): `node-proxy.routes`, `streams.routes`. */
+  name: string;
   logger: Logger;
   /** A full reload this often, on top of the one at every (re)connection, to heal anything missed. */
   resyncIntervalMs: number;
@@ -33,7 +44,7 @@ export interface RouteSyncOptions {
 }
 
 /**
- * Keeps the routing table in step with the nodes service, with no database of its own: the
+ * Keeps a routing table in step with the nodes service, with no database of its own: the
  * `node.*` and `pool.*` broadcasts apply as they come, and a full snapshot (the `nodes.routes` request, page
  * by page) replaces the table at every (re)connection of the bus and periodically. Messages that
  * arrive while a snapshot is read are applied again after it, so neither can undo the other.
@@ -55,7 +66,7 @@ export class RouteSync {
 
   async start(): Promise<void> {
     await this.options.bus.subscribe({
-      name: 'node-proxy.routes',
+      name: this.options.name,
       bindings: ROUTE_KINDS,
       batchSize: 100,
       handle: async (messages) => {

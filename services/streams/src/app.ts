@@ -1,0 +1,67 @@
+import type { Express } from 'express';
+import { bearerGuard, TokenVerifier, type Clock, type PublicKeyResolver } from '@cloud/auth';
+import { busMetrics, type Bus, type Outbox, type RouteSync } from '@cloud/bus';
+import { CallRecorder, outboxSink } from '@cloud/call-events';
+import type { Database } from '@cloud/db';
+import { createHttpApp, mountRoutes } from '@cloud/http';
+import type { Logger } from '@cloud/logging';
+import type { RevocationSet } from '@cloud/revocations';
+import { apiReadiness } from '@cloud/service-shell';
+import type { StreamsConfig } from './config';
+import type { NodeRoutes } from './domain/node-routes';
+import type { SecretBox } from './domain/secret-box';
+import { StreamsService } from './domain/streams';
+import { streamsOpenApiDocument } from './entry-points/http/openapi';
+import { streamsRoutes } from './entry-points/http/streams.routes';
+
+export const STREAMS_SERVICE_NAME = 'cloud-streams';
+
+export interface StreamsAppDependencies {
+  config: StreamsConfig;
+  logger: Logger;
+  db: Database;
+  bus: Bus;
+  outbox: Outbox;
+  /** The accounts service's public keys, which sign client tokens. */
+  keys: PublicKeyResolver;
+  revocations: RevocationSet;
+  clock: Clock;
+  /** Every node and pool, as the nodes service announces them. */
+  routes: NodeRoutes;
+  /** Keeps the routes in step with the nodes service: the API answers only once they are loaded. */
+  routeSync: RouteSync;
+  /** Seals the streams' signing secrets at rest. */
+  secrets: SecretBox;
+  /** The key deriving each node's internal RPC login (shared with the nodes service and the node-proxy). */
+  rpcKey: Buffer;
+}
+
+export interface StreamsApp {
+  app: Express;
+  recorder: CallRecorder;
+  streams: StreamsService;
+}
+
+/** Wires the repositories, the use cases and the routes by hand; nothing starts here. */
+export function createStreamsApp(deps: StreamsAppDependencies): StreamsApp {
+  const { logger, db, outbox, clock, config } = deps;
+  const streams = new StreamsService();
+  const requireClient = bearerGuard({ verifier: new TokenVerifier(deps.keys, clock), kind: 'client', isRevoked: deps.revocations.isRevoked });
+  const recorder = new CallRecorder({ service: STREAMS_SERVICE_NAME, sink: outboxSink(outbox, db), logger, clock });
+  const app = createHttpApp({
+    logger,
+    openapi: streamsOpenApiDocument(),
+    bodyLimit: config.BODY_LIMIT,
+    trustProxy: config.TRUST_PROXY,
+    corsOrigins: config.CORS_ORIGINS,
+    metrics: { service: STREAMS_SERVICE_NAME, registries: [busMetrics] },
+    readiness: [
+      ...apiReadiness({ db, bus: deps.bus, tokens: { revocations: deps.revocations, keys: deps.keys } }),
+      // Until the nodes are loaded, whose node a stream names cannot be told.
+      { name: 'node routes', check: () => deps.routeSync.checkReady() },
+    ],
+    middleware: [recorder.middleware],
+    routers: [mountRoutes(streamsRoutes, { streams, requireClient })],
+  });
+  return { app, recorder, streams };
+}
