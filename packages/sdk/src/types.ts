@@ -86,7 +86,7 @@ export type CreateStreamRequest = Omit<StreamsSchemas['schemas']['CreateStreamRe
 /** What a stream update changes: its name, its URL, or both. */
 export type UpdateStreamRequest = StreamsSchemas['schemas']['UpdateStreamRequest'];
 /** One delivery attempt of the log (or a test delivery): outcome, status code, latency, error. */
-export type DeliveryAttempt = StreamsSchemas['schemas']['DeliveryAttempt'];
+export type DeliveryAttempt = NonNullable<StreamsSchemas['schemas']['DeliveryAttempt']>;
 /** An event as delivered (block, reorg, transaction, test), with its `id` (kept through retries and replays) and `seq`. */
 export type StreamEvent = StreamsSchemas['schemas']['StreamEvent'];
 /** What deleting a stream answers. */
