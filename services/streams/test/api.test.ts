@@ -287,6 +287,26 @@ describe('streams API', () => {
       expect((await streams.http.post(`/users/me/streams/${stream.id}/dead-letters/replay`).set(as(alice)).expect(200)).body).toEqual({ replayed: 0 });
     });
 
+    it('records an event of every call, as cloud-streams, naming the stream, at the accounts service', async () => {
+      await streams.service.recorder.drain();
+      await waitUntil(
+        'the streams calls are in the event list',
+        async () => {
+          const events = (await platform.accounts.http.get('/users/me/events?service=cloud-streams&limit=500').set(bearer(alice.accountToken)).expect(200))
+            .body as Array<{ input: { method: string; route: string; resourceId?: string }; output: { httpStatusCode: number } }>;
+          return (
+            events.some((event) => event.input.route === '/users/me/streams' && event.input.method === 'POST' && event.output.httpStatusCode === 200) &&
+            events.some(
+              (event) =>
+                event.input.route === '/users/me/streams/:streamId/pause' && event.input.resourceId === stream.id && event.output.httpStatusCode === 409,
+            )
+          );
+        },
+        30_000,
+        100,
+      );
+    });
+
     it('is deleted at once, then unknown', async () => {
       expect((await streams.http.delete(`/users/me/streams/${stream.id}`).set(as(alice)).expect(200)).body).toEqual({ id: stream.id, deleted: true });
       await refused(streams.http.get(`/users/me/streams/${stream.id}`).set(as(alice)), 404, 'NotFound', stream.id);
