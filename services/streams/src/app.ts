@@ -10,7 +10,9 @@ import { apiReadiness } from '@cloud/service-shell';
 import type { StreamsConfig } from './config';
 import { DeliveriesRepository } from './data-access/deliveries.repository';
 import { StreamsRepository } from './data-access/streams.repository';
+import { nodeRpcFor } from './data-access/node-rpc.client';
 import { StreamDelivery } from './domain/delivery';
+import { HeadWatcher } from './domain/head-watcher';
 import { normalizeAddresses, normalizeTopics } from './domain/matching';
 import type { NodeRoutes } from './domain/node-routes';
 import type { SecretBox } from './domain/secret-box';
@@ -58,7 +60,8 @@ export function createStreamsApp(deps: StreamsAppDependencies): StreamsApp {
   const streams = new StreamsService({
     db,
     streams: new StreamsRepository(db),
-    routes: { get: (nodeId) => deps.routes.get(nodeId), loaded: () => deps.routeSync.loaded },
+    routes: { get: (nodeId) => deps.routes.get(nodeId), followTarget: (nodeId) => deps.routes.followTarget(nodeId), loaded: () => deps.routeSync.loaded },
+    heads: new HeadWatcher({ rpcFor: (target) => nodeRpcFor(target, deps.rpcKey, config.STREAMS_NODE_TIMEOUT_MS), maxAgeMs: config.STREAMS_HEAD_INTERVAL_MS }),
     targets,
     deliveries: {
       test: (stream) => delivery.test(stream),
@@ -70,7 +73,11 @@ export function createStreamsApp(deps: StreamsAppDependencies): StreamsApp {
     addressRules: { normalizeAddresses, normalizeTopics },
     secrets: deps.secrets,
     waker: deps.waker ?? { refresh: () => undefined },
-    limits: { maxStreamsPerUser: config.MAX_STREAMS_PER_USER, maxAddresses: config.STREAMS_MAX_ADDRESSES },
+    limits: {
+      maxStreamsPerUser: config.MAX_STREAMS_PER_USER,
+      maxAddresses: config.STREAMS_MAX_ADDRESSES,
+      maxBackfillBlocks: config.STREAMS_MAX_BACKFILL_BLOCKS,
+    },
   });
   const requireClient = bearerGuard({ verifier: new TokenVerifier(deps.keys, clock), kind: 'client', isRevoked: deps.revocations.isRevoked });
   const recorder = new CallRecorder({ service: STREAMS_SERVICE_NAME, sink: outboxSink(outbox, db), logger, clock });

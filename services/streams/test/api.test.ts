@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { bearer, startTestPlatform, waitUntil, type TestNodes, type TestPlatform, type TestUser } from '@cloud/nodes/testing';
 import { PASSWORD } from '@cloud/accounts/testing';
+import { nodeRpcAuthorization } from '@cloud/node-rpc-auth';
+import { isFollowable } from '../src/domain/node-routes';
 import { startTestStreams, type TestStreams } from '../src/testing';
 import { startReceiver, verifies, type TestReceiver } from './receiver';
 
@@ -64,7 +66,12 @@ describe('streams API', () => {
   beforeAll(async () => {
     platform = await startTestPlatform();
     nodes = await platform.startNodes();
-    streams = await startTestStreams(platform, { MAX_STREAMS_PER_USER: '4', STREAMS_MAX_ADDRESSES: '3', STREAMS_ALLOW_TARGETS: 'loopback' });
+    streams = await startTestStreams(platform, {
+      MAX_STREAMS_PER_USER: '4',
+      STREAMS_MAX_ADDRESSES: '3',
+      STREAMS_MAX_BACKFILL_BLOCKS: '30',
+      STREAMS_ALLOW_TARGETS: 'loopback',
+    });
     receiver = await startReceiver();
     [alice, bob] = [await platform.user(), await platform.user()];
     [eth, btc] = [await nodeOf(alice, 'eth'), await nodeOf(alice, 'btc')];
@@ -366,20 +373,24 @@ describe('streams API', () => {
       expect(await liveCount()).toBe(0);
     });
 
-    it('watches transactions of normalized addresses and topics, from a height', async () => {
+    it('watches transactions of normalized addresses (each once) and topics', async () => {
       const address = '0xAbCdEf0123456789aBcDeF0123456789AbCdEf01';
       const topic = '0x' + 'Ab'.repeat(32);
       const made = (
-        await create(alice, { nodeId: eth, url: receiver.url, kind: 'transactions', addresses: [address], topics: [topic], fromHeight: 0 }).expect(200)
+        await create(alice, { nodeId: eth, url: receiver.url, kind: 'transactions', addresses: [address, address.toLowerCase()], topics: [topic] }).expect(200)
       ).body as StreamBody;
       expect(made).toMatchObject({
         kind: 'transactions',
         addresses: [address.toLowerCase()],
         topics: [topic.toLowerCase()],
-        fromHeight: 0,
+        fromHeight: null,
         name: `transactions of ${eth}`,
       });
-      expect(await row(made.id)).toMatchObject({ addresses: JSON.stringify([address.toLowerCase()]), from_height: expect.anything() });
+      expect(await row(made.id)).toMatchObject({
+        addresses: JSON.stringify([address.toLowerCase()]),
+        topics: JSON.stringify([topic.toLowerCase()]),
+        from_height: null,
+      });
       const bitcoin = (
         await create(alice, { nodeId: btc, url: receiver.url, kind: 'transactions', addresses: ['mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn'] }).expect(200)
       ).body as StreamBody;
@@ -404,6 +415,51 @@ describe('streams API', () => {
       await nodes.http.delete(`/users/me/pools/${pool.id}`).set(as(alice)).expect(200);
       await waitUntil('the pool stream to end', async () => (await row(made.id))?.ended_reason === 'pool deleted', 30_000, 50);
       await refused(streams.http.get(`/users/me/streams/${made.id}`).set(as(alice)), 404, 'NotFound', made.id);
+    });
+
+    it('backfills at most STREAMS_MAX_BACKFILL_BLOCKS below the head, and only from a node that answers', async () => {
+      await waitUntil('the eth node to run', () => isFollowable(streams.service.routes.followTarget(eth)), 60_000, 50);
+      const route = streams.service.routes.get(eth)!;
+      // Through the node's internal login, as the streams service reads it: 100 blocks at once.
+      const rpc = async (method: string, params: unknown[] = []) => {
+        const answer = await fetch(route.upstream!, {
+          method: 'POST',
+          headers: { authorization: nodeRpcAuthorization(platform.rpcKey, eth), 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+        });
+        return ((await answer.json()) as { result: unknown }).result;
+      };
+      await rpc('anvil_mine', ['0x64']);
+      const head = Number(await rpc('eth_blockNumber'));
+      expect(head).toBeGreaterThanOrEqual(100);
+      await refused(
+        create(alice, { nodeId: eth, url: receiver.url, fromHeight: 0 }),
+        400,
+        'InvalidInput',
+        /^body\.fromHeight: at most 30 blocks below the head \(\d+\)/,
+      );
+      await refused(
+        create(alice, { nodeId: eth, url: receiver.url, fromHeight: head + 1000 }),
+        400,
+        'InvalidInput',
+        `body.fromHeight: ${head + 1000} is above the head`,
+      );
+      expect(await liveCount()).toBe(0);
+      const made = (await create(alice, { nodeId: eth, url: receiver.url, fromHeight: head - 5 }).expect(200)).body as StreamBody;
+      expect([made.fromHeight, Number((await row(made.id))!.from_height)]).toEqual([head - 5, head - 5]);
+      await streams.http.delete(`/users/me/streams/${made.id}`).set(as(alice)).expect(200);
+
+      // A stopped node's head cannot be read: backfilling waits until it runs; from the head it may start now.
+      await nodes.http.post(`/users/me/nodes/${btc}/stop`).set(as(alice)).expect(200);
+      await waitUntil('the btc node to stop', () => streams.service.routes.get(btc)?.state === 'stopped', 60_000, 50);
+      await refused(
+        create(alice, { nodeId: btc, url: receiver.url, fromHeight: 1 }),
+        409,
+        'Conflict',
+        /^body\.fromHeight: the head of node-\S+ cannot be read now \(the node is stopped\)/,
+      );
+      const fromHead = (await create(alice, { nodeId: btc, url: receiver.url }).expect(200)).body as StreamBody;
+      await streams.http.delete(`/users/me/streams/${fromHead.id}`).set(as(alice)).expect(200);
     });
 
     it('holds the limit of streams per user, also when creations race', async () => {

@@ -61,7 +61,7 @@ export interface paths {
                         "application/json": components["schemas"]["Stream"];
                     };
                 };
-                /** @description the body is not valid, naming the field (InvalidInput): a node or pool that is not yours, is being deleted or is not Ethereum- or Bitcoin-family; a refused URL (and why); addresses missing for transactions, given for blocks, or malformed */
+                /** @description the body is not valid, naming the field (InvalidInput): a node or pool that is not yours, is being deleted or is not Ethereum- or Bitcoin-family; a refused URL (and why); addresses missing for transactions, given for blocks, or malformed; fromHeight above the head or more than STREAMS_MAX_BACKFILL_BLOCKS below it */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -81,6 +81,15 @@ export interface paths {
                 };
                 /** @description you have as many streams as allowed (LimitExceeded) */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description fromHeight given while the node's head cannot be read (it is not running): backfill once it runs (Conflict) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };

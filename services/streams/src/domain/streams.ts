@@ -3,9 +3,9 @@ import type { NodeRoute } from '@cloud/bus';
 import type { Database, Transaction } from '@cloud/db';
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, ServiceUnavailableError } from '@cloud/http';
 import type { StreamsRepository } from '../data-access/streams.repository';
-import { familyOf, type StreamFamily } from './node-routes';
+import { familyOf, isFollowable, type FollowTarget, type StreamFamily, type Unfollowable } from './node-routes';
 import { newSigningSecret, type SecretBox } from './secret-box';
-import type { SequencedEvent, StreamKind, StreamRecord } from './stream';
+import type { BlockRef, SequencedEvent, StreamKind, StreamRecord } from './stream';
 import { attemptView, toStreamView, type DeliveryAttemptView, type StreamView } from './stream-view';
 
 // The streams API's use cases. What they need from the delivery side (domain/targets.ts,
@@ -40,23 +40,30 @@ export interface StreamWaker {
   refresh(streamId: string): void;
 }
 
-/** The nodes and pools as the nodes service announces them, and whether they are loaded yet. */
+/** The nodes and pools as the nodes service announces them (NodeRoutes), and whether they are loaded yet. */
 export interface NodeRouteLookup {
   get(nodeId: string): NodeRoute | undefined;
+  followTarget(nodeId: string): FollowTarget | Unfollowable;
   loaded(): boolean;
+}
+
+/** Reads a node's head (the follow side's HeadWatcher). */
+export interface HeadReader {
+  headOf(target: FollowTarget): Promise<BlockRef>;
 }
 
 export interface StreamsServiceDependencies {
   db: Database;
   streams: StreamsRepository;
   routes: NodeRouteLookup;
+  heads: HeadReader;
   targets: TargetChecker;
   deliveries: StreamDeliveries;
   addressRules: AddressRules;
   secrets: SecretBox;
   waker: StreamWaker;
   now?: () => Date;
-  limits: { maxStreamsPerUser: number; maxAddresses: number };
+  limits: { maxStreamsPerUser: number; maxAddresses: number; maxBackfillBlocks: number };
 }
 
 export interface CreateStreamRequest {
@@ -87,6 +94,7 @@ export class StreamsService {
     const family = this.followable(userId, request.nodeId);
     const { addresses, topics } = this.watched(family, request);
     await this.checkTarget(request.url);
+    if (request.fromHeight !== undefined && request.fromHeight !== null) await this.checkBackfill(request.nodeId, request.fromHeight);
     const id = `stream-${randomUUID()}`;
     const secret = newSigningSecret();
     const created = await db.transaction(async (trx) => {
@@ -221,6 +229,24 @@ export class StreamsService {
     if (family !== 'ethereum' && topics.length > 0) throw new InvalidInputError('body.topics: log topics are for Ethereum-family nodes only');
     const { addressRules } = this.deps;
     return { addresses: addressRules.normalizeAddresses(family, addresses), topics: addressRules.normalizeTopics(topics) };
+  }
+
+  /** A backfill starts at most maxBackfillBlocks below the node's head now, and not above it. */
+  private async checkBackfill(nodeId: string, fromHeight: number): Promise<void> {
+    const target = this.deps.routes.followTarget(nodeId);
+    const unreadable = (reason: string) =>
+      new ConflictError(`body.fromHeight: the head of ${nodeId} cannot be read now (${reason}); backfill once it runs, or start from the head (no fromHeight)`);
+    if (!isFollowable(target)) throw unreadable(target.reason);
+    const head = await this.deps.heads.headOf(target).catch((error: unknown) => {
+      throw unreadable((error as Error).message);
+    });
+    const { maxBackfillBlocks } = this.deps.limits;
+    if (fromHeight > head.height) throw new InvalidInputError(`body.fromHeight: ${fromHeight} is above the head of ${nodeId} (${head.height})`);
+    if (head.height - fromHeight > maxBackfillBlocks) {
+      throw new InvalidInputError(
+        `body.fromHeight: at most ${maxBackfillBlocks} blocks below the head (${head.height}): from ${Math.max(0, head.height - maxBackfillBlocks)} on`,
+      );
+    }
   }
 
   private async checkTarget(url: string): Promise<void> {

@@ -62,9 +62,10 @@ export const streamsRoutes = [
     responses: {
       200: jsonResponse('the new stream, with its signing secret (shown once)', streamSchema),
       400: errorResponse(
-        'the body is not valid, naming the field (InvalidInput): a node or pool that is not yours, is being deleted or is not Ethereum- or Bitcoin-family; a refused URL (and why); addresses missing for transactions, given for blocks, or malformed',
+        'the body is not valid, naming the field (InvalidInput): a node or pool that is not yours, is being deleted or is not Ethereum- or Bitcoin-family; a refused URL (and why); addresses missing for transactions, given for blocks, or malformed; fromHeight above the head or more than STREAMS_MAX_BACKFILL_BLOCKS below it',
       ),
       403: errorResponse('you have as many streams as allowed (LimitExceeded)'),
+      409: errorResponse("fromHeight given while the node's head cannot be read (it is not running): backfill once it runs (Conflict)"),
       503: errorResponse('the nodes are still being loaded: try again in a few seconds (ServiceUnavailable)'),
     },
     handler: async ({ body, res, deps }) => {
