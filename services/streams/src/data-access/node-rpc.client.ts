@@ -1,7 +1,6 @@
 // STAND-IN (branch i32-api): the smallest node RPC client the API's backfill check needs; the
 // follow branch's data-access/node-rpc.client.ts (i32-follow) replaces this file at merge.
 import { nodeRpcAuthorization } from '@cloud/node-rpc-auth';
-import type { FollowTarget } from '../domain/node-routes';
 
 export type NodeRpc = (method: string, params: unknown[]) => Promise<unknown>;
 
@@ -9,7 +8,7 @@ export type NodeRpc = (method: string, params: unknown[]) => Promise<unknown>;
 export class NodeReadError extends Error {}
 
 /** JSON-RPC to the node's own RPC over its internal login (2.0 for eth, 1.0 for the Bitcoin family). */
-export function nodeRpcFor(target: FollowTarget, rpcKey: Buffer, timeoutMs: number): NodeRpc {
+export function nodeRpcFor(target: { nodeId: string; upstream: string; family: 'ethereum' | 'bitcoin' }, rpcKey: Buffer, timeoutMs: number): NodeRpc {
   const authorization = nodeRpcAuthorization(rpcKey, target.nodeId);
   return async (method, params) => {
     const envelope = target.family === 'ethereum' ? { jsonrpc: '2.0' } : { jsonrpc: '1.0' };

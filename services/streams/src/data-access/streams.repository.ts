@@ -1,6 +1,8 @@
 import type { Database, Executor } from '@cloud/db';
-import type { StreamKind, StreamRecord, StreamState } from '../domain/stream';
 import { toStreamRecord, type StreamRow } from './stream-record';
+
+/** A stream as the row mapper gives it (domain/stream.ts names the type: StreamRecord). */
+type StreamRecord = ReturnType<typeof toStreamRecord>;
 
 /** A stream as created: what its owner chose, and its sealed signing secret. */
 export interface NewStream {
@@ -8,7 +10,7 @@ export interface NewStream {
   userId: string;
   nodeId: string;
   name: string;
-  kind: StreamKind;
+  kind: StreamRecord['kind'];
   url: string;
   addresses: string[];
   topics: string[];
@@ -93,7 +95,7 @@ export class StreamsRepository {
    * Pauses or resumes. Resuming clears the retry time, so a failing batch is tried at once (its
    * attempts and `failing_since` stay: parking still counts from the first failure).
    */
-  async setState(executor: Executor, id: string, state: StreamState, at: Date): Promise<StreamRecord | undefined> {
+  async setState(executor: Executor, id: string, state: StreamRecord['state'], at: Date): Promise<StreamRecord | undefined> {
     return this.write(executor, id, { state, updated_at: at, ...(state === 'active' ? { next_attempt_at: null } : {}) });
   }
 
