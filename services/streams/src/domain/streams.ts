@@ -133,31 +133,32 @@ export class StreamsService {
   async update(userId: string, id: string, change: { name?: string | undefined; url?: string | undefined }): Promise<StreamView> {
     if (change.url !== undefined) await this.checkTarget(change.url);
     const fields = { ...(change.name === undefined ? {} : { name: change.name }), ...(change.url === undefined ? {} : { url: change.url }) };
-    return this.change(userId, id, (trx) => this.deps.streams.update(trx, id, fields, this.now()));
+    return this.view(await this.change(userId, id, (trx) => this.deps.streams.update(trx, id, fields, this.now())));
   }
 
   /** Stops scanning and delivering; resuming goes on where it stopped, nothing skipped. */
   async pause(userId: string, id: string): Promise<StreamView> {
-    return this.change(userId, id, (trx, stream) => {
+    const paused = await this.change(userId, id, (trx, stream) => {
       if (stream.state === 'paused') throw new ConflictError(`stream ${id} is already paused`);
       return this.deps.streams.setState(trx, id, 'paused', this.now());
     });
+    return this.view(paused);
   }
 
   /** Goes on where it stopped; a batch waiting for its retry is tried at once. */
   async resume(userId: string, id: string): Promise<StreamView> {
-    return this.change(userId, id, (trx, stream) => {
+    const resumed = await this.change(userId, id, (trx, stream) => {
       if (stream.state === 'active') throw new ConflictError(`stream ${id} is not paused`);
       return this.deps.streams.setState(trx, id, 'active', this.now());
     });
+    return this.view(resumed);
   }
 
   /** A new signing secret, in this answer only; deliveries from now on are signed with it. */
   async rotateSecret(userId: string, id: string): Promise<StreamView> {
     const secret = newSigningSecret();
     const sealed = this.deps.secrets.seal(secret, id);
-    const stream = await this.change(userId, id, (trx) => this.deps.streams.replaceSecret(trx, id, sealed, this.now()));
-    return { ...stream, secret };
+    return this.view(await this.change(userId, id, (trx) => this.deps.streams.replaceSecret(trx, id, sealed, this.now())), secret);
   }
 
   /** Sends a `test` event to the stream's URL now, outside its order, and answers the attempt. */
@@ -264,8 +265,12 @@ export class StreamsService {
     return stream;
   }
 
-  /** Locks the user's stream, applies `write` (which may refuse), tells the worker, and answers the fresh view. */
-  private async change(userId: string, id: string, write: (trx: Transaction, stream: StreamRecord) => Promise<StreamRecord | undefined>): Promise<StreamView> {
+  /** Locks the user's stream, applies `write` (which may refuse), tells the worker, and answers the fresh record. */
+  private async change(
+    userId: string,
+    id: string,
+    write: (trx: Transaction, stream: StreamRecord) => Promise<StreamRecord | undefined>,
+  ): Promise<StreamRecord> {
     const changed = await this.deps.db.transaction(async (trx) => {
       const stream = await this.deps.streams.findVisibleForUpdate(trx, userId, id);
       if (!stream) throw streamNotFound(id);
@@ -274,7 +279,7 @@ export class StreamsService {
       return written;
     });
     this.deps.waker.refresh(id);
-    return this.view(changed);
+    return changed;
   }
 
   private refreshAll(ids: string[]): void {

@@ -48,8 +48,8 @@ export class TargetPolicy {
       if (range === 'unicast') continue;
       if (!this.allows(parsed, range)) throw new TargetRefusedError(`resolves to a ${range} address (${address})`);
     }
-    const public_ = found.every(({ address }) => ipaddr.process(address).range() === 'unicast');
-    if (url.protocol === 'http:' && public_) throw new TargetRefusedError('only https to a public address');
+    const everyPublic = found.every(({ address }) => ipaddr.process(address).range() === 'unicast');
+    if (url.protocol === 'http:' && everyPublic) throw new TargetRefusedError('only https to a public address');
     const first = ipaddr.process(found[0]!.address);
     return { url, address: first.toString(), family: first.kind() === 'ipv4' ? 4 : 6 };
   }
