@@ -11,7 +11,7 @@ export const DEFAULT_WEB_ROOT = path.join(__dirname, '..', 'dist', 'web');
 /**
  * The console's HTTP app: the built page and its assets, `/config.json`, the dev proxy's
  * certificate, and index.html for every other GET (the page routes itself), under a
- * Content-Security-Policy that lets the page load only its own files and talk only to the three APIs.
+ * Content-Security-Policy that lets the page load only its own files and talk only to the four APIs.
  */
 export function createConsoleApp(settings: ConsoleServerSettings, webRoot = DEFAULT_WEB_ROOT): Express {
   const index = path.join(webRoot, 'index.html');
@@ -80,7 +80,7 @@ export function createConsoleApp(settings: ConsoleServerSettings, webRoot = DEFA
   return app;
 }
 
-/** The distinct origins of the three API URLs: what the page may connect to besides itself. */
-export function apiOrigins(settings: Pick<ConsoleServerSettings, 'accountsUrl' | 'nodesUrl' | 'stakingUrl'>): string[] {
-  return [...new Set([settings.accountsUrl, settings.nodesUrl, settings.stakingUrl].map((url) => new URL(url).origin))];
+/** The distinct origins of the four API URLs: what the page may connect to besides itself. */
+export function apiOrigins(settings: Pick<ConsoleServerSettings, 'accountsUrl' | 'nodesUrl' | 'stakingUrl' | 'streamsUrl'>): string[] {
+  return [...new Set([settings.accountsUrl, settings.nodesUrl, settings.stakingUrl, settings.streamsUrl].map((url) => new URL(url).origin))];
 }
