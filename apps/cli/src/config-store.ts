@@ -12,6 +12,7 @@ export interface StoredConfig {
   accountsUrl?: string;
   nodesUrl?: string;
   stakingUrl?: string;
+  streamsUrl?: string;
   /** path of a PEM file of CA certificates to trust for the node-proxy (a dev proxy's self-signed certificate) */
   proxyCa?: string;
   /** the SDK's session (JSON-safe object; opaque here) */

@@ -24,6 +24,7 @@ export interface GlobalOptions {
   accountsUrl?: string;
   nodesUrl?: string;
   stakingUrl?: string;
+  streamsUrl?: string;
   proxyCa?: string;
 }
 
@@ -31,6 +32,7 @@ export interface Settings {
   accountsUrl: string;
   nodesUrl: string;
   stakingUrl: string;
+  streamsUrl: string;
   /** Absolute path of the PEM to trust for the node-proxy, if any. */
   proxyCa?: string;
 }
@@ -60,6 +62,7 @@ export class Context {
       accountsUrl: options.accountsUrl ?? env.CLOUD_ACCOUNTS_URL ?? saved.accountsUrl ?? DEFAULT_URLS.accounts,
       nodesUrl: options.nodesUrl ?? env.CLOUD_NODES_URL ?? saved.nodesUrl ?? DEFAULT_URLS.nodes,
       stakingUrl: options.stakingUrl ?? env.CLOUD_STAKING_URL ?? saved.stakingUrl ?? DEFAULT_URLS.staking,
+      streamsUrl: options.streamsUrl ?? env.CLOUD_STREAMS_URL ?? saved.streamsUrl ?? DEFAULT_URLS.streams,
       proxyCa: proxyCa ? path.resolve(io.cwd, proxyCa) : saved.proxyCa,
     };
   }

@@ -9,6 +9,7 @@ import { registerProfileCommands } from './commands/profile';
 import { registerRpcCommand } from './commands/rpc';
 import { registerSessionCommands } from './commands/session';
 import { registerSignUpCommands } from './commands/sign-up';
+import { registerStreamCommands } from './commands/streams';
 import { registerTwoFactorCommands } from './commands/two-factor';
 import { registerValidatorCommands } from './commands/validators';
 import { Context, type CliIo, type GlobalOptions } from './context';
@@ -32,6 +33,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     .option('--accounts-url <url>', 'accounts API (env CLOUD_ACCOUNTS_URL; default http://127.0.0.1:3001)')
     .option('--nodes-url <url>', 'nodes API (env CLOUD_NODES_URL; default http://127.0.0.1:3002)')
     .option('--staking-url <url>', 'staking API (env CLOUD_STAKING_URL; default http://127.0.0.1:3003)')
+    .option('--streams-url <url>', 'streams API (env CLOUD_STREAMS_URL; default http://127.0.0.1:3004)')
     .option('--proxy-ca <file>', 'PEM certificate to trust for the node-proxy, e.g. .data/tls/proxy-cert.pem (env CLOUD_PROXY_CA)')
     .showHelpAfterError(json ? false : '(run with --help for usage)')
     .configureOutput({
@@ -58,6 +60,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   registerNodeCommands(program, contextOf);
   registerPoolCommands(program, contextOf);
   registerValidatorCommands(program, contextOf);
+  registerStreamCommands(program, contextOf);
   registerRpcCommand(program, contextOf);
   exitInsteadOfThrowing(program);
 

@@ -23,7 +23,7 @@ export function attributeCallTo(res: Response, userId: string): void {
 // Route parameters that name the resource a call is about. Other parameters (like the e-mail
 // verification token) are never recorded, nor is a value no text column can hold (a NUL in the
 // path): the call is recorded without it rather than lost.
-const RESOURCE_PARAMS = ['id', 'nodeId'];
+const RESOURCE_PARAMS = ['id', 'nodeId', 'streamId'];
 
 /**
  * The resource id of the call, from the route's parameters. When the handler failed, Express has

@@ -11,7 +11,7 @@ export class CloudError extends Error {
 }
 
 /** Which API answered. */
-export type CloudService = 'accounts' | 'nodes' | 'staking' | 'node-proxy';
+export type CloudService = 'accounts' | 'nodes' | 'staking' | 'streams' | 'node-proxy';
 
 /** An error answer of one of the platform's APIs. */
 export class CloudApiError extends CloudError {

@@ -4,6 +4,7 @@ import { NodesApi } from './nodes';
 import { PoolsApi } from './pools';
 import { SessionManager, type LoginOptions, type Session } from './session';
 import { StakingApi } from './staking';
+import { StreamsApi } from './streams';
 import type { UserProfile } from './types';
 
 /** The runtime contract's default addresses: the platform as `npm start` runs it. */
@@ -11,12 +12,14 @@ export const DEFAULT_URLS = {
   accounts: 'http://127.0.0.1:3001',
   nodes: 'http://127.0.0.1:3002',
   staking: 'http://127.0.0.1:3003',
+  streams: 'http://127.0.0.1:3004',
 } as const;
 
 export interface PlatformClientOptions extends HttpOptions {
   accountsUrl?: string;
   nodesUrl?: string;
   stakingUrl?: string;
+  streamsUrl?: string;
   /** A session kept from before (see onSessionChange). */
   session?: Session;
   /** Hears every change of the session (login, token refresh, logout), to persist it. */
@@ -24,7 +27,7 @@ export interface PlatformClientOptions extends HttpOptions {
 }
 
 /**
- * The platform's three APIs (pools are the nodes API's) sharing one session: what runs anywhere
+ * The platform's four APIs (pools are the nodes API's) sharing one session: what runs anywhere
  * fetch does (Node and browsers; `@cloud/sdk/browser` exports it for the web console).
  * `CloudClient` adds calls to hosted nodes through the node-proxy, which need Node.
  */
@@ -34,6 +37,8 @@ export class PlatformClient {
   /** Pools of your nodes (the nodes service serves them). */
   readonly pools: PoolsApi;
   readonly staking: StakingApi;
+  /** Webhook streams of your nodes' blocks and address activity. */
+  readonly streams: StreamsApi;
   protected readonly session: SessionManager;
 
   constructor(options: PlatformClientOptions = {}) {
@@ -44,6 +49,7 @@ export class PlatformClient {
     this.nodes = new NodesApi(nodesApi, this.session);
     this.pools = new PoolsApi(nodesApi, this.session);
     this.staking = new StakingApi(new ApiClient('staking', options.stakingUrl ?? DEFAULT_URLS.staking, options), this.session);
+    this.streams = new StreamsApi(new ApiClient('streams', options.streamsUrl ?? DEFAULT_URLS.streams, options), this.session);
   }
 
   /**
@@ -74,7 +80,7 @@ export class PlatformClient {
     return this.session.accountToken();
   }
 
-  /** A valid client access token (for the nodes and staking APIs, and jwt nodes), minted or refreshed as needed. */
+  /** A valid client access token (for the nodes, staking and streams APIs, and jwt nodes), minted or refreshed as needed. */
   clientAccessToken(): Promise<string> {
     return this.session.clientAccessToken();
   }

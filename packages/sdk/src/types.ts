@@ -1,6 +1,7 @@
 import type { components as AccountsSchemas, paths as AccountsPaths } from './generated/accounts';
 import type { components as NodesSchemas } from './generated/nodes';
 import type { components as StakingSchemas } from './generated/staking';
+import type { components as StreamsSchemas } from './generated/streams';
 
 // Friendly names for the generated API shapes (src/generated, made from the services' OpenAPI
 // documents): what SDK users import.
@@ -73,3 +74,20 @@ export type Validator = StakingSchemas['schemas']['Validator'];
 export type Registration = StakingSchemas['schemas']['Registration'];
 export type StakingLimits = StakingSchemas['schemas']['StakingLimits'];
 export type StakingNetwork = StakingSchemas['schemas']['StakingNetwork'];
+
+/** A stream: a node's (or pool's) blocks or address activity delivered to your webhook. `secret`: only in the answers that create or rotate it. */
+export type Stream = StreamsSchemas['schemas']['Stream'];
+export type StreamKind = Stream['kind'];
+/**
+ * What creating a stream takes: the node or pool, the URL, and for `transactions` the addresses
+ * (eth: and optional log topics); `kind` defaults to `blocks`, `fromHeight` (backfill) to the head.
+ */
+export type CreateStreamRequest = Omit<StreamsSchemas['schemas']['CreateStreamRequest'], 'kind'> & { kind?: StreamKind };
+/** What a stream update changes: its name, its URL, or both. */
+export type UpdateStreamRequest = StreamsSchemas['schemas']['UpdateStreamRequest'];
+/** One delivery attempt of the log (or a test delivery): outcome, status code, latency, error. */
+export type DeliveryAttempt = NonNullable<StreamsSchemas['schemas']['DeliveryAttempt']>;
+/** An event as delivered (block, reorg, transaction, test), with its `id` (kept through retries and replays) and `seq`. */
+export type StreamEvent = StreamsSchemas['schemas']['StreamEvent'];
+/** What deleting a stream answers. */
+export type DeletedStream = StreamsSchemas['schemas']['DeletedStream'];

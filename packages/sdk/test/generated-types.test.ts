@@ -3,12 +3,13 @@ import path from 'node:path';
 import { accountsOpenApiDocument } from '@cloud/accounts';
 import { nodesOpenApiDocument } from '@cloud/nodes';
 import { stakingOpenApiDocument } from '@cloud/staking';
+import { streamsOpenApiDocument } from '@cloud/streams';
 import { LIMITS } from '../src';
 
 // The SDK's types are generated from the OpenAPI documents the services serve, so a change of an
 // API shows here as a failing test (and then as type errors in the SDK) instead of as a surprise
 // for SDK users. `UPDATE_GENERATED=1 npm test -w @cloud/sdk -- generated-types` rewrites them.
-const documents = { accounts: accountsOpenApiDocument, nodes: nodesOpenApiDocument, staking: stakingOpenApiDocument };
+const documents = { accounts: accountsOpenApiDocument, nodes: nodesOpenApiDocument, staking: stakingOpenApiDocument, streams: streamsOpenApiDocument };
 
 describe('generated API types', () => {
   it.each(Object.entries(documents))("src/generated/%s.ts matches the service's OpenAPI document", async (name, document) => {

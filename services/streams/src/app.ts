@@ -8,9 +8,16 @@ import type { Logger } from '@cloud/logging';
 import type { RevocationSet } from '@cloud/revocations';
 import { apiReadiness } from '@cloud/service-shell';
 import type { StreamsConfig } from './config';
+import { DeliveriesRepository } from './data-access/deliveries.repository';
+import { StreamsRepository } from './data-access/streams.repository';
+import { nodeRpcFor } from './data-access/node-rpc.client';
+import { StreamDelivery } from './domain/delivery';
+import { HeadWatcher } from './domain/head-watcher';
+import { normalizeAddresses, normalizeTopics } from './domain/matching';
 import type { NodeRoutes } from './domain/node-routes';
 import type { SecretBox } from './domain/secret-box';
-import { StreamsService } from './domain/streams';
+import { StreamsService, type StreamWaker } from './domain/streams';
+import { TargetPolicy } from './domain/targets';
 import { streamsOpenApiDocument } from './entry-points/http/openapi';
 import { streamsRoutes } from './entry-points/http/streams.routes';
 
@@ -34,6 +41,8 @@ export interface StreamsAppDependencies {
   secrets: SecretBox;
   /** The key deriving each node's internal RPC login (shared with the nodes service and the node-proxy). */
   rpcKey: Buffer;
+  /** Hears every change of a stream (the worker rereads it); none: nothing listens. */
+  waker?: StreamWaker;
 }
 
 export interface StreamsApp {
@@ -45,7 +54,31 @@ export interface StreamsApp {
 /** Wires the repositories, the use cases and the routes by hand; nothing starts here. */
 export function createStreamsApp(deps: StreamsAppDependencies): StreamsApp {
   const { logger, db, outbox, clock, config } = deps;
-  const streams = new StreamsService();
+  const targets = TargetPolicy.fromSetting(config.STREAMS_ALLOW_TARGETS);
+  const deliveriesRepository = new DeliveriesRepository(db);
+  const delivery = new StreamDelivery({ repository: deliveriesRepository, targets, secrets: deps.secrets, timeoutMs: config.STREAMS_DELIVERY_TIMEOUT_MS });
+  const streams = new StreamsService({
+    db,
+    streams: new StreamsRepository(db),
+    routes: { get: (nodeId) => deps.routes.get(nodeId), followTarget: (nodeId) => deps.routes.followTarget(nodeId), loaded: () => deps.routeSync.loaded },
+    heads: new HeadWatcher({ rpcFor: (target) => nodeRpcFor(target, deps.rpcKey, config.STREAMS_NODE_TIMEOUT_MS), maxAgeMs: config.STREAMS_HEAD_INTERVAL_MS }),
+    targets,
+    deliveries: {
+      test: (stream) => delivery.test(stream),
+      log: (streamId, limit) => deliveriesRepository.log(streamId, limit),
+      deadLetters: (streamId, limit) => deliveriesRepository.deadLetters(streamId, limit),
+      counts: (streamId) => deliveriesRepository.counts(streamId),
+      replayDeadLetters: (streamId) => deliveriesRepository.replayDeadLetters(streamId),
+    },
+    addressRules: { normalizeAddresses, normalizeTopics },
+    secrets: deps.secrets,
+    waker: deps.waker ?? { refresh: () => undefined },
+    limits: {
+      maxStreamsPerUser: config.MAX_STREAMS_PER_USER,
+      maxAddresses: config.STREAMS_MAX_ADDRESSES,
+      maxBackfillBlocks: config.STREAMS_MAX_BACKFILL_BLOCKS,
+    },
+  });
   const requireClient = bearerGuard({ verifier: new TokenVerifier(deps.keys, clock), kind: 'client', isRevoked: deps.revocations.isRevoked });
   const recorder = new CallRecorder({ service: STREAMS_SERVICE_NAME, sink: outboxSink(outbox, db), logger, clock });
   const app = createHttpApp({

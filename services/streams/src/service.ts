@@ -13,6 +13,7 @@ import { createStreamsApp, STREAMS_SERVICE_NAME, type StreamsApp } from './app';
 import type { StreamsConfig } from './config';
 import { NodeRoutes } from './domain/node-routes';
 import { SecretBox } from './domain/secret-box';
+import { consumeStreamEnds } from './entry-points/messages/stream-ends.consumer';
 import { streamsMigrations, STREAMS_SCHEMA } from './migrations';
 
 export interface StreamsService extends StreamsApp {
@@ -74,6 +75,7 @@ export async function createStreamsService(config: StreamsConfig, options: Strea
   });
   await revocations.start();
   await routeSync.start();
+  await consumeStreamEnds(bus, parts.streams);
   outbox.start();
   logger.info('streams service started', { instanceId });
   return {

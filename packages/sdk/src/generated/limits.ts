@@ -181,5 +181,41 @@ export const LIMITS = {
       }
     }
   },
-  "staking": {}
+  "staking": {},
+  "streams": {
+    "CreateStreamRequest": {
+      "name": {
+        "minLength": 1,
+        "maxLength": 64
+      },
+      "url": {
+        "maxLength": 2048
+      },
+      "addresses": {
+        "maxItems": 1000,
+        "items": {
+          "minLength": 1,
+          "maxLength": 128
+        }
+      },
+      "topics": {
+        "maxItems": 100,
+        "items": {
+          "maxLength": 66
+        }
+      },
+      "fromHeight": {
+        "minimum": 0
+      }
+    },
+    "UpdateStreamRequest": {
+      "name": {
+        "minLength": 1,
+        "maxLength": 64
+      },
+      "url": {
+        "maxLength": 2048
+      }
+    }
+  }
 } as const;
