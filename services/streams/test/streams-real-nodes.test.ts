@@ -154,7 +154,9 @@ describe('streams of real nodes, delivered to a receiver', () => {
   it('delivers every block of a dev ltc node, a coinbase paying a watched address, and a reorg made with invalidateblock', async () => {
     const { receiver: blocks } = await createStream({ nodeId: ltc, kind: 'blocks' });
     // A regtest bech32 address of the node's own making (no wallet needed).
-    const descriptor = (await nodeRpc(ltc, 'getdescriptorinfo', ['wpkh(02f9308a019258c31049344f85f89d5229b531c845836f99b08601f113bce036f9)'])) as { descriptor: string };
+    const descriptor = (await nodeRpc(ltc, 'getdescriptorinfo', ['wpkh(02f9308a019258c31049344f85f89d5229b531c845836f99b08601f113bce036f9)'])) as {
+      descriptor: string;
+    };
     const [address] = (await nodeRpc(ltc, 'deriveaddresses', [descriptor.descriptor])) as string[];
     const { receiver: payments } = await createStream({ nodeId: ltc, kind: 'transactions', addresses: [address] });
     await waitUntil('3 blocks', () => blocksOf(distinct(blocks)).length >= 3, 60_000, 100);

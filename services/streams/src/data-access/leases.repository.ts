@@ -1,5 +1,5 @@
 import type { Database } from '@cloud/db';
-import type { StreamRecord } from '../domain/stream';
+import type { StreamRecord } from './stream-types';
 import { toStreamRecord, type StreamRow } from './stream-record';
 
 /**

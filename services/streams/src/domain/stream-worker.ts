@@ -101,7 +101,9 @@ export class StreamWorker implements StreamWaker {
     await this.claiming;
     await Promise.all([...this.steps]);
     this.owned.clear();
-    await this.options.leases.release(this.options.instanceId).catch((error: unknown) => this.options.logger.warn('could not give up stream leases', { error }));
+    await this.options.leases
+      .release(this.options.instanceId)
+      .catch((error: unknown) => this.options.logger.warn('could not give up stream leases', { error }));
   }
 
   private claim(): Promise<void> {
@@ -166,10 +168,10 @@ export class StreamWorker implements StreamWaker {
         owned.stream = scanned.stream;
         if (!scanned.caughtUp) owned.again = true;
       } catch (error) {
-        this.warn(owned, 'cannot read the stream\'s node; trying again', { nodeId: target.nodeId, error });
+        this.warn(owned, "cannot read the stream's node; trying again", { nodeId: target.nodeId, error });
       }
     } else {
-      this.warn(owned, 'the stream\'s node cannot be read now', { reason: target.reason });
+      this.warn(owned, "the stream's node cannot be read now", { reason: target.reason });
     }
     // Pending events are delivered whatever the node does (a stopped node's stream still empties).
     for (;;) {
