@@ -7,19 +7,17 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { migrateToLatest, type Database } from '@cloud/db';
 import { createTestDatabase } from '@cloud/db/testing';
 import { createLogger } from '@cloud/logging';
+import { loadStreamsConfig, streamsMigrations, STREAMS_SCHEMA } from '@cloud/streams';
 import {
   DeliveriesRepository,
-  loadStreamsConfig,
   newSigningSecret,
   SecretBox,
   StreamDelivery,
-  streamsMigrations,
-  STREAMS_SCHEMA,
   TargetPolicy,
   toStreamRecord,
   WebhookClient,
   type StreamRow,
-} from '@cloud/streams';
+} from '@cloud/streams/deliveries';
 import { BenchReceiver } from './receiver';
 
 export interface DeliveriesFigures {
