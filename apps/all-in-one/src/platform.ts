@@ -94,9 +94,9 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promi
       port: stakingConfig.STAKING_PORT,
       host: stakingConfig.STAKING_HOST,
     });
-    // Embedded, webhooks may go to this machine (the walk's local receiver); alone, the streams
-    // service allows public addresses only unless STREAMS_ALLOW_TARGETS says otherwise.
-    const streamsConfig = loadStreamsConfig({ STREAMS_ALLOW_TARGETS: 'loopback', ...withAccounts });
+    // Embedded, webhooks may go to this machine (the walk's local receiver) unless
+    // STREAMS_ALLOW_TARGETS says otherwise; alone, the streams service allows public addresses only.
+    const streamsConfig = loadStreamsConfig({ ...withAccounts, STREAMS_ALLOW_TARGETS: withAccounts.STREAMS_ALLOW_TARGETS || 'loopback' });
     await serveApi('streams', await createStreamsService(streamsConfig, { bus }), { port: streamsConfig.STREAMS_PORT, host: streamsConfig.STREAMS_HOST });
 
     const proxyConfig = loadProxyConfig(withAccounts);
