@@ -21,7 +21,7 @@ export interface StreamAudit {
  */
 export function auditBlockStream(deliveries: readonly ReceivedDelivery[]): StreamAudit {
   const problems: string[] = [];
-  const unsigned = deliveries.filter((delivery) => !delivery.signatureValid).length;
+  const unsigned = deliveries.filter((delivery) => !delivery.signatureValid()).length;
   if (unsigned > 0) problems.push(`${unsigned} of ${deliveries.length} deliveries with a signature that does not check out`);
   const seqOf = new Map<string, number>();
   // Heights of the new blocks in arrival order: the seq order, when the check above finds none out of order.

@@ -20,7 +20,8 @@ export interface ReceivedDelivery {
   deliveryId: string;
   attempt: number;
   events: ReceivedEvent[];
-  signatureValid: boolean;
+  /** Checked against the stream's secret once it is known (a delivery may beat the creation's answer here). */
+  signatureValid(): boolean;
 }
 
 /** Receivers refuse a signature time further than this from their clock (the documented replay window). */
@@ -44,12 +45,13 @@ export class WebhookReceiver {
       request.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
         const body = JSON.parse(text) as { deliveryId: string; attempt: number; events: ReceivedEvent[] };
+        const arrivedAt = Date.now();
         this.deliveries.push({
-          arrivedAt: Date.now(),
+          arrivedAt,
           deliveryId: body.deliveryId,
           attempt: body.attempt,
           events: body.events,
-          signatureValid: this.signed(String(request.headers['x-cloud-signature'] ?? ''), text),
+          signatureValid: () => this.signed(String(request.headers['x-cloud-signature'] ?? ''), text, arrivedAt),
         });
         response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
       });
@@ -64,10 +66,10 @@ export class WebhookReceiver {
     return this.deliveries.flatMap((delivery) => delivery.events);
   }
 
-  private signed(header: string, body: string): boolean {
+  private signed(header: string, body: string, arrivedAt: number): boolean {
     const parts = Object.fromEntries(header.split(',').map((part) => part.split('=', 2) as [string, string]));
     const at = Number(parts.t);
-    if (!this.secret || !parts.v1 || !Number.isInteger(at) || Math.abs(Date.now() / 1000 - at) > TOLERANCE_SECONDS) return false;
+    if (!this.secret || !parts.v1 || !Number.isInteger(at) || Math.abs(arrivedAt / 1000 - at) > TOLERANCE_SECONDS) return false;
     const expected = createHmac('sha256', this.secret).update(`${parts.t}.${body}`).digest();
     const given = Buffer.from(parts.v1, 'hex');
     return given.length === expected.length && timingSafeEqual(given, expected);

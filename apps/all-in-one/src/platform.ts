@@ -96,7 +96,7 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promi
     });
     // Embedded, webhooks may go to this machine (the walk's local receiver) unless
     // STREAMS_ALLOW_TARGETS says otherwise; alone, the streams service allows public addresses only.
-    const streamsConfig = loadStreamsConfig({ ...withAccounts, STREAMS_ALLOW_TARGETS: withAccounts.STREAMS_ALLOW_TARGETS || 'loopback' });
+    const streamsConfig = loadStreamsConfig({ ...withAccounts, STREAMS_ALLOW_TARGETS: env.STREAMS_ALLOW_TARGETS || 'loopback' });
     await serveApi('streams', await createStreamsService(streamsConfig, { bus }), { port: streamsConfig.STREAMS_PORT, host: streamsConfig.STREAMS_HOST });
 
     const proxyConfig = loadProxyConfig(withAccounts);
