@@ -88,7 +88,10 @@ describe('eth matching', () => {
   it('with topics, takes only logs whose topic 0 is one of them; from/to still match', () => {
     const events = matchEthereum(
       place,
-      { transactions: [tx('0x1', C, C), tx('0x2', C, C), tx('0x3', A, C)], logs: [log('0x1', A, [TOPIC_1, TOPIC_2], 0), log('0x2', A, [TOPIC_2, TOPIC_1], 1), log('0x2', A, [], 2)] },
+      {
+        transactions: [tx('0x1', C, C), tx('0x2', C, C), tx('0x3', A, C)],
+        logs: [log('0x1', A, [TOPIC_1, TOPIC_2], 0), log('0x2', A, [TOPIC_2, TOPIC_1], 1), log('0x2', A, [], 2)],
+      },
       [A],
       [TOPIC_1],
     );
@@ -114,7 +117,14 @@ describe('Bitcoin-family matching', () => {
       place,
       [
         { txid: 'coinbase', inputs: [], outputs: [out(0, W, '50.00000000'), out(1, null, '0.00000000')] },
-        { txid: 'spend-old', inputs: [{ txid: 'old', vout: 1 }, { txid: 'old', vout: 0 }], outputs: [out(0, V, '2.49000000')] },
+        {
+          txid: 'spend-old',
+          inputs: [
+            { txid: 'old', vout: 1 },
+            { txid: 'old', vout: 0 },
+          ],
+          outputs: [out(0, V, '2.49000000')],
+        },
         { txid: 'unrelated', inputs: [{ txid: 'x', vout: 0 }], outputs: [out(0, V, '1.00000000')] },
         { txid: 'spend-new', inputs: [{ txid: 'coinbase', vout: 0 }], outputs: [out(0, V, '1.00000000'), out(1, W, '48.99000000')] },
       ],
@@ -122,8 +132,24 @@ describe('Bitcoin-family matching', () => {
       tracked,
     );
     expect(events).toEqual([
-      { type: 'transaction', family: 'bitcoin', ...place, txid: 'coinbase', matched: ['output'], outputs: [{ vout: 0, address: W, value: '50.00000000' }], inputs: [] },
-      { type: 'transaction', family: 'bitcoin', ...place, txid: 'spend-old', matched: ['input'], outputs: [], inputs: [{ txid: 'old', vout: 1, address: W, value: '2.50000000' }] },
+      {
+        type: 'transaction',
+        family: 'bitcoin',
+        ...place,
+        txid: 'coinbase',
+        matched: ['output'],
+        outputs: [{ vout: 0, address: W, value: '50.00000000' }],
+        inputs: [],
+      },
+      {
+        type: 'transaction',
+        family: 'bitcoin',
+        ...place,
+        txid: 'spend-old',
+        matched: ['input'],
+        outputs: [],
+        inputs: [{ txid: 'old', vout: 1, address: W, value: '2.50000000' }],
+      },
       {
         type: 'transaction',
         family: 'bitcoin',
@@ -143,6 +169,12 @@ describe('Bitcoin-family matching', () => {
   });
 
   it('writes coin amounts with the 8 decimals of a satoshi, without float noise', () => {
-    expect([0.1 + 0.2, 1e-8, 50, 20999999.99999999, 0.00012345].map(coinsOf)).toEqual(['0.30000000', '0.00000001', '50.00000000', '20999999.99999999', '0.00012345']);
+    expect([0.1 + 0.2, 1e-8, 50, 20999999.99999999, 0.00012345].map(coinsOf)).toEqual([
+      '0.30000000',
+      '0.00000001',
+      '50.00000000',
+      '20999999.99999999',
+      '0.00012345',
+    ]);
   });
 });

@@ -135,7 +135,13 @@ export class ScanRepository {
       const rows = (await this.db('stream_outputs')
         .where({ stream_id: streamId })
         .whereIn('txid', unique.slice(i, i + INSERT_CHUNK))
-        .select('txid', 'vout', 'address', 'value', 'height')) as Array<{ txid: string; vout: number; address: string; value: string; height: string | number }>;
+        .select('txid', 'vout', 'address', 'value', 'height')) as Array<{
+        txid: string;
+        vout: number;
+        address: string;
+        value: string;
+        height: string | number;
+      }>;
       for (const row of rows) found.push({ txid: row.txid, vout: row.vout, address: row.address, value: row.value, height: numberOf(row.height) });
     }
     return found;

@@ -39,8 +39,7 @@ export interface BitcoinTransaction {
 
 /** What matching reads of a block's transactions, by family. */
 export type BlockContent =
-  | { family: 'ethereum'; transactions: EthereumTransaction[]; logs: EthereumLog[] }
-  | { family: 'bitcoin'; transactions: BitcoinTransaction[] };
+  { family: 'ethereum'; transactions: EthereumTransaction[]; logs: EthereumLog[] } | { family: 'bitcoin'; transactions: BitcoinTransaction[] };
 
 export interface ChainBlock extends BlockHeader {
   /** Present when asked for (`transactions` streams). */

@@ -31,7 +31,8 @@ export function normalizeAddresses(family: StreamFamily, addresses: string[]): s
     }
     const lower = address === address.toUpperCase() ? address.toLowerCase() : address;
     const valid = address.length >= 14 && address.length <= 90 && (BASE58.test(address) || BECH32.test(lower) || CASHADDR.test(lower));
-    if (!valid) throw new InvalidInputError(`addresses: ${JSON.stringify(address)} is not a Bitcoin-family address (base58, bech32 or cashaddr, 14–90 characters)`);
+    if (!valid)
+      throw new InvalidInputError(`addresses: ${JSON.stringify(address)} is not a Bitcoin-family address (base58, bech32 or cashaddr, 14–90 characters)`);
     return BASE58.test(address) ? address : lower;
   });
   return [...new Set(normal)];

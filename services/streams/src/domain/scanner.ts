@@ -102,7 +102,8 @@ export class StreamScanner {
       this.deps.logger.info('stream scan superseded: its cursor moved meanwhile', { streamId: stream.id });
       return { stream: result.stream, appended: 0, caughtUp: false };
     }
-    if (fork) this.deps.logger.info('stream saw a reorg', { streamId: stream.id, nodeId: target.nodeId, forkHeight: fork.height, dropped: fork.dropped.length });
+    if (fork)
+      this.deps.logger.info('stream saw a reorg', { streamId: stream.id, nodeId: target.nodeId, forkHeight: fork.height, dropped: fork.dropped.length });
     return { stream: result.stream, appended: events.length, caughtUp: lastRead.height >= head.height };
   }
 
@@ -152,7 +153,9 @@ export class StreamScanner {
   /** Bitcoin family: the stream's tracked outputs that the blocks' inputs may spend (none above a fork: those are gone). */
   private async trackedOutputs(stream: StreamRecord, read: ChainBlock[], fork: Fork | null): Promise<Map<string, TrackedOutput>> {
     const tracked = new Map<string, TrackedOutput>();
-    const txids = read.flatMap((block) => (block.content?.family === 'bitcoin' ? block.content.transactions.flatMap((tx) => tx.inputs.map((input) => input.txid)) : []));
+    const txids = read.flatMap((block) =>
+      block.content?.family === 'bitcoin' ? block.content.transactions.flatMap((tx) => tx.inputs.map((input) => input.txid)) : [],
+    );
     if (txids.length === 0) return tracked;
     for (const output of await this.deps.repository.watchedOutputs(stream.id, txids)) {
       if (fork === null || output.height <= fork.height) tracked.set(outpointKey(output.txid, output.vout), output);
