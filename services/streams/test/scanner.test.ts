@@ -34,7 +34,15 @@ function base58Check(payload: Buffer): string {
 }
 
 /** A stored event's body as the test reads it. */
-type StoredEvent = Record<string, unknown> & { type: string; height?: number; hash?: string; parentHash?: string | null; matched?: string[] };
+type StoredEvent = Record<string, unknown> & {
+  type: string;
+  height?: number;
+  hash?: string;
+  parentHash?: string | null;
+  matched?: string[];
+  dropped?: unknown[];
+  added?: unknown[];
+};
 
 const logger = createLogger({ service: 'scanner-test', level: 'silent' });
 const TOPIC = `0x${'5'.repeat(64)}`;
@@ -212,6 +220,24 @@ describe('the stream scanner on real nodes', () => {
         logs: [{ address: contract, topics: [TOPIC], data: '0x', logIndex: expect.any(Number) }],
       });
     }, 120_000);
+    it('commits nothing for a stale record (another scan moved the cursor), and reads a head once for callers at once', async () => {
+      let stream = await scanToHead(await insertStream(target.nodeId, 'blocks'), target);
+      await mine(2);
+      const stale = stream;
+      stream = (await scanner.scan(stream, target)).stream;
+      const before = await eventsOf(stream.id);
+      const again = await scanner.scan(stale, target);
+      expect(again).toEqual({ stream: expect.objectContaining({ cursor: stream.cursor, nextSeq: stream.nextSeq }), appended: 0, caughtUp: false });
+      expect(await eventsOf(stream.id)).toEqual(before);
+      expect(before.map((event) => event.seq)).toEqual([1, 2, 3]);
+
+      let reads = 0;
+      const heads = new HeadWatcher({ rpcFor: (each) => (method, params) => ((reads += 1), rpcFor(each)(method, params)), maxAgeMs: 60_000 });
+      const seen = await Promise.all([heads.headOf(target), heads.headOf(target), heads.headOf(target)]);
+      expect(await heads.headOf(target)).toEqual(seen[0]);
+      expect(seen).toEqual([seen[0], seen[0], seen[0]]);
+      expect(reads).toBe(1);
+    }, 120_000);
   });
 
   describe('ltc (litecoind)', () => {
@@ -253,7 +279,7 @@ describe('the stream scanner on real nodes', () => {
       expect(events[5]).toMatchObject({ forkHeight: head - 2, dropped, added });
     }, 120_000);
 
-    it('finds a coinbase paying a watched address (no block events), and once mature the transaction spending it', async () => {
+    it('finds a coinbase paying a watched address (no block events), once mature the transaction spending it, and after a reorg replacing them the outputs tracked above the fork are gone', async () => {
       const described = (await rpc('getdescriptorinfo', ['wpkh(0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798)'])) as {
         descriptor: string;
       };
@@ -304,6 +330,17 @@ describe('the stream scanner on real nodes', () => {
           outputs: [{ vout: 0, address, value: (value - 0.001).toFixed(8) }],
         }),
       ]);
+
+      // A reorg replacing the paying block: one reorg event, and the outputs tracked above the fork are gone.
+      const top = await height();
+      await rpc('invalidateblock', [blockHash]);
+      await mine(top - block.height + 2, 'raw(52)');
+      stream = await scanToHead(stream, target);
+      const after = (await eventsOf(stream.id)).slice(2);
+      expect(after).toEqual([expect.objectContaining({ seq: 3, type: 'reorg', forkHeight: block.height - 1 })]);
+      expect(after[0]!.dropped!.length).toBe(top - block.height + 1);
+      expect(after[0]!.added!.length).toBe(3);
+      expect(await test.db('stream_outputs').where({ stream_id: stream.id })).toEqual([]);
     }, 120_000);
   });
 });
