@@ -25,20 +25,17 @@ export function loadConsoleConfig(env: NodeJS.ProcessEnv = process.env): Console
 /** The runtime contract's API addresses: where the page looks when nothing else is said. */
 const CONTRACT_APIS = { accounts: 'http://127.0.0.1:3001', nodes: 'http://127.0.0.1:3002', staking: 'http://127.0.0.1:3003', streams: 'http://127.0.0.1:3004' };
 
-/** Where the APIs listen; a platform that does not run the streams service leaves it at the contract's address. */
-type ApiUrls = Omit<typeof CONTRACT_APIS, 'streams'> & { streams?: string };
-
 /**
  * The console server's settings: each API at its own variable, else the gateway's, else `apis`
  * (the contract's defaults; `npm start` gives where its APIs listen), and the proxy's CA file.
  */
-export function consoleSettings(config: ConsoleConfig, apis: ApiUrls = CONTRACT_APIS, proxyCaFile?: string): ConsoleServerSettings {
+export function consoleSettings(config: ConsoleConfig, apis = CONTRACT_APIS, proxyCaFile?: string): ConsoleServerSettings {
   const api = (own: string | undefined, fallback: string) => own ?? config.CONSOLE_API_URL ?? fallback;
   return {
     accountsUrl: api(config.CONSOLE_ACCOUNTS_URL, apis.accounts),
     nodesUrl: api(config.CONSOLE_NODES_URL, apis.nodes),
     stakingUrl: api(config.CONSOLE_STAKING_URL, apis.staking),
-    streamsUrl: api(config.CONSOLE_STREAMS_URL, apis.streams ?? CONTRACT_APIS.streams),
+    streamsUrl: api(config.CONSOLE_STREAMS_URL, apis.streams),
     proxyCaFile: config.CONSOLE_PROXY_CA_FILE ?? proxyCaFile ?? null,
   };
 }

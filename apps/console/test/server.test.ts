@@ -25,7 +25,7 @@ beforeAll(() => {
     accountsUrl: 'http://127.0.0.1:3001',
     nodesUrl: 'http://127.0.0.1:3002/',
     stakingUrl: 'https://api.example.com/staking',
-    streamsUrl: 'http://127.0.0.1:3004',
+    streamsUrl: 'https://streams.example.com',
     proxyCaFile,
   };
 });
@@ -35,7 +35,7 @@ afterAll(() => rmSync(webRoot, { recursive: true, force: true }));
 describe('the console server', () => {
   const app = () => createConsoleApp(settings, webRoot);
 
-  it('serves the page under a CSP that admits only its own files and the three APIs', async () => {
+  it('serves the page under a CSP that admits only its own files and the four APIs', async () => {
     const response = await request(app()).get('/').expect(200);
     expect(response.text).toContain('<title>Cloud Nodes</title>');
     const csp = response.headers['content-security-policy'];
@@ -43,7 +43,7 @@ describe('the console server', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("style-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).toContain("connect-src 'self' http://127.0.0.1:3001 http://127.0.0.1:3002 https://api.example.com http://127.0.0.1:3004");
+    expect(csp).toContain("connect-src 'self' http://127.0.0.1:3001 http://127.0.0.1:3002 https://api.example.com https://streams.example.com");
     expect(csp).not.toContain('unsafe-inline');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['x-powered-by']).toBeUndefined();
@@ -110,7 +110,7 @@ describe('the console server', () => {
   });
 
   it('lists each API origin once', () => {
-    expect(apiOrigins({ accountsUrl: 'http://gw:8000', nodesUrl: 'http://gw:8000/', stakingUrl: 'http://gw:8000', streamsUrl: 'http://gw:8000' })).toEqual([
+    expect(apiOrigins({ accountsUrl: 'http://gw:8000', nodesUrl: 'http://gw:8000/', stakingUrl: 'http://gw:8000', streamsUrl: 'http://gw:8000/' })).toEqual([
       'http://gw:8000',
     ]);
   });
@@ -133,6 +133,7 @@ describe('the console configuration', () => {
       accountsUrl: 'https://cloud.example.com',
       nodesUrl: 'https://cloud.example.com',
       stakingUrl: 'https://staking.example.com',
+      streamsUrl: 'https://cloud.example.com',
     });
     expect(config.CONSOLE_PORT).toBe(3000);
   });

@@ -42,7 +42,12 @@ export interface StreamsServiceOptions {
 /** Reads the key sealing signing secrets, creating it (mode 0600) on first use when STREAMS_SECRET_KEY_FILE is unset. */
 export function loadStreamsSecretKey(config: Pick<StreamsConfig, 'STREAMS_SECRET_KEY_FILE' | 'DATA_DIR'>): Buffer {
   const file = config.STREAMS_SECRET_KEY_FILE ?? path.join(config.DATA_DIR, 'keys', 'streams-secrets.key');
-  const key = Buffer.from(readOrCreateSecretFile(file, () => randomBytes(32).toString('base64')).toString('utf8').trim(), 'base64');
+  const key = Buffer.from(
+    readOrCreateSecretFile(file, () => randomBytes(32).toString('base64'))
+      .toString('utf8')
+      .trim(),
+    'base64',
+  );
   if (key.length !== 32) throw new Error(`STREAMS_SECRET_KEY_FILE: ${file} must hold the base64 of 32 bytes (openssl rand -base64 32)`);
   return key;
 }

@@ -1,8 +1,8 @@
 // STAND-IN (branch i32-api): the reads, the log row and the replay the API needs; the delivery
 // branch's data-access/deliveries.repository.ts (i32-deliver) replaces this file at merge.
 import type { Database } from '@cloud/db';
-import type { SequencedEvent, StreamEvent } from '../domain/stream';
-import type { DeliveryAttemptView } from '../domain/stream-view';
+import type { SequencedEvent, StreamEvent } from './stream-types';
+import type { DeliveryAttemptView } from './stream-types';
 
 interface DeliveryRow {
   delivery_id: string;

@@ -1,4 +1,4 @@
-import type { StreamKind, StreamRecord, StreamState } from '../domain/stream';
+import type { StreamKind, StreamRecord, StreamState } from './stream-types';
 
 /** A row of `streams` as the database returns it (bigint columns may come back as strings). */
 export interface StreamRow {

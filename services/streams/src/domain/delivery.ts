@@ -4,7 +4,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { DeliveriesRepository } from '../data-access/deliveries.repository';
 import type { SecretBox } from './secret-box';
 import type { DeliveryBody, StreamRecord } from './stream';
-import type { DeliveryAttemptView } from './stream-view';
+import type { DeliveryAttemptView } from './stream';
 import type { TargetPolicy } from './targets';
 
 export class StreamDelivery {

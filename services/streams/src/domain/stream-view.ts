@@ -1,21 +1,4 @@
-import type { BlockRef, StreamKind, StreamRecord, StreamState } from './stream';
-
-/**
- * One delivery attempt as the log shows it (the shape of `DeliveryAttemptView` in
- * domain/delivery.ts, which the delivery side writes; structurally the same).
- */
-export interface DeliveryAttemptView {
-  deliveryId: string;
-  attempt: number;
-  firstSeq: number | null;
-  lastSeq: number | null;
-  events: number;
-  outcome: 'delivered' | 'failed' | 'parked' | 'test';
-  statusCode: number | null;
-  latencyMs: number;
-  error: string | null;
-  at: Date;
-}
+import type { BlockRef, DeliveryAttemptView, StreamKind, StreamRecord, StreamState } from './stream';
 
 /** A stream as the API answers it; `secret` only in the answers that made one (creation, rotation). */
 export interface StreamView {

@@ -6,7 +6,8 @@ import type { StreamsRepository } from '../data-access/streams.repository';
 import { familyOf, isFollowable, type FollowTarget, type StreamFamily, type Unfollowable } from './node-routes';
 import { newSigningSecret, type SecretBox } from './secret-box';
 import type { BlockRef, SequencedEvent, StreamKind, StreamRecord } from './stream';
-import { attemptView, toStreamView, type DeliveryAttemptView, type StreamView } from './stream-view';
+import type { DeliveryAttemptView } from './stream';
+import { attemptView, toStreamView, type StreamView } from './stream-view';
 
 // The streams API's use cases. What they need from the delivery side (domain/targets.ts,
 // domain/delivery.ts, data-access/deliveries.repository.ts) and from the matching side

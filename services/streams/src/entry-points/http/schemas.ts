@@ -68,15 +68,9 @@ export const createStreamBody = z
       .max(TOPICS_MAX, `must list at most ${TOPICS_MAX} topics`)
       .optional()
       .meta({ description: "eth transactions streams: a watched contract's log matches only with one of these as topic 0 (0x + 64 hex); none: any" }),
-    fromHeight: z
-      .number({ error: 'must be a whole number' })
-      .int('must be a whole number')
-      .min(0, 'must be at least 0')
-      .nullable()
-      .optional()
-      .meta({
-        description: "backfill from this block (at most STREAMS_MAX_BACKFILL_BLOCKS below the head); none: from the node's head when the stream starts",
-      }),
+    fromHeight: z.number({ error: 'must be a whole number' }).int('must be a whole number').min(0, 'must be at least 0').nullable().optional().meta({
+      description: "backfill from this block (at most STREAMS_MAX_BACKFILL_BLOCKS below the head); none: from the node's head when the stream starts",
+    }),
   })
   .meta({ id: 'CreateStreamRequest' });
 
