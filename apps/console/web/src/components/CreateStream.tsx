@@ -22,6 +22,11 @@ async function followables(client: ReturnType<typeof useConsole>['client']): Pro
   ];
 }
 
+const KIND_WORDS: Record<StreamKind, string> = {
+  blocks: 'Blocks: every new block, and a reorg event when blocks are replaced',
+  transactions: 'Transactions touching given addresses',
+};
+
 /** One entry a line, blanks and surrounding spaces left out. */
 const lines = (text: FormDataEntryValue | null) =>
   String(text ?? '')
@@ -41,7 +46,17 @@ export function CreateStream({ nodeId, onCreated }: { nodeId?: string; onCreated
   const [kind, setKind] = useState<StreamKind>('blocks');
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<{ stream: Stream; secret: string } | null>(null);
-  const ids = { node: useId(), url: useId(), urlHint: useId(), addresses: useId(), topics: useId(), from: useId(), fromHint: useId(), name: useId() };
+  const ids = {
+    kind: useId(),
+    node: useId(),
+    url: useId(),
+    urlHint: useId(),
+    addresses: useId(),
+    topics: useId(),
+    from: useId(),
+    fromHint: useId(),
+    name: useId(),
+  };
 
   useEffect(() => {
     void run(() => followables(client)).then((result) => result.ok && setChoices(result.value));
@@ -79,7 +94,7 @@ export function CreateStream({ nodeId, onCreated }: { nodeId?: string; onCreated
           A stream follows one of your Ethereum- or Bitcoin-family nodes or pools: <Link to="/nodes">create a node</Link> first.
         </p>
       ) : (
-        <form onSubmit={(event) => void create(event)}>
+        <form onSubmit={(event) => void create(event)} className="form">
           <label htmlFor={ids.node}>Node or pool</label>
           <select id={ids.node} name="nodeId" defaultValue={nodeId} key={choices ? 'read' : 'reading'} required>
             {(choices ?? []).map((choice) => (
@@ -88,13 +103,13 @@ export function CreateStream({ nodeId, onCreated }: { nodeId?: string; onCreated
               </option>
             ))}
           </select>
-          <fieldset>
+          <fieldset className="choice">
             <legend>Kind</legend>
             {(['blocks', 'transactions'] as const).map((each) => (
-              <label key={each} className="choice">
-                <input type="radio" name="kind" value={each} checked={kind === each} onChange={() => setKind(each)} />{' '}
-                {each === 'blocks' ? 'Blocks: every new block, and a reorg event when blocks are replaced' : 'Transactions touching given addresses'}
-              </label>
+              <div className="check" key={each}>
+                <input id={`${ids.kind}-${each}`} name="kind" type="radio" value={each} checked={kind === each} onChange={() => setKind(each)} />
+                <label htmlFor={`${ids.kind}-${each}`}>{KIND_WORDS[each]}</label>
+              </div>
             ))}
           </fieldset>
           <label htmlFor={ids.url}>URL</label>
@@ -125,12 +140,10 @@ export function CreateStream({ nodeId, onCreated }: { nodeId?: string; onCreated
             Backfills from this height; empty: from the node’s head when the stream starts.
           </p>
           <label htmlFor={ids.name}>Name (optional)</label>
-          <input id={ids.name} name="name" maxLength={64} />
-          <div className="actions">
-            <button type="submit" disabled={busy || !choices}>
-              {busy ? 'Creating…' : 'Create the stream'}
-            </button>
-          </div>
+          <input id={ids.name} name="name" type="text" maxLength={64} autoComplete="off" />
+          <button type="submit" className="button-primary" disabled={busy || !choices}>
+            Create the stream
+          </button>
         </form>
       )}
       <Alert error={error} />
