@@ -1,6 +1,5 @@
 import type { Database } from '@cloud/db';
 import { toStreamRecord, type StreamRow } from './stream-record';
-import type { StreamRecord } from '../domain/stream';
 
 /** A stored event, as the delivery reads it. */
 export interface PendingEvent {
@@ -22,6 +21,8 @@ export interface DeliveryRow {
   error: string | null;
   at: Date;
 }
+
+type StreamRecord = ReturnType<typeof toStreamRecord>;
 
 const KEEP_LOG_ROWS = 1000;
 const num = (value: string | number | null): number | null => (value === null ? null : Number(value));
@@ -50,7 +51,10 @@ export class DeliveriesRepository {
 
   async markDelivered(streamId: string, lastSeq: number, now: Date): Promise<StreamRecord> {
     return this.db.transaction(async (trx) => {
-      await trx('stream_events').where({ stream_id: streamId, status: 'pending' }).andWhere('seq', '<=', lastSeq).update({ status: 'delivered', delivered_at: now });
+      await trx('stream_events')
+        .where({ stream_id: streamId, status: 'pending' })
+        .andWhere('seq', '<=', lastSeq)
+        .update({ status: 'delivered', delivered_at: now });
       return this.settle(trx, streamId, lastSeq, now);
     });
   }
@@ -63,10 +67,20 @@ export class DeliveriesRepository {
     });
   }
 
-  async recordFailure(streamId: string, failure: { attempts: number; failingSince: Date; nextAttemptAt: Date; error: string }, now: Date): Promise<StreamRecord> {
+  async recordFailure(
+    streamId: string,
+    failure: { attempts: number; failingSince: Date; nextAttemptAt: Date; error: string },
+    now: Date,
+  ): Promise<StreamRecord> {
     const [row] = await this.db('streams')
       .where({ id: streamId })
-      .update({ attempts: failure.attempts, failing_since: failure.failingSince, next_attempt_at: failure.nextAttemptAt, last_error: failure.error, updated_at: now })
+      .update({
+        attempts: failure.attempts,
+        failing_since: failure.failingSince,
+        next_attempt_at: failure.nextAttemptAt,
+        last_error: failure.error,
+        updated_at: now,
+      })
       .returning<StreamRow[]>('*');
     return toStreamRecord(row!);
   }
@@ -86,7 +100,11 @@ export class DeliveriesRepository {
       error: attempt.error,
       at: attempt.at,
     });
-    const cutoff = await this.db('stream_deliveries').where({ stream_id: streamId }).orderBy('id', 'desc').offset(KEEP_LOG_ROWS).first<{ id: string | number } | undefined>('id');
+    const cutoff = await this.db('stream_deliveries')
+      .where({ stream_id: streamId })
+      .orderBy('id', 'desc')
+      .offset(KEEP_LOG_ROWS)
+      .first<{ id: string | number } | undefined>('id');
     if (cutoff) await this.db('stream_deliveries').where({ stream_id: streamId }).andWhere('id', '<=', cutoff.id).delete();
   }
 
@@ -113,7 +131,12 @@ export class DeliveriesRepository {
   }
 
   async counts(streamId: string): Promise<{ pending: number; dead: number }> {
-    const rows = await this.db('stream_events').where({ stream_id: streamId }).whereIn('status', ['pending', 'dead']).groupBy('status').select('status').count<Array<{ status: string; n: string | number }>>({ n: '*' });
+    const rows = await this.db('stream_events')
+      .where({ stream_id: streamId })
+      .whereIn('status', ['pending', 'dead'])
+      .groupBy('status')
+      .select('status')
+      .count<Array<{ status: string; n: string | number }>>({ n: '*' });
     const of = (status: string) => Number(rows.find((row) => row.status === status)?.n ?? 0);
     return { pending: of('pending'), dead: of('dead') };
   }

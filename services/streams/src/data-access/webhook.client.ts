@@ -1,6 +1,5 @@
 import type { LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
-import type { CheckedTarget } from '../domain/targets';
 
 /** What one POST gave: a status code when the receiver answered, else the error. */
 export interface WebhookResult {
@@ -8,6 +7,13 @@ export interface WebhookResult {
   latencyMs: number;
   /** The answer's first bytes for a non-2xx, or the network/timeout error; null when delivered. */
   error: string | null;
+}
+
+/** Where to POST: the URL and the address checked for it (the domain's CheckedTarget). */
+export interface PinnedTarget {
+  url: URL;
+  address: string;
+  family: 4 | 6;
 }
 
 const ANSWER_LIMIT = 4096;
@@ -20,9 +26,10 @@ const ANSWER_LIMIT = 4096;
 export class WebhookClient {
   constructor(private readonly timeoutMs: number) {}
 
-  async post(target: CheckedTarget, body: string, headers: Record<string, string>): Promise<WebhookResult> {
+  async post(target: PinnedTarget, body: string, headers: Record<string, string>): Promise<WebhookResult> {
     const pinned: LookupFunction = (_host, options, callback) => {
-      if (options.all) (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address: target.address, family: target.family }]);
+      if (options.all)
+        (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address: target.address, family: target.family }]);
       else callback(null, target.address, target.family);
     };
     const agent = new Agent({ connect: { lookup: pinned, timeout: this.timeoutMs }, pipelining: 0 });
@@ -38,6 +45,8 @@ export class WebhookClient {
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       });
+      // Dropping the answer early aborts it: that error is expected, not a failure.
+      answer.body.on('error', () => undefined);
       const statusCode = answer.statusCode;
       const latencyMs = latency();
       if (statusCode >= 200 && statusCode < 300) {

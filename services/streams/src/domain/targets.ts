@@ -28,7 +28,16 @@ function unwrap(address: Address): Address {
   if (address.kind() === 'ipv6') {
     const v6 = address as ipaddr.IPv6;
     if (v6.isIPv4MappedAddress()) return v6.toIPv4Address();
-    if (v6.match(NAT64)) return ipaddr.IPv4.parse(v6.toNormalizedString().split(':').slice(6).map((h) => parseInt(h, 16)).flatMap((n) => [n >> 8, n & 255]).join('.'));
+    if (v6.match(NAT64))
+      return ipaddr.IPv4.parse(
+        v6
+          .toNormalizedString()
+          .split(':')
+          .slice(6)
+          .map((h) => parseInt(h, 16))
+          .flatMap((n) => [n >> 8, n & 255])
+          .join('.'),
+      );
   }
   return address;
 }
@@ -50,7 +59,10 @@ export class TargetPolicy {
     let loopback = false;
     let privateRanges = false;
     const cidrs: Array<[Address, number]> = [];
-    for (const item of text.split(',').map((part) => part.trim()).filter(Boolean)) {
+    for (const item of text
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)) {
       if (item === 'loopback') loopback = true;
       else if (item === 'private') privateRanges = true;
       else if (ipaddr.isValidCIDR(item)) cidrs.push(ipaddr.parseCIDR(item));
