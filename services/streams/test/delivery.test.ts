@@ -263,6 +263,19 @@ describe('stream delivery', () => {
     expect((await reload(stream.id)).deliveredSeq).toBe(0);
   });
 
+  it('connects to the checked address whatever the name resolves to now (no DNS rebinding), with the Host of the URL', async () => {
+    let host = '';
+    receiver.state.answer = (req, res) => void ((host = String(req.headers.host)), res.writeHead(200).end());
+    const port = new URL(url).port;
+    const body = JSON.stringify({ deliveryId: 'dlv-pin', events: [] });
+    const result = await new WebhookClient(5000).post({ url: new URL(`http://hooks.invalid:${port}/hook`), address: '127.0.0.1', family: 4 }, body, {
+      'x-cloud-signature': 'none',
+      'x-cloud-delivery': 'dlv-pin',
+    });
+    expect(result).toMatchObject({ statusCode: 200, error: null });
+    expect(host).toBe(`hooks.invalid:${port}`);
+  });
+
   it('keeps the last 1000 log rows of a stream', async () => {
     const stream = await streamWith(0);
     const at = new Date();
