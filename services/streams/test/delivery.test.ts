@@ -131,7 +131,7 @@ describe('stream delivery', () => {
     expect(deliveredEvents().map((e) => [e.id, e.seq])).toEqual(stored.map((e) => [e.id, Number(e.seq)]));
     expect(stream.deliveredSeq).toBe(7);
     expect((await eventIds(stream.id)).every((e) => e.status === 'delivered')).toBe(true);
-    expect((await repository.attempts(stream.id, 10)).map((a) => [a.outcome, a.firstSeq, a.lastSeq, a.statusCode])).toEqual([
+    expect((await repository.log(stream.id, 10)).map((a) => [a.outcome, a.firstSeq, a.lastSeq, a.statusCode])).toEqual([
       ['delivered', 7, 7, 200],
       ['delivered', 4, 6, 200],
       ['delivered', 1, 3, 200],
@@ -176,7 +176,7 @@ describe('stream delivery', () => {
     expect(ok[0]!.body.attempt).toBe(4);
     expect(receiver.received.every((r) => r.signed)).toBe(true);
     expect(stream).toMatchObject({ deliveredSeq: 4, attempts: 0, failingSince: null, nextAttemptAt: null, lastError: null });
-    const log = await repository.attempts(stream.id, 10);
+    const log = await repository.log(stream.id, 10);
     expect(log.map((a) => [a.outcome, a.attempt, a.statusCode])).toEqual([
       ['delivered', 1, 204],
       ['delivered', 4, 204],
@@ -202,7 +202,7 @@ describe('stream delivery', () => {
     clock = first.stream.nextAttemptAt!;
     const slow = await delivery(300).deliverDue(first.stream);
     expect(slow.stream.lastError).toBe('no answer within 300 ms');
-    expect((await repository.attempts(stream.id, 1))[0]).toMatchObject({ outcome: 'failed', statusCode: null, error: 'no answer within 300 ms' });
+    expect((await repository.log(stream.id, 1))[0]).toMatchObject({ outcome: 'failed', statusCode: null, error: 'no answer within 300 ms' });
 
     receiver.state.answer = (_req, res) => void res.writeHead(502).end('x'.repeat(1024 * 1024));
     clock = slow.stream.nextAttemptAt!;
@@ -226,7 +226,7 @@ describe('stream delivery', () => {
     stream = (await d.deliverDue(stream)).stream;
     expect(stream).toMatchObject({ deliveredSeq: 3, attempts: 0, failingSince: null });
     expect(await repository.counts(stream.id)).toEqual({ pending: 1, dead: 3 });
-    expect((await repository.attempts(stream.id, 1))[0]).toMatchObject({ outcome: 'parked', firstSeq: 1, lastSeq: 3 });
+    expect((await repository.log(stream.id, 1))[0]).toMatchObject({ outcome: 'parked', firstSeq: 1, lastSeq: 3 });
 
     receiver.state.answer = (_req, res) => void res.writeHead(200).end();
     receiver.received.length = 0;
@@ -290,7 +290,7 @@ describe('stream delivery', () => {
         at,
       })),
     );
-    await repository.log(stream.id, {
+    await repository.recordAttempt(stream.id, {
       deliveryId: 'dlv-last',
       attempt: 1,
       firstSeq: 1,
@@ -303,7 +303,7 @@ describe('stream delivery', () => {
       at,
     });
     expect(Number((await test.db('stream_deliveries').where({ stream_id: stream.id }).count({ n: '*' }).first())!.n)).toBe(1000);
-    expect((await repository.attempts(stream.id, 1))[0]!.deliveryId).toBe('dlv-last');
+    expect((await repository.log(stream.id, 1))[0]!.deliveryId).toBe('dlv-last');
     expect(await test.db('stream_deliveries').where({ stream_id: stream.id, delivery_id: 'dlv-0' }).first()).toBeUndefined();
   });
 });

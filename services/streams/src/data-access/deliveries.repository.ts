@@ -86,7 +86,7 @@ export class DeliveriesRepository {
   }
 
   /** Logs one attempt and keeps the last 1000 of the stream. */
-  async log(streamId: string, attempt: DeliveryRow): Promise<void> {
+  async recordAttempt(streamId: string, attempt: DeliveryRow): Promise<void> {
     await this.db('stream_deliveries').insert({
       stream_id: streamId,
       delivery_id: attempt.deliveryId,
@@ -109,7 +109,7 @@ export class DeliveriesRepository {
   }
 
   /** The last attempts, newest first. */
-  async attempts(streamId: string, limit: number): Promise<DeliveryRow[]> {
+  async log(streamId: string, limit: number): Promise<DeliveryRow[]> {
     const rows = await this.db('stream_deliveries').where({ stream_id: streamId }).orderBy('id', 'desc').limit(limit);
     return rows.map((row) => ({
       deliveryId: row.delivery_id,

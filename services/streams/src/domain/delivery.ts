@@ -55,14 +55,21 @@ export class StreamDelivery {
     const lastSeq = batch[batch.length - 1]!.seq;
     const row = { deliveryId, attempt, firstSeq, lastSeq, events: batch.length, statusCode: result.statusCode, latencyMs: result.latencyMs, at };
     if (result.error === null) {
-      await repository.log(stream.id, { ...row, outcome: 'delivered', error: null });
+      await repository.recordAttempt(stream.id, { ...row, outcome: 'delivered', error: null });
       return { stream: await repository.markDelivered(stream.id, lastSeq, at), delivered: batch.length };
     }
-    await repository.log(stream.id, { ...row, outcome: 'failed', error: result.error });
+    await repository.recordAttempt(stream.id, { ...row, outcome: 'failed', error: result.error });
     const failingSince = stream.failingSince ?? at;
     if (at.getTime() - failingSince.getTime() >= settings.retryForMs) {
       this.deps.logger.warn('delivery failed for the retry period: events parked as dead letters', { streamId: stream.id, firstSeq, lastSeq });
-      await repository.log(stream.id, { ...row, deliveryId: `dlv-${randomUUID()}`, outcome: 'parked', statusCode: null, latencyMs: 0, error: result.error });
+      await repository.recordAttempt(stream.id, {
+        ...row,
+        deliveryId: `dlv-${randomUUID()}`,
+        outcome: 'parked',
+        statusCode: null,
+        latencyMs: 0,
+        error: result.error,
+      });
       return { stream: await repository.park(stream.id, lastSeq, at), delivered: 0 };
     }
     const nextAttemptAt = new Date(at.getTime() + retryDelayMs(attempt, settings.retryBaseMs, settings.retryMaxMs));
@@ -75,7 +82,7 @@ export class StreamDelivery {
     const deliveryId = `dlv-${randomUUID()}`;
     const result = await this.post(stream, deliveryId, 1, [JSON.stringify(event)]);
     const view: DeliveryAttemptView = { deliveryId, attempt: 1, firstSeq: null, lastSeq: null, events: 1, outcome: 'test', ...result, at: this.now() };
-    await this.deps.repository.log(stream.id, view);
+    await this.deps.repository.recordAttempt(stream.id, view);
     return view;
   }
 
