@@ -76,7 +76,7 @@ export async function deliveriesSection(events: number): Promise<DeliveriesFigur
     await fillStream(database.db, receiver.url, secrets, events);
     const delivery = new StreamDelivery({
       repository: new DeliveriesRepository(database.db),
-      client: new WebhookClient({ timeoutMs: config.STREAMS_DELIVERY_TIMEOUT_MS }),
+      client: new WebhookClient(config.STREAMS_DELIVERY_TIMEOUT_MS),
       targets: TargetPolicy.fromSetting(config.STREAMS_ALLOW_TARGETS),
       secrets,
       settings: {

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Transaction } from '@cloud/db';
 import { toStreamRecord, type StreamRow } from './stream-record';
-
-/** The stream as its row says after a commit. */
-export type ScannedStream = ReturnType<typeof toStreamRecord>;
+import type { StreamRecord } from './stream-types';
 
 /** A block a stream scanned: height and hash. */
 export interface KeptBlock {
@@ -62,7 +60,7 @@ export class ScanRepository {
    * removes the kept blocks and tracked outputs above a fork, keeps the scanned blocks (the last
    * KEPT_BLOCKS) and the new outputs. The stream as its row then is.
    */
-  async commitScan(commit: ScanCommit): Promise<{ committed: boolean; stream: ScannedStream }> {
+  async commitScan(commit: ScanCommit): Promise<{ committed: boolean; stream: StreamRecord }> {
     return this.db.transaction(async (trx) => {
       const row = (await trx('streams').where({ id: commit.streamId }).forUpdate().first()) as StreamRow | undefined;
       if (!row) throw new Error(`stream ${commit.streamId} is gone`);

@@ -26,13 +26,13 @@ const CASHADDR = /^[a-z]{1,20}:[02-9ac-hj-np-z]{20,}$/;
 export function normalizeAddresses(family: StreamFamily, addresses: string[]): string[] {
   const normal = addresses.map((address) => {
     if (family === 'ethereum') {
-      if (!ETHEREUM_ADDRESS.test(address)) throw new InvalidInputError(`addresses: ${JSON.stringify(address)} is not an eth address (0x and 40 hex digits)`);
+      if (!ETHEREUM_ADDRESS.test(address)) throw new InvalidInputError(`body.addresses: ${JSON.stringify(address)} is not an eth address (0x and 40 hex digits)`);
       return address.toLowerCase();
     }
     const lower = address === address.toUpperCase() ? address.toLowerCase() : address;
     const valid = address.length >= 14 && address.length <= 90 && (BASE58.test(address) || BECH32.test(lower) || CASHADDR.test(lower));
     if (!valid)
-      throw new InvalidInputError(`addresses: ${JSON.stringify(address)} is not a Bitcoin-family address (base58, bech32 or cashaddr, 14–90 characters)`);
+      throw new InvalidInputError(`body.addresses: ${JSON.stringify(address)} is not a Bitcoin-family address (base58, bech32 or cashaddr, 14–90 characters)`);
     return BASE58.test(address) ? address : lower;
   });
   return [...new Set(normal)];
@@ -41,7 +41,7 @@ export function normalizeAddresses(family: StreamFamily, addresses: string[]): s
 /** The log topics (topic 0) of a new eth stream: `0x` and 64 hex digits, lower-cased, without repeats. */
 export function normalizeTopics(topics: string[]): string[] {
   const normal = topics.map((topic) => {
-    if (!TOPIC.test(topic)) throw new InvalidInputError(`topics: ${JSON.stringify(topic)} is not a log topic (0x and 64 hex digits)`);
+    if (!TOPIC.test(topic)) throw new InvalidInputError(`body.topics: ${JSON.stringify(topic)} is not a log topic (0x and 64 hex digits)`);
     return topic.toLowerCase();
   });
   return [...new Set(normal)];
