@@ -26,7 +26,8 @@ const CASHADDR = /^[a-z]{1,20}:[02-9ac-hj-np-z]{20,}$/;
 export function normalizeAddresses(family: StreamFamily, addresses: string[]): string[] {
   const normal = addresses.map((address) => {
     if (family === 'ethereum') {
-      if (!ETHEREUM_ADDRESS.test(address)) throw new InvalidInputError(`body.addresses: ${JSON.stringify(address)} is not an eth address (0x and 40 hex digits)`);
+      if (!ETHEREUM_ADDRESS.test(address))
+        throw new InvalidInputError(`body.addresses: ${JSON.stringify(address)} is not an eth address (0x and 40 hex digits)`);
       return address.toLowerCase();
     }
     const lower = address === address.toUpperCase() ? address.toLowerCase() : address;
