@@ -11,6 +11,7 @@ import type { StreamsConfig } from './config';
 import { DeliveriesRepository } from './data-access/deliveries.repository';
 import { StreamsRepository } from './data-access/streams.repository';
 import { nodeRpcFor } from './data-access/node-rpc.client';
+import { WebhookClient } from './data-access/webhook.client';
 import { StreamDelivery } from './domain/delivery';
 import { HeadWatcher } from './domain/head-watcher';
 import { normalizeAddresses, normalizeTopics } from './domain/matching';
@@ -56,7 +57,20 @@ export function createStreamsApp(deps: StreamsAppDependencies): StreamsApp {
   const { logger, db, outbox, clock, config } = deps;
   const targets = TargetPolicy.fromSetting(config.STREAMS_ALLOW_TARGETS);
   const deliveriesRepository = new DeliveriesRepository(db);
-  const delivery = new StreamDelivery({ repository: deliveriesRepository, targets, secrets: deps.secrets, timeoutMs: config.STREAMS_DELIVERY_TIMEOUT_MS });
+  const delivery = new StreamDelivery({
+    repository: deliveriesRepository,
+    client: new WebhookClient(config.STREAMS_DELIVERY_TIMEOUT_MS),
+    targets,
+    secrets: deps.secrets,
+    settings: {
+      batchEvents: config.STREAMS_BATCH_EVENTS,
+      batchBytes: config.STREAMS_BATCH_BYTES,
+      retryBaseMs: config.STREAMS_RETRY_BASE_MS,
+      retryMaxMs: config.STREAMS_RETRY_MAX_MS,
+      retryForMs: config.STREAMS_RETRY_FOR_MS,
+    },
+    logger,
+  });
   const streams = new StreamsService({
     db,
     streams: new StreamsRepository(db),

@@ -1,8 +1,6 @@
-// STAND-IN (branch i32-api): the reads, the log row and the replay the API needs; the delivery
-// branch's data-access/deliveries.repository.ts (i32-deliver) replaces this file at merge.
-import type { Database } from '@cloud/db';
-import type { SequencedEvent, StreamEvent } from './stream-types';
-import type { DeliveryAttemptView } from './stream-types';
+import type { Database, Executor } from '@cloud/db';
+import { toStreamRecord, type StreamRow } from './stream-record';
+import type { DeliveryAttemptView, SequencedEvent, StreamEvent, StreamRecord } from './stream-types';
 
 interface DeliveryRow {
   delivery_id: string;
@@ -18,10 +16,79 @@ interface DeliveryRow {
 }
 
 const nullableNumber = (value: string | number | null) => (value === null ? null : Number(value));
+const sequenced = (row: { seq: string | number; body: string }): SequencedEvent => ({ ...(JSON.parse(row.body) as StreamEvent), seq: Number(row.seq) });
+
+/** Attempts kept in each stream's log. */
+export const KEPT_ATTEMPTS = 1000;
+
+/** A failed attempt's bookkeeping on the stream row. */
+export interface FailureMark {
+  attempts: number;
+  failingSince: Date;
+  nextAttemptAt: Date;
+  lastError: string;
+}
 
 /** Rows of stream_events (the queue) and stream_deliveries (the log). */
 export class DeliveriesRepository {
   constructor(private readonly db: Database) {}
+
+  /** The first `limit` pending events after `afterSeq`, in seq order. */
+  async pending(streamId: string, afterSeq: number, limit: number): Promise<SequencedEvent[]> {
+    const rows = (await this.db('stream_events')
+      .where({ stream_id: streamId, status: 'pending' })
+      .andWhere('seq', '>', afterSeq)
+      .orderBy('seq')
+      .limit(limit)
+      .select('seq', 'body')) as Array<{ seq: string | number; body: string }>;
+    return rows.map(sequenced);
+  }
+
+  /** The events up to `lastSeq` delivered, the stream past them and no longer failing. */
+  async markDelivered(streamId: string, firstSeq: number, lastSeq: number, at: Date): Promise<StreamRecord> {
+    return this.settle(streamId, firstSeq, lastSeq, { status: 'delivered', delivered_at: at }, at);
+  }
+
+  /** The events parked as dead letters (the user may replay them), the stream past them. */
+  async park(streamId: string, firstSeq: number, lastSeq: number, at: Date): Promise<StreamRecord> {
+    return this.settle(streamId, firstSeq, lastSeq, { status: 'dead' }, at);
+  }
+
+  async recordFailure(streamId: string, failure: FailureMark, at: Date): Promise<StreamRecord> {
+    return this.updateStream(this.db, streamId, {
+      attempts: failure.attempts,
+      failing_since: failure.failingSince,
+      next_attempt_at: failure.nextAttemptAt,
+      last_error: failure.lastError,
+      updated_at: at,
+    });
+  }
+
+  /** Deletes delivered events older than `before` (dead letters stay until replayed). */
+  async pruneDelivered(before: Date): Promise<number> {
+    return this.db('stream_events').where({ status: 'delivered' }).andWhere('delivered_at', '<', before).delete();
+  }
+
+  private async settle(streamId: string, firstSeq: number, lastSeq: number, change: Record<string, unknown>, at: Date): Promise<StreamRecord> {
+    return this.db.transaction(async (trx) => {
+      await trx('stream_events').where({ stream_id: streamId, status: 'pending' }).whereBetween('seq', [firstSeq, lastSeq]).update(change);
+      return this.updateStream(trx, streamId, {
+        // delivered_seq only grows, whoever else moved it.
+        delivered_seq: trx.raw('GREATEST(delivered_seq, ?)', [lastSeq]),
+        attempts: 0,
+        failing_since: null,
+        next_attempt_at: null,
+        last_error: null,
+        updated_at: at,
+      });
+    });
+  }
+
+  private async updateStream(executor: Executor, streamId: string, values: Record<string, unknown>): Promise<StreamRecord> {
+    const [row] = (await executor('streams').where({ id: streamId }).update(values).returning('*')) as StreamRow[];
+    if (!row) throw new Error(`stream ${streamId} is gone`);
+    return toStreamRecord(row);
+  }
 
   async log(streamId: string, limit: number): Promise<DeliveryAttemptView[]> {
     const rows = (await this.db('stream_deliveries').where({ stream_id: streamId }).orderBy('id', 'desc').limit(limit)) as DeliveryRow[];
@@ -39,6 +106,7 @@ export class DeliveriesRepository {
     }));
   }
 
+  /** One attempt logged; only the last KEPT_ATTEMPTS of the stream are kept. */
   async record(streamId: string, attempt: DeliveryAttemptView): Promise<void> {
     await this.db('stream_deliveries').insert({
       stream_id: streamId,
@@ -53,6 +121,12 @@ export class DeliveriesRepository {
       error: attempt.error,
       at: attempt.at,
     });
+    const oldestKept = (await this.db('stream_deliveries')
+      .where({ stream_id: streamId })
+      .orderBy('id', 'desc')
+      .offset(KEPT_ATTEMPTS - 1)
+      .first('id')) as { id: string | number } | undefined;
+    if (oldestKept) await this.db('stream_deliveries').where({ stream_id: streamId }).andWhere('id', '<', oldestKept.id).delete();
   }
 
   async deadLetters(streamId: string, limit: number): Promise<SequencedEvent[]> {
@@ -60,7 +134,7 @@ export class DeliveriesRepository {
       seq: string | number;
       body: string;
     }>;
-    return rows.map((row) => ({ ...(JSON.parse(row.body) as StreamEvent), seq: Number(row.seq) }));
+    return rows.map(sequenced);
   }
 
   async counts(streamId: string): Promise<{ pending: number; dead: number }> {

@@ -1,11 +1,10 @@
-// STAND-IN (branch i32-api): the smallest TargetPolicy the API needs to run; the delivery branch's
-// domain/targets.ts (i32-deliver) replaces this file at merge.
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 
 /** A webhook URL refused by the policy; the message says why. */
 export class TargetRefusedError extends Error {}
 
+/** A URL that passed the policy, and the address the delivery must connect to (pinned: no second lookup). */
 export interface CheckedTarget {
   url: URL;
   address: string;
@@ -14,9 +13,16 @@ export interface CheckedTarget {
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
+/** Cloud metadata services: never a private address `private` would allow. */
+const METADATA = ['169.254.169.254', 'fd00:ec2::254'].map((text) => ipaddr.parse(text).toString());
 const PRIVATE_RANGES = new Set(['private', 'uniqueLocal', 'carrierGradeNat']);
+const MAX_URL_LENGTH = 2048;
 
-/** Where deliveries may go: public addresses, and what STREAMS_ALLOW_TARGETS allows besides. */
+/**
+ * Where deliveries may go: public addresses, and the loopback, private or CIDR ranges
+ * STREAMS_ALLOW_TARGETS allows besides. Every address a name resolves to must pass, and the
+ * delivery connects to the one checked, so DNS rebinding reaches nothing else.
+ */
 export class TargetPolicy {
   private constructor(
     private readonly loopback: boolean,
@@ -30,33 +36,53 @@ export class TargetPolicy {
       .split(',')
       .map((item) => item.trim())
       .filter((item) => item !== '');
-    const cidrs = items.filter((item) => item !== 'loopback' && item !== 'private').map((item) => ipaddr.parseCIDR(item));
+    const cidrs = items
+      .filter((item) => item !== 'loopback' && item !== 'private')
+      .map((item) => {
+        if (!ipaddr.isValidCIDR(item)) throw new Error(`STREAMS_ALLOW_TARGETS: '${item}' is not loopback, private or a CIDR range`);
+        return ipaddr.parseCIDR(item);
+      });
     return new TargetPolicy(items.includes('loopback'), items.includes('private'), cidrs);
   }
 
   async check(text: string): Promise<CheckedTarget> {
-    if (text.length > 2048) throw new TargetRefusedError('the URL is longer than 2048 characters');
+    if (text.length > MAX_URL_LENGTH) throw new TargetRefusedError(`the URL is longer than ${MAX_URL_LENGTH} characters`);
     const url = URL.canParse(text) ? new URL(text) : undefined;
-    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw new TargetRefusedError('only https (or http to an allowed address) URLs');
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw new TargetRefusedError('only https URLs (or http to an allowed address)');
     if (url.username || url.password) throw new TargetRefusedError('the URL must not hold credentials');
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    const found = ipaddr.isValid(host) ? [{ address: host }] : await lookup(host, { all: true }).catch(() => []);
+    const found = ipaddr.isValid(host)
+      ? [host]
+      : (await lookup(host, { all: true, verbatim: true }).catch(() => [])).map((each: { address: string }) => each.address);
     if (found.length === 0) throw new TargetRefusedError(`${host} does not resolve`);
-    for (const { address } of found) {
-      const parsed = ipaddr.process(address);
-      const range = parsed.range();
-      if (range === 'unicast') continue;
-      if (!this.allows(parsed, range)) throw new TargetRefusedError(`resolves to a ${range} address (${address})`);
+    const addresses = found.map((each) => ipaddr.process(each));
+    for (const address of addresses) {
+      const range = rangeOf(address);
+      if (range !== 'public' && !this.allows(address, range)) throw new TargetRefusedError(`resolves to a ${range} address (${address.toString()})`);
     }
-    const everyPublic = found.every(({ address }) => ipaddr.process(address).range() === 'unicast');
-    if (url.protocol === 'http:' && everyPublic) throw new TargetRefusedError('only https to a public address');
-    const first = ipaddr.process(found[0]!.address);
+    // Plain http only inside what the operator allowed (a local receiver), never across the internet.
+    if (url.protocol === 'http:' && addresses.some((address) => rangeOf(address) === 'public')) {
+      throw new TargetRefusedError('only https to a public address');
+    }
+    const first = addresses[0]!;
     return { url, address: first.toString(), family: first.kind() === 'ipv4' ? 4 : 6 };
   }
 
   private allows(address: Address, range: string): boolean {
+    if (this.cidrs.some(([base, bits]) => base.kind() === address.kind() && address.match(base as never, bits))) return true;
     if (range === 'loopback') return this.loopback;
-    if (PRIVATE_RANGES.has(range) && this.privateRanges) return true;
-    return this.cidrs.some(([base, bits]) => base.kind() === address.kind() && address.match(base as never, bits));
+    return PRIVATE_RANGES.has(range) && this.privateRanges;
   }
+}
+
+/** ipaddr's range name, `public` for unicast, `metadata`, and NAT64 forms judged by the IPv4 address inside. */
+function rangeOf(address: Address): string {
+  if (METADATA.includes(address.toString())) return 'metadata';
+  const range = address.range();
+  if (range === 'unicast') return 'public';
+  if (address.kind() === 'ipv6' && (range === 'rfc6052' || range === 'rfc6145')) {
+    const bytes = (address as ipaddr.IPv6).toByteArray().slice(12);
+    return rangeOf(ipaddr.fromByteArray(bytes));
+  }
+  return range;
 }
