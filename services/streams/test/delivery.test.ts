@@ -248,6 +248,14 @@ describe('stream delivery', () => {
     });
   });
 
+  it('connects to the checked address only, Host from the URL (no second lookup to rebind)', async () => {
+    const port = new URL(receiver.url).port;
+    const url = new URL(`http://rebound.invalid:${port}/in`);
+    const outcome = await new WebhookClient(10_000).post({ url, address: '127.0.0.1', family: 4 }, { 'content-type': 'application/json' }, '{"events":[]}');
+    expect(outcome).toMatchObject({ statusCode: 200, error: null });
+    expect(receiver.deliveries.map((each) => each.headers.host)).toEqual([`rebound.invalid:${port}`]);
+  });
+
   it('refuses a target the policy does not allow, as a failed attempt', async () => {
     const record = await stream(1, receiver.url.replace('127.0.0.1', 'localhost'));
     const strict = new StreamDelivery({
