@@ -4,8 +4,9 @@
  *   auth-signing-key.pem     AUTH_SIGNING_KEY_FILE (accounts): EC P-256 private key that signs tokens
  *   client-secret-hash.key   CLIENT_SECRET_HASH_KEY_FILE (accounts): key of the client secrets' hash
  *   two-factor.key           TWO_FACTOR_KEY_FILE (accounts): encrypts two-factor secrets, hashes recovery codes
- *   node-rpc.key             NODE_RPC_KEY_FILE (nodes, node-proxy, staking): derives nodes' RPC logins
+ *   node-rpc.key             NODE_RPC_KEY_FILE (nodes, node-proxy, staking, streams): derives nodes' RPC logins
  *   staking-encryption.key   STAKING_KEY_ENCRYPTION_KEY_FILE (staking): AES-256 key, base64 of 32 bytes
+ *   streams-secrets.key      STREAMS_SECRET_KEY_FILE (streams): seals webhook signing secrets, base64 of 32 bytes
  * docker-compose.yml runs it once into the shared `keys` volume; for Kubernetes, run it into the
  * overlay's secrets/ folder (deploy/README.md). Usage: node deploy/make-keys.js <folder>
  */
@@ -20,6 +21,7 @@ const KEYS = {
   'two-factor.key': () => randomBytes(48).toString('base64'),
   'node-rpc.key': () => randomBytes(32).toString('base64'),
   'staking-encryption.key': () => randomBytes(32).toString('base64'),
+  'streams-secrets.key': () => randomBytes(32).toString('base64'),
 };
 
 function makeKeys(folder) {

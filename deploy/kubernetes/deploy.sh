@@ -19,6 +19,6 @@ kubectl apply -f "$manifests" -l 'app.kubernetes.io/component!=server'
 kubectl -n "$namespace" wait job -l app.kubernetes.io/component=migration --for=condition=complete --timeout=15m
 
 kubectl apply -f "$manifests"
-for deployment in accounts nodes staking node-proxy console; do
+for deployment in accounts nodes staking streams node-proxy console; do
   kubectl -n "$namespace" rollout status "deployment/$deployment" --timeout=10m
 done

@@ -12,10 +12,19 @@ const service = (name: string) => {
   return found;
 };
 const envOf = (name: string) => service(name).environment ?? {};
-const KEY_FILES = ['AUTH_SIGNING_KEY_FILE', 'CLIENT_SECRET_HASH_KEY_FILE', 'TWO_FACTOR_KEY_FILE', 'NODE_RPC_KEY_FILE', 'STAKING_KEY_ENCRYPTION_KEY_FILE'];
+const KEY_FILES = [
+  'AUTH_SIGNING_KEY_FILE',
+  'CLIENT_SECRET_HASH_KEY_FILE',
+  'TWO_FACTOR_KEY_FILE',
+  'NODE_RPC_KEY_FILE',
+  'STAKING_KEY_ENCRYPTION_KEY_FILE',
+  'STREAMS_SECRET_KEY_FILE',
+];
+// The services reading the nodes' RPC: one key derives every node's internal login.
+const NODE_READERS = ['nodes', 'staking', 'streams', 'node-proxy'];
 
 describe('docker-compose.yml', () => {
-  it('runs PostgreSQL, RabbitMQ, an SMTP catcher, the key maker, the four services, the console and the gateway', () => {
+  it('runs PostgreSQL, RabbitMQ, an SMTP catcher, the key maker, the five services, the console and the gateway', () => {
     expect(Object.keys(compose.services)).toEqual(expect.arrayContaining(['postgres', 'rabbitmq', 'mailpit', 'keys', 'gateway', ...IMAGE_NAMES]));
   });
 
@@ -79,16 +88,18 @@ describe('docker-compose.yml', () => {
       expect(keysVolume(name)).toBe('keys:/keys:ro');
       expect(service(name).depends_on?.keys).toEqual({ condition: 'service_completed_successfully' });
     }
-    expect(new Set(['nodes', 'staking', 'node-proxy'].map((name) => envOf(name).NODE_RPC_KEY_FILE)).size).toBe(1);
+    expect(new Set(NODE_READERS.map((name) => envOf(name).NODE_RPC_KEY_FILE)).size).toBe(1);
+    expect(envOf('streams').STREAMS_SECRET_KEY_FILE).toBe('/keys/streams-secrets.key');
   });
 
-  it('runs nodes on the local driver, with the proxy and staking on its network to reach them', () => {
+  it('runs nodes on the local driver, with the proxy, staking and streams on its network to reach them', () => {
     expect(envOf('nodes').NODE_DRIVER).toBe('local');
     expect(service('node-proxy').network_mode).toBe('service:nodes');
     expect(service('staking').network_mode).toBe('service:nodes');
+    expect(service('streams').network_mode).toBe('service:nodes');
     const domains = new Set(['nodes', 'staking', 'node-proxy'].map((name) => envOf(name).NODE_DOMAIN));
     expect([...domains]).toEqual(['nodes.localhost']);
-    for (const name of ['nodes', 'staking', 'node-proxy']) expect(envOf(name).ACCOUNTS_URL).toBe('http://accounts:3001');
+    for (const name of NODE_READERS) expect(envOf(name).ACCOUNTS_URL).toBe('http://accounts:3001');
   });
 
   it("publishes the proxy chain ports and the gateway; operators' ports on 127.0.0.1 only", () => {

@@ -12,11 +12,12 @@ import { GATEWAY_CONFIG, ingressServiceFor, nginxLocationFor, readGatewayConfig,
 const routes = declaredRoutes();
 const requests = routes.flatMap((route) => samplePaths(route.template).map((requestPath) => ({ ...route, requestPath })));
 
-// Where compose runs each API (staking shares the nodes container's network) and the console.
+// Where compose runs each API (staking and streams share the nodes container's network) and the console.
 const COMPOSE_ADDRESS: Record<ApiService | 'console', string> = {
   accounts: 'accounts:3001',
   nodes: 'nodes:3002',
   staking: 'nodes:3003',
+  streams: 'nodes:3004',
   console: 'console:3000',
 };
 
@@ -42,11 +43,14 @@ const API_NEIGHBOURS: [string, ApiService][] = [
   ['/users/me', 'accounts'],
   ['/chains', 'nodes'],
   ['/staking/validators', 'staking'],
+  ['/users/me/streams', 'streams'],
+  ['/users/me/streams/stream-1', 'streams'],
+  ['/users/me/streamsx', 'accounts'],
 ];
 
 describe('the routes the OpenAPI documents declare', () => {
-  it('are read from all three services', () => {
-    expect(new Set(routes.map((route) => route.service))).toEqual(new Set(['accounts', 'nodes', 'staking']));
+  it('are read from all four services', () => {
+    expect(new Set(routes.map((route) => route.service))).toEqual(new Set(['accounts', 'nodes', 'staking', 'streams']));
     expect(routes.length).toBeGreaterThanOrEqual(20);
   });
 });
@@ -58,8 +62,10 @@ describe('the gateway (deploy/gateway/nginx.conf)', () => {
     expect(config.upstreams).toEqual(COMPOSE_ADDRESS);
     const compose = loadCompose();
     expect(compose.services.staking?.network_mode).toBe('service:nodes');
+    expect(compose.services.streams?.network_mode).toBe('service:nodes');
     expect(compose.services.nodes?.environment?.NODES_PORT).toBe('3002');
     expect(compose.services.staking?.environment?.STAKING_PORT).toBe('3003');
+    expect(compose.services.streams?.environment?.STREAMS_PORT).toBe('3004');
     expect(compose.services.accounts?.environment?.ACCOUNTS_PORT).toBe('3001');
     expect(compose.services.console?.environment?.CONSOLE_PORT).toBe('3000');
   });
@@ -69,7 +75,7 @@ describe('the gateway (deploy/gateway/nginx.conf)', () => {
   });
 
   it('serves each OpenAPI document at /openapi/<service>.json and answers 404 for other documents', () => {
-    for (const service of ['accounts', 'nodes', 'staking']) {
+    for (const service of ['accounts', 'nodes', 'staking', 'streams']) {
       expect(nginxLocationFor(config, `/openapi/${service}.json`)?.upstream).toBe(service);
     }
     expect(nginxLocationFor(config, '/openapi/other.json')).toMatchObject({ path: '/openapi/' });

@@ -83,10 +83,11 @@ describe('deploy/kubernetes, production overlay rendered by kubectl kustomize', 
     expect((podSpec(deployment('accounts')).terminationGracePeriodSeconds as number) * 1000).toBeGreaterThan(ACCOUNTS_SHUTDOWN.exitBoundMs);
   });
 
-  it('names each replica of the nodes service and the proxy by its pod (leases, usage)', () => {
+  it('names each replica of the nodes service, the proxy and streams by its pod (leases, usage)', () => {
     for (const [name, variable] of [
       ['nodes', 'NODES_INSTANCE_ID'],
       ['node-proxy', 'PROXY_INSTANCE_ID'],
+      ['streams', 'STREAMS_INSTANCE_ID'],
     ] as const) {
       const env = (mainContainer(deployment(name)).env as K8sObject[]).find((e) => e.name === variable);
       expect(env?.valueFrom).toEqual({ fieldRef: { fieldPath: 'metadata.name' } });
@@ -143,9 +144,10 @@ describe('deploy/kubernetes, production overlay rendered by kubectl kustomize', 
     }
   });
 
-  it("labels the proxy's and staking's pods as the nodes' NetworkPolicy selects them", () => {
+  it("labels the proxy's, staking's and streams' pods as the nodes' NetworkPolicy selects them", () => {
     expect(deployment('node-proxy').spec.template.metadata.labels['app.kubernetes.io/name']).toBe('node-proxy');
     expect(deployment('staking').spec.template.metadata.labels['app.kubernetes.io/name']).toBe('staking');
+    expect(deployment('streams').spec.template.metadata.labels['app.kubernetes.io/name']).toBe('streams');
   });
 
   it('puts the proxy behind a LoadBalancer on the contract ports, with its wildcard certificate from a TLS Secret', () => {
@@ -169,7 +171,7 @@ describe('deploy/kubernetes, production overlay rendered by kubectl kustomize', 
         const where = `${configMap.metadata.name}: ${key}`;
         expect([
           where,
-          /PASSWORD|SECRET(?!_HASH_KEY_FILE)|_URL$/.test(key) && !/^(PUBLIC_ACCOUNTS|PUBLIC_NODE|ACCOUNTS|CONSOLE|CONSOLE_API)_URL$/.test(key),
+          /PASSWORD|SECRET(?!_HASH_KEY_FILE|_KEY_FILE)|_URL$/.test(key) && !/^(PUBLIC_ACCOUNTS|PUBLIC_NODE|ACCOUNTS|CONSOLE|CONSOLE_API)_URL$/.test(key),
         ]).toEqual([where, false]);
         expect([where, /:\/\/[^/@\s]+:[^/@\s]+@/.test(value)]).toEqual([where, false]);
         expect([where, /-----BEGIN/.test(value)]).toEqual([where, false]);

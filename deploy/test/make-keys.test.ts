@@ -26,6 +26,8 @@ describe('deploy/make-keys.js', () => {
     const rpcKeyFile = path.join(folder, 'node-rpc.key');
     expect(loadNodeRpcKey({ NODE_RPC_KEY_FILE: rpcKeyFile, DATA_DIR: folder }).toString()).toBe(read('node-rpc.key'));
     expect(() => loadStakingConfig({ STAKING_KEY_ENCRYPTION_KEY: read('staking-encryption.key') })).not.toThrow();
+    // The streams service seals its webhook signing secrets with it: the base64 of 32 bytes.
+    expect(Buffer.from(read('streams-secrets.key'), 'base64')).toHaveLength(32);
   });
 
   it('keeps the keys that exist: a new key would lock the platform out of its nodes and data', () => {

@@ -16,6 +16,7 @@ import { nodesRestart } from './experiments/nodes-restart';
 import { poolCallerErrors } from './experiments/pool-caller-errors';
 import { poolFailover } from './experiments/pool-failover';
 import { poolHeads } from './experiments/pool-heads';
+import { streamsRestarts } from './experiments/streams-restarts';
 
 export interface Settings {
   users: number;
@@ -328,10 +329,10 @@ export function twoNodesInstances(ctx: Context): Promise<ExperimentResult> {
   });
 }
 
-/** 5. The four services started at once: every /readyz 200 within the bound after the last one listens. */
+/** 5. The five services started at once: every /readyz 200 within the bound after the last one listens. */
 export async function startTogether(ctx: Context): Promise<ExperimentResult> {
   const { platform, db, settings } = ctx;
-  const name = '5. four services started at once';
+  const name = '5. five services started at once';
   ctx.log(`== ${name}`);
   const services = mainServices(platform);
   await Promise.all(services.map((s) => s.stop('SIGTERM')));
@@ -391,4 +392,6 @@ export const EXPERIMENTS: Record<string, (ctx: Context) => Promise<ExperimentRes
   'pool-failover': poolFailover,
   'pool-heads': poolHeads,
   'pool-caller-errors': poolCallerErrors,
+  // Issue 32's streams: nothing lost or reordered through a broker restart and the service's SIGKILL.
+  streams: streamsRestarts,
 };

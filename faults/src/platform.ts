@@ -1,4 +1,4 @@
-// The four services, each in its own process (its built dist/main.js, as `npm start -w
+// The five services, each in its own process (its built dist/main.js, as `npm start -w
 // services/<svc>` runs it), configured by the environment like a deployment, logging to a file.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
@@ -6,8 +6,8 @@ import path from 'node:path';
 import { call } from './http';
 import { freePort, listening, sleep } from './shell';
 
-export type ServiceName = 'accounts' | 'nodes' | 'staking' | 'node-proxy';
-export const SERVICES: readonly ServiceName[] = ['accounts', 'nodes', 'staking', 'node-proxy'];
+export type ServiceName = 'accounts' | 'nodes' | 'staking' | 'streams' | 'node-proxy';
+export const SERVICES: readonly ServiceName[] = ['accounts', 'nodes', 'staking', 'streams', 'node-proxy'];
 
 const REPO = path.resolve(__dirname, '..', '..');
 
@@ -99,6 +99,7 @@ export interface Platform {
   accountsUrl: string;
   nodesUrl: string;
   stakingUrl: string;
+  streamsUrl: string;
   /** The proxy's plain-HTTP eth port (PROXY_TLS=off: TLS belongs to an ingress here). */
   proxyEthUrl: string;
   proxyLtcUrl: string;
@@ -111,11 +112,12 @@ export async function definePlatform(settings: PlatformSettings): Promise<Platfo
   const nodesDir = path.join(dataDir, 'nodes');
   const ports: number[] = [];
   // Sequentially, each kept out of the next picks: the kernel may hand a just-closed port out again.
-  while (ports.length < 11) {
+  while (ports.length < 12) {
     const port = await freePort();
     if (!ports.includes(port)) ports.push(port);
   }
-  const [accountsPort, nodesPort, nodesBPort, stakingPort, adminPort, eth, btc, btcTest, ltc, avax, management] = ports as [
+  const [accountsPort, nodesPort, nodesBPort, stakingPort, streamsPort, adminPort, eth, btc, btcTest, ltc, avax, management] = ports as [
+    number,
     number,
     number,
     number,
@@ -159,6 +161,15 @@ export async function definePlatform(settings: PlatformSettings): Promise<Platfo
     ),
     nodes: new ServiceProcess('nodes', 'services/nodes/dist/main.js', nodesPort, nodesEnv(nodesPort, 'nodes-a'), logDir),
     staking: new ServiceProcess('staking', 'services/staking/dist/main.js', stakingPort, { ...common, STAKING_PORT: String(stakingPort) }, logDir),
+    // Its webhooks go to the experiments' receivers on this machine; one name across restarts, so
+    // a restarted process takes its own streams back at once rather than after their leases.
+    streams: new ServiceProcess(
+      'streams',
+      'services/streams/dist/main.js',
+      streamsPort,
+      { ...common, STREAMS_PORT: String(streamsPort), STREAMS_ALLOW_TARGETS: 'loopback', STREAMS_INSTANCE_ID: 'streams-a', STREAMS_LEASE_MS: '5000' },
+      logDir,
+    ),
     'node-proxy': new ServiceProcess(
       'node-proxy',
       'services/node-proxy/dist/main.js',
@@ -185,6 +196,7 @@ export async function definePlatform(settings: PlatformSettings): Promise<Platfo
     accountsUrl,
     nodesUrl: `http://127.0.0.1:${nodesPort}`,
     stakingUrl: `http://127.0.0.1:${stakingPort}`,
+    streamsUrl: `http://127.0.0.1:${streamsPort}`,
     proxyEthUrl: `http://127.0.0.1:${eth}`,
     proxyLtcUrl: `http://127.0.0.1:${ltc}`,
     nodesDir,

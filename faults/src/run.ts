@@ -1,5 +1,5 @@
 // `npm run faults`: the fault suite of issue 21. Starts its own PostgreSQL cluster and RabbitMQ
-// node, the four services as separate processes on them, users with eth nodes, then runs the
+// node, the five services as separate processes on them, users with eth nodes, then runs the
 // experiments under load, prints what each did and exits 1 when any bound was missed.
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

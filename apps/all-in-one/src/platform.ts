@@ -4,6 +4,7 @@ import { consoleSettings, createConsoleApp, loadConsoleConfig } from '@cloud/con
 import { createNodesService, loadNodesConfig } from '@cloud/nodes';
 import { devCertificateFiles, loadProxyConfig, startNodeProxy, type NodeProxy } from '@cloud/node-proxy';
 import { createStakingService, loadStakingConfig } from '@cloud/staking';
+import { createStreamsService, loadStreamsConfig } from '@cloud/streams';
 import { openBus, type Bus } from '@cloud/bus';
 import { commonEnvironment, loadConfig } from '@cloud/config';
 import { serveHttp } from '@cloud/http';
@@ -93,6 +94,10 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promi
       port: stakingConfig.STAKING_PORT,
       host: stakingConfig.STAKING_HOST,
     });
+    // Embedded, webhooks may go to this machine (the walk's local receiver) unless
+    // STREAMS_ALLOW_TARGETS says otherwise; alone, the streams service allows public addresses only.
+    const streamsConfig = loadStreamsConfig({ ...withAccounts, STREAMS_ALLOW_TARGETS: env.STREAMS_ALLOW_TARGETS || 'loopback' });
+    await serveApi('streams', await createStreamsService(streamsConfig, { bus }), { port: streamsConfig.STREAMS_PORT, host: streamsConfig.STREAMS_HOST });
 
     const proxyConfig = loadProxyConfig(withAccounts);
     const proxy = await startNodeProxy(proxyConfig, { bus });
@@ -104,7 +109,7 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promi
     const ownCertificate = proxyConfig.PROXY_TLS === 'on' && !proxyConfig.PROXY_TLS_CERT;
     const settings = consoleSettings(
       consoleConfig,
-      { accounts: urls.accounts!, nodes: urls.nodes!, staking: urls.staking! },
+      { accounts: urls.accounts!, nodes: urls.nodes!, staking: urls.staking!, streams: urls.streams! },
       ownCertificate ? devCertificateFiles(proxyConfig.DATA_DIR).certFile : undefined,
     );
     try {

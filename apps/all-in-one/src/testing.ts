@@ -24,6 +24,7 @@ export const ANY_PORTS = {
   ACCOUNTS_PORT: '0',
   NODES_PORT: '0',
   STAKING_PORT: '0',
+  STREAMS_PORT: '0',
   CONSOLE_PORT: '0',
   ...Object.fromEntries(['BTC', 'BTC_TESTNET', 'LTC', 'ETH', 'AVALANCHE', 'MANAGEMENT', 'ADMIN'].map((name) => [`PROXY_${name}_PORT`, '0'])),
 };

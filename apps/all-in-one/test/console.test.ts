@@ -12,13 +12,13 @@ describe('the platform with its console', () => {
   });
   afterAll(() => platform?.stop());
 
-  it('serves the page at its own address under a strict CSP naming the three APIs', async () => {
+  it('serves the page at its own address under a strict CSP naming the four APIs', async () => {
     const response = await fetch(`${platform.urls.console}/nodes`);
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('<div id="root"');
     const csp = response.headers.get('content-security-policy')!;
     expect(csp).toContain("script-src 'self'");
-    for (const name of ['accounts', 'nodes', 'staking']) expect(csp).toContain(new URL(platform.urls[name]!).origin);
+    for (const name of ['accounts', 'nodes', 'staking', 'streams']) expect(csp).toContain(new URL(platform.urls[name]!).origin);
   });
 
   it("tells the page where the APIs listen and serves the dev proxy's certificate, naming no path of this machine", async () => {
@@ -28,6 +28,7 @@ describe('the platform with its console', () => {
       accountsUrl: platform.urls.accounts,
       nodesUrl: platform.urls.nodes,
       stakingUrl: platform.urls.staking,
+      streamsUrl: platform.urls.streams,
       proxyCaUrl: '/proxy-ca.pem',
     });
     expect(text).not.toContain(platform.dataDir);
@@ -38,7 +39,7 @@ describe('the platform with its console', () => {
 
   it("lets the console's origin call every API, beside the origins CORS_ORIGINS names", async () => {
     const origin = new URL(platform.urls.console!).origin;
-    for (const name of ['accounts', 'nodes', 'staking']) {
+    for (const name of ['accounts', 'nodes', 'staking', 'streams']) {
       for (const allowed of [origin, 'https://other.example.com']) {
         const preflight = await fetch(`${platform.urls[name]}/users/me`, {
           method: 'OPTIONS',

@@ -2,10 +2,11 @@ import { accountsOpenApiDocument } from '@cloud/accounts';
 import { createTestDatabase, type TestDatabase } from '@cloud/db/testing';
 import { nodesOpenApiDocument } from '@cloud/nodes';
 import { stakingOpenApiDocument } from '@cloud/staking';
+import { streamsOpenApiDocument } from '@cloud/streams';
 import { startTestPlatform, type TestPlatform } from '../src/testing';
 import { casesOf, type Case, type Document } from './input-table';
 
-// Input checked at the edge (docs/decisions/014-input-at-the-edge.md): every route of the three
+// Input checked at the edge (docs/decisions/014-input-at-the-edge.md): every route of the four
 // OpenAPI documents, with a bad value in each path parameter, query parameter and string body
 // field, answers a JSON 4xx, and a well-formed baseline is not refused as input. On PGlite, and on
 // PostgreSQL when DATABASE_URL is set (a fresh database for this file).
@@ -14,18 +15,25 @@ const DOCUMENTS = {
   accounts: accountsOpenApiDocument() as unknown as Document,
   nodes: nodesOpenApiDocument() as unknown as Document,
   staking: stakingOpenApiDocument() as unknown as Document,
+  streams: streamsOpenApiDocument() as unknown as Document,
 };
 // The first image of the schema's list need not be offered here; anvil's always is. A pool names
-// at least one node: a well-formed one the platform does not know.
+// at least one node: a well-formed one the platform does not know. A stream's URL is a local
+// receiver's (the embedded platform allows loopback targets), so only its node is refused.
 const UNKNOWN_NODE = 'node-00000000-0000-4000-8000-000000000000';
 const BODY_OVERRIDES = {
   'POST /users/me/nodes': { image: 'eth' },
   'POST /users/me/pools': { members: [UNKNOWN_NODE] },
   'PATCH /users/me/pools/{id}': { members: [UNKNOWN_NODE] },
+  'POST /users/me/streams': { nodeId: UNKNOWN_NODE, url: 'http://127.0.0.1:9/hooks' },
+  'PATCH /users/me/streams/{streamId}': { url: 'http://127.0.0.1:9/hooks' },
 };
 // Baselines the input rules pass and the domain refuses as input, with what it says: a pool of a
-// node the caller does not have (well-formed, so the rules let it through to the lookup).
-const DOMAIN_REFUSED_BASELINES: Record<string, string> = { 'POST /users/me/pools': `body.members: no node ${UNKNOWN_NODE} of yours` };
+// node the caller does not have (well-formed, so the rules let it through to the lookup), and a stream of one.
+const DOMAIN_REFUSED_BASELINES: Record<string, string> = {
+  'POST /users/me/pools': `body.members: no node ${UNKNOWN_NODE} of yours`,
+  'POST /users/me/streams': `body.nodeId: no node ${UNKNOWN_NODE} of yours`,
+};
 const CASES = Object.entries(DOCUMENTS).flatMap(([service, document]) => casesOf(document, BODY_OVERRIDES).map((item) => ({ ...item, service })));
 const REQUEST_TIMEOUT_MS = 15_000;
 const PASSWORD = 'correct horse 42';
@@ -69,7 +77,7 @@ afterAll(async () => {
   await database?.destroy();
 });
 
-it('covers every route of the three documents, as served', async () => {
+it('covers every route of the four documents, as served', async () => {
   for (const [service, document] of Object.entries(DOCUMENTS)) {
     expect((await call(`${platform.urls[service]}/openapi.json`)).body).toEqual(JSON.parse(JSON.stringify(document)));
     const routes = Object.entries(document.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));

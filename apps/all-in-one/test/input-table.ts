@@ -85,6 +85,7 @@ function baselineParam(path: string, name: string): string {
   const values: Record<string, string> = {
     id: 'node-00000000-0000-4000-8000-000000000000',
     nodeId: 'node-00000000-0000-4000-8000-000000000001',
+    streamId: 'stream-00000000-0000-4000-8000-000000000000',
     userId: 'user-00000000-0000-4000-8000-000000000000',
     token: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
     chain: 'avalanche',

@@ -96,7 +96,7 @@ describe('startPlatform', () => {
       const ready = await fetch(`${platform.urls.accounts}/readyz`);
       expect(ready.status).toBe(200);
       // CORS_ORIGINS reaches every API: a page of that origin may call each with its token.
-      for (const api of [platform.urls.accounts, platform.urls.nodes, platform.urls.staking]) {
+      for (const api of [platform.urls.accounts, platform.urls.nodes, platform.urls.staking, platform.urls.streams]) {
         const preflight = await fetch(`${api}/users/me`, {
           method: 'OPTIONS',
           headers: { origin: consoleOrigin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },

@@ -6,11 +6,12 @@ import type { ConsoleServerSettings } from './settings';
 export const consoleEnvironment = commonEnvironment.pick({ NODE_ENV: true, LOG_LEVEL: true }).extend({
   CONSOLE_PORT: port(3000),
   CONSOLE_HOST: z.string().default('127.0.0.1'),
-  /** Where the browser reaches all three APIs (the gateway); the per-API variables override it. */
+  /** Where the browser reaches all four APIs (the gateway); the per-API variables override it. */
   CONSOLE_API_URL: z.url().optional(),
   CONSOLE_ACCOUNTS_URL: z.url().optional(),
   CONSOLE_NODES_URL: z.url().optional(),
   CONSOLE_STAKING_URL: z.url().optional(),
+  CONSOLE_STREAMS_URL: z.url().optional(),
   /** The node-proxy's CA certificate file (a dev proxy's self-signed one), served to the page at /proxy-ca.pem. */
   CONSOLE_PROXY_CA_FILE: z.string().optional(),
 });
@@ -22,7 +23,7 @@ export function loadConsoleConfig(env: NodeJS.ProcessEnv = process.env): Console
 }
 
 /** The runtime contract's API addresses: where the page looks when nothing else is said. */
-const CONTRACT_APIS = { accounts: 'http://127.0.0.1:3001', nodes: 'http://127.0.0.1:3002', staking: 'http://127.0.0.1:3003' };
+const CONTRACT_APIS = { accounts: 'http://127.0.0.1:3001', nodes: 'http://127.0.0.1:3002', staking: 'http://127.0.0.1:3003', streams: 'http://127.0.0.1:3004' };
 
 /**
  * The console server's settings: each API at its own variable, else the gateway's, else `apis`
@@ -34,6 +35,7 @@ export function consoleSettings(config: ConsoleConfig, apis = CONTRACT_APIS, pro
     accountsUrl: api(config.CONSOLE_ACCOUNTS_URL, apis.accounts),
     nodesUrl: api(config.CONSOLE_NODES_URL, apis.nodes),
     stakingUrl: api(config.CONSOLE_STAKING_URL, apis.staking),
+    streamsUrl: api(config.CONSOLE_STREAMS_URL, apis.streams),
     proxyCaFile: config.CONSOLE_PROXY_CA_FILE ?? proxyCaFile ?? null,
   };
 }

@@ -80,7 +80,7 @@ export function createConsoleApp(settings: ConsoleServerSettings, webRoot = DEFA
   return app;
 }
 
-/** The distinct origins of the three API URLs: what the page may connect to besides itself. */
-export function apiOrigins(settings: Pick<ConsoleServerSettings, 'accountsUrl' | 'nodesUrl' | 'stakingUrl'>): string[] {
-  return [...new Set([settings.accountsUrl, settings.nodesUrl, settings.stakingUrl].map((url) => new URL(url).origin))];
+/** The distinct origins of the four API URLs: what the page may connect to besides itself. */
+export function apiOrigins(settings: Pick<ConsoleServerSettings, 'accountsUrl' | 'nodesUrl' | 'stakingUrl' | 'streamsUrl'>): string[] {
+  return [...new Set([settings.accountsUrl, settings.nodesUrl, settings.stakingUrl, settings.streamsUrl].map((url) => new URL(url).origin))];
 }

@@ -3,10 +3,11 @@
  * and read by the page (web/src/config.ts): one type for both sides.
  */
 export interface ConsoleSettings {
-  /** Base URLs of the three APIs as the browser reaches them (CORS admits the console's origin). */
+  /** Base URLs of the four APIs as the browser reaches them (CORS admits the console's origin). */
   accountsUrl: string;
   nodesUrl: string;
   stakingUrl: string;
+  streamsUrl: string;
   /**
    * Where the console serves the dev node-proxy's self-signed certificate, on its own origin
    * (`/proxy-ca.pem`), for the page's `curl --cacert` lines; null when the proxy has a certificate

@@ -21,7 +21,13 @@ beforeAll(() => {
   const proxyCaFile = path.join(webRoot, 'secret-operator-folder', 'proxy-cert.pem');
   mkdirSync(path.dirname(proxyCaFile));
   writeFileSync(proxyCaFile, PEM);
-  settings = { accountsUrl: 'http://127.0.0.1:3001', nodesUrl: 'http://127.0.0.1:3002/', stakingUrl: 'https://api.example.com/staking', proxyCaFile };
+  settings = {
+    accountsUrl: 'http://127.0.0.1:3001',
+    nodesUrl: 'http://127.0.0.1:3002/',
+    stakingUrl: 'https://api.example.com/staking',
+    streamsUrl: 'https://streams.example.com',
+    proxyCaFile,
+  };
 });
 
 afterAll(() => rmSync(webRoot, { recursive: true, force: true }));
@@ -29,7 +35,7 @@ afterAll(() => rmSync(webRoot, { recursive: true, force: true }));
 describe('the console server', () => {
   const app = () => createConsoleApp(settings, webRoot);
 
-  it('serves the page under a CSP that admits only its own files and the three APIs', async () => {
+  it('serves the page under a CSP that admits only its own files and the four APIs', async () => {
     const response = await request(app()).get('/').expect(200);
     expect(response.text).toContain('<title>Cloud Nodes</title>');
     const csp = response.headers['content-security-policy'];
@@ -37,7 +43,7 @@ describe('the console server', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("style-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).toContain("connect-src 'self' http://127.0.0.1:3001 http://127.0.0.1:3002 https://api.example.com");
+    expect(csp).toContain("connect-src 'self' http://127.0.0.1:3001 http://127.0.0.1:3002 https://api.example.com https://streams.example.com");
     expect(csp).not.toContain('unsafe-inline');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['x-powered-by']).toBeUndefined();
@@ -57,6 +63,7 @@ describe('the console server', () => {
       accountsUrl: settings.accountsUrl,
       nodesUrl: settings.nodesUrl,
       stakingUrl: settings.stakingUrl,
+      streamsUrl: settings.streamsUrl,
       proxyCaUrl: '/proxy-ca.pem',
     });
     expect(response.text).not.toContain('secret-operator-folder');
@@ -103,7 +110,9 @@ describe('the console server', () => {
   });
 
   it('lists each API origin once', () => {
-    expect(apiOrigins({ accountsUrl: 'http://gw:8000', nodesUrl: 'http://gw:8000/', stakingUrl: 'http://gw:8000' })).toEqual(['http://gw:8000']);
+    expect(apiOrigins({ accountsUrl: 'http://gw:8000', nodesUrl: 'http://gw:8000/', stakingUrl: 'http://gw:8000', streamsUrl: 'http://gw:8000/' })).toEqual([
+      'http://gw:8000',
+    ]);
   });
 });
 
@@ -113,16 +122,18 @@ describe('the console configuration', () => {
       accountsUrl: 'http://127.0.0.1:3001',
       nodesUrl: 'http://127.0.0.1:3002',
       stakingUrl: 'http://127.0.0.1:3003',
+      streamsUrl: 'http://127.0.0.1:3004',
       proxyCaFile: null,
     });
   });
 
-  it('takes one gateway address for the three APIs, each overridable', () => {
+  it('takes one gateway address for the four APIs, each overridable', () => {
     const config = loadConsoleConfig({ CONSOLE_API_URL: 'https://cloud.example.com', CONSOLE_STAKING_URL: 'https://staking.example.com' });
     expect(consoleSettings(config)).toMatchObject({
       accountsUrl: 'https://cloud.example.com',
       nodesUrl: 'https://cloud.example.com',
       stakingUrl: 'https://staking.example.com',
+      streamsUrl: 'https://cloud.example.com',
     });
     expect(config.CONSOLE_PORT).toBe(3000);
   });

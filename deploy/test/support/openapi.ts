@@ -3,8 +3,9 @@
 import { accountsOpenApiDocument } from '../../../services/accounts/src/entry-points/http/openapi';
 import { nodesOpenApiDocument } from '../../../services/nodes/src/entry-points/http/openapi';
 import { stakingOpenApiDocument } from '../../../services/staking/src/entry-points/http/openapi';
+import { streamsOpenApiDocument } from '../../../services/streams/src/entry-points/http/openapi';
 
-export type ApiService = 'accounts' | 'nodes' | 'staking';
+export type ApiService = 'accounts' | 'nodes' | 'staking' | 'streams';
 
 export interface DeclaredRoute {
   service: ApiService;
@@ -17,6 +18,7 @@ const DOCUMENTS: Record<ApiService, () => { paths?: Record<string, object> }> = 
   accounts: accountsOpenApiDocument,
   nodes: nodesOpenApiDocument,
   staking: stakingOpenApiDocument,
+  streams: streamsOpenApiDocument,
 };
 
 export function declaredRoutes(): DeclaredRoute[] {

@@ -6,11 +6,12 @@ import { consoleEnvironment } from '@cloud/console';
 import { proxyEnvironment } from '@cloud/node-proxy';
 import { nodesEnvironment } from '@cloud/nodes';
 import { stakingEnvironment } from '@cloud/staking';
+import { streamsEnvironment } from '@cloud/streams';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 
 /** The platform's services: each behind the bus, most with a schema of their own. */
-export type ServiceName = 'accounts' | 'nodes' | 'staking' | 'node-proxy';
+export type ServiceName = 'accounts' | 'nodes' | 'staking' | 'streams' | 'node-proxy';
 /** Every image the platform ships: the services, and the web console (a page and its small server). */
 export type ImageName = ServiceName | 'console';
 
@@ -63,6 +64,15 @@ export const SERVICES: Record<ServiceName, ServiceFacts> = {
     healthPort: ['STAKING_PORT', 3003],
     ports: [3003],
     hostVariable: 'STAKING_HOST',
+    readinessPath: '/readyz',
+  },
+  streams: {
+    dir: 'services/streams',
+    environment: streamsEnvironment,
+    migrates: true,
+    healthPort: ['STREAMS_PORT', 3004],
+    ports: [3004],
+    hostVariable: 'STREAMS_HOST',
     readinessPath: '/readyz',
   },
   'node-proxy': {

@@ -113,9 +113,11 @@ export const nodesEnvironment = apiServiceEnvironment
     KUBE_PROXY_POD_SELECTOR: labelSelector.default('app.kubernetes.io/name=node-proxy'),
     /** Pods that may also reach validator nodes' RPC ports (the staking service reads the P-chain through them). */
     KUBE_STAKING_POD_SELECTOR: labelSelector.default('app.kubernetes.io/name=staking'),
+    /** Pods that may also reach Ethereum- and Bitcoin-family nodes' RPC ports (the streams service follows their chains). */
+    KUBE_STREAMS_POD_SELECTOR: labelSelector.default('app.kubernetes.io/name=streams'),
     /** Pods of this service, which read every node's sync status at its RPC port. */
     KUBE_NODES_POD_SELECTOR: labelSelector.default('app.kubernetes.io/name=nodes'),
-    /** The namespace the node-proxy, staking and nodes pods run in; unset: KUBE_NAMESPACE. */
+    /** The namespace the node-proxy, staking, streams and nodes pods run in; unset: KUBE_NAMESPACE. */
     KUBE_PLATFORM_NAMESPACE: z.string().regex(dnsLabel, 'a Kubernetes namespace name').optional(),
     /** Addresses bitcoind-family nodes take RPC calls from (-rpcallowip): the cluster's pod network, comma-separated. */
     KUBE_RPC_ALLOW_CIDRS: z

@@ -27,6 +27,7 @@ describe('NODE_DRIVER=kubernetes', () => {
       KUBE_NAMESPACE: 'cloud-nodes',
       KUBE_PROXY_POD_SELECTOR: 'app.kubernetes.io/name=node-proxy',
       KUBE_STAKING_POD_SELECTOR: 'app.kubernetes.io/name=staking',
+      KUBE_STREAMS_POD_SELECTOR: 'app.kubernetes.io/name=streams',
       KUBE_RPC_ALLOW_CIDRS: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'],
       KUBE_PVC_DELETE_GRACE_SECONDS: 0,
       KUBE_REQUEST_TIMEOUT_MS: 10_000,

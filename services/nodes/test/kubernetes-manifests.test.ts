@@ -90,13 +90,14 @@ describe('kubernetes manifests', () => {
     ]);
   });
 
-  it('let only the node-proxy and the nodes service (sync readings) reach a user node’s RPC port, and everyone its P2P ports', () => {
+  it('let only the node-proxy, the nodes service (sync readings) and streams reach a user node’s RPC port, and everyone its P2P ports', () => {
     const policy = nodeManifests(goldenInput('eth', 'standard'), catalogue, SETTINGS).networkPolicy.spec;
     expect(policy?.ingress).toEqual([
       {
         _from: [
           { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'node-proxy' } } },
           { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'nodes' } } },
+          { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'streams' } } },
         ],
         ports: [{ protocol: 'TCP', port: 8545 }],
       },

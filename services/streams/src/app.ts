@@ -10,14 +10,18 @@ import { apiReadiness } from '@cloud/service-shell';
 import type { StreamsConfig } from './config';
 import { DeliveriesRepository } from './data-access/deliveries.repository';
 import { StreamsRepository } from './data-access/streams.repository';
+import { LeasesRepository } from './data-access/leases.repository';
 import { nodeRpcFor } from './data-access/node-rpc.client';
+import { ScanRepository } from './data-access/scan.repository';
 import { WebhookClient } from './data-access/webhook.client';
 import { StreamDelivery } from './domain/delivery';
 import { HeadWatcher } from './domain/head-watcher';
 import { normalizeAddresses, normalizeTopics } from './domain/matching';
 import type { NodeRoutes } from './domain/node-routes';
 import type { SecretBox } from './domain/secret-box';
-import { StreamsService, type StreamWaker } from './domain/streams';
+import { StreamScanner } from './domain/scanner';
+import { StreamWorker } from './domain/stream-worker';
+import { StreamsService } from './domain/streams';
 import { TargetPolicy } from './domain/targets';
 import { streamsOpenApiDocument } from './entry-points/http/openapi';
 import { streamsRoutes } from './entry-points/http/streams.routes';
@@ -42,17 +46,19 @@ export interface StreamsAppDependencies {
   secrets: SecretBox;
   /** The key deriving each node's internal RPC login (shared with the nodes service and the node-proxy). */
   rpcKey: Buffer;
-  /** Hears every change of a stream (the worker rereads it); none: nothing listens. */
-  waker?: StreamWaker;
+  /** Names this replica in stream leases. */
+  instanceId: string;
 }
 
 export interface StreamsApp {
   app: Express;
   recorder: CallRecorder;
   streams: StreamsService;
+  /** Scans and delivers this replica's streams once started. */
+  worker: StreamWorker;
 }
 
-/** Wires the repositories, the use cases and the routes by hand; nothing starts here. */
+/** Wires the repositories, the use cases, the worker and the routes by hand; nothing starts here. */
 export function createStreamsApp(deps: StreamsAppDependencies): StreamsApp {
   const { logger, db, outbox, clock, config } = deps;
   const targets = TargetPolicy.fromSetting(config.STREAMS_ALLOW_TARGETS);
@@ -62,6 +68,7 @@ export function createStreamsApp(deps: StreamsAppDependencies): StreamsApp {
     client: new WebhookClient(config.STREAMS_DELIVERY_TIMEOUT_MS),
     targets,
     secrets: deps.secrets,
+    logger,
     settings: {
       batchEvents: config.STREAMS_BATCH_EVENTS,
       batchBytes: config.STREAMS_BATCH_BYTES,
@@ -69,13 +76,26 @@ export function createStreamsApp(deps: StreamsAppDependencies): StreamsApp {
       retryMaxMs: config.STREAMS_RETRY_MAX_MS,
       retryForMs: config.STREAMS_RETRY_FOR_MS,
     },
+  });
+  const rpcFor = (target: Parameters<typeof nodeRpcFor>[0]) => nodeRpcFor(target, deps.rpcKey, config.STREAMS_NODE_TIMEOUT_MS);
+  const heads = new HeadWatcher({ rpcFor, maxAgeMs: config.STREAMS_HEAD_INTERVAL_MS });
+  const worker = new StreamWorker({
+    leases: new LeasesRepository(db),
+    routes: deps.routes,
+    scanner: new StreamScanner({ repository: new ScanRepository(db), rpcFor, heads, scanBlocks: config.STREAMS_SCAN_BLOCKS, logger }),
+    delivery,
+    pruneDelivered: (before) => deliveriesRepository.pruneDelivered(before),
+    instanceId: deps.instanceId,
+    leaseMs: config.STREAMS_LEASE_MS,
+    tickMs: config.STREAMS_HEAD_INTERVAL_MS,
+    keepDeliveredMs: config.STREAMS_KEEP_DELIVERED_MS,
     logger,
   });
   const streams = new StreamsService({
     db,
     streams: new StreamsRepository(db),
     routes: { get: (nodeId) => deps.routes.get(nodeId), followTarget: (nodeId) => deps.routes.followTarget(nodeId), loaded: () => deps.routeSync.loaded },
-    heads: new HeadWatcher({ rpcFor: (target) => nodeRpcFor(target, deps.rpcKey, config.STREAMS_NODE_TIMEOUT_MS), maxAgeMs: config.STREAMS_HEAD_INTERVAL_MS }),
+    heads,
     targets,
     deliveries: {
       test: (stream) => delivery.test(stream),
@@ -86,7 +106,7 @@ export function createStreamsApp(deps: StreamsAppDependencies): StreamsApp {
     },
     addressRules: { normalizeAddresses, normalizeTopics },
     secrets: deps.secrets,
-    waker: deps.waker ?? { refresh: () => undefined },
+    waker: worker,
     limits: {
       maxStreamsPerUser: config.MAX_STREAMS_PER_USER,
       maxAddresses: config.STREAMS_MAX_ADDRESSES,
@@ -110,5 +130,5 @@ export function createStreamsApp(deps: StreamsAppDependencies): StreamsApp {
     middleware: [recorder.middleware],
     routers: [mountRoutes(streamsRoutes, { streams, requireClient })],
   });
-  return { app, recorder, streams };
+  return { app, recorder, streams, worker };
 }

@@ -77,9 +77,11 @@ export async function createStreamsService(config: StreamsConfig, options: Strea
     routeSync,
     secrets,
     rpcKey,
+    instanceId,
   });
   await revocations.start();
   await routeSync.start();
+  await parts.worker.start();
   await consumeStreamEnds(bus, parts.streams);
   outbox.start();
   logger.info('streams service started', { instanceId });
@@ -92,6 +94,7 @@ export async function createStreamsService(config: StreamsConfig, options: Strea
     routes,
     instanceId,
     async close() {
+      await parts.worker.stop();
       await routeSync.stop();
       await parts.recorder.drain();
       await outbox.stop();

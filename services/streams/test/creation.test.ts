@@ -44,7 +44,7 @@ describe('streams API: creation', () => {
       /^body\.addresses: a blocks stream takes no/,
     ],
     ['a transactions stream without addresses', () => ({ nodeId: eth, url: receiver.url, kind: 'transactions' }), /^body\.addresses: .*at least one/],
-    ['a bad eth address', () => ({ nodeId: eth, url: receiver.url, kind: 'transactions', addresses: ['0x1234'] }), /^body\.addresses: 0x1234 /],
+    ['a bad eth address', () => ({ nodeId: eth, url: receiver.url, kind: 'transactions', addresses: ['0x1234'] }), /^body\.addresses: "0x1234" /],
     [
       'too many addresses',
       () => ({ nodeId: eth, url: receiver.url, kind: 'transactions', addresses: ['1', '2', '3', '4'].map((d) => '0x' + d.repeat(40)) }),
@@ -53,7 +53,7 @@ describe('streams API: creation', () => {
     [
       'a bad topic',
       () => ({ nodeId: eth, url: receiver.url, kind: 'transactions', addresses: ['0x' + '1'.repeat(40)], topics: ['0xab'] }),
-      /^body\.topics: 0xab /,
+      /^body\.topics: "0xab" /,
     ],
     [
       'topics on a Bitcoin-family node',
@@ -63,7 +63,7 @@ describe('streams API: creation', () => {
     [
       'a bad Bitcoin-family address',
       () => ({ nodeId: btc, url: receiver.url, kind: 'transactions', addresses: ['0x' + '1'.repeat(40)] }),
-      /^body\.addresses: 0x1{40} /,
+      /^body\.addresses: "0x1{40}" /,
     ],
     ['a negative fromHeight', () => ({ nodeId: eth, url: receiver.url, fromHeight: -1 }), /^body\.fromHeight: must be at least 0/],
     ['an unknown field', () => ({ nodeId: eth, url: receiver.url, secret: 'mine' }), /^body: .*secret/],

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { migrateToLatest } from '@cloud/db';
 import { createTestDatabase, type TestDatabase } from '@cloud/db/testing';
@@ -7,302 +7,303 @@ import { createLogger } from '@cloud/logging';
 import { DeliveriesRepository } from '../src/data-access/deliveries.repository';
 import { toStreamRecord, type StreamRow } from '../src/data-access/stream-record';
 import { WebhookClient } from '../src/data-access/webhook.client';
-import { StreamDelivery, type DeliverySettings } from '../src/domain/delivery';
+import { StreamDelivery } from '../src/domain/delivery';
 import { SecretBox } from '../src/domain/secret-box';
 import type { StreamRecord } from '../src/domain/stream';
 import { TargetPolicy } from '../src/domain/targets';
 import { streamsMigrations, STREAMS_SCHEMA } from '../src/migrations';
-import { startTestReceiver, type TestReceiver } from '../src/testing';
 
-const SECRET = 'whsec_test';
-const secrets = new SecretBox(randomBytes(32));
-const settings: DeliverySettings = { batchEvents: 3, batchBytes: 1024 * 1024, retryBaseMs: 1000, retryMaxMs: 60_000, retryForMs: 3_600_000 };
+interface Received {
+  body: { streamId: string; deliveryId: string; attempt: number; events: Array<{ id: string; seq: number; type: string; height: number }> };
+  signed: boolean;
+}
+
+/** The receiver checks every signature with its own HMAC code, as a user's would. */
+function startReceiver(secret: string, now: () => Date) {
+  const received: Received[] = [];
+  const state = { answer: (_req: IncomingMessage, res: ServerResponse) => void res.writeHead(200).end('ok') };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const [t, v1] = String(req.headers['x-cloud-signature'])
+        .split(',')
+        .map((part) => part.split('=')[1]);
+      const expected = createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex');
+      const signed = v1 === expected && Math.abs(now().getTime() / 1000 - Number(t)) <= 300 && req.headers['x-cloud-delivery'] === JSON.parse(raw).deliveryId;
+      received.push({ body: JSON.parse(raw), signed });
+      state.answer(req, res);
+    });
+  });
+  return { received, state, server };
+}
 
 describe('stream delivery', () => {
   let test: TestDatabase;
   let repository: DeliveriesRepository;
-  let receiver: TestReceiver;
-  let clock: Date;
-  let streamCount = 0;
-
-  beforeAll(async () => {
-    test = await createTestDatabase(STREAMS_SCHEMA);
-    await migrateToLatest(test.db, STREAMS_SCHEMA, streamsMigrations);
-    repository = new DeliveriesRepository(test.db);
-  });
-  afterAll(() => test.destroy());
-  beforeEach(async () => {
-    receiver = await startTestReceiver();
-    receiver.secrets = [SECRET];
-    clock = new Date('2026-11-28T09:00:00Z');
-  });
-  afterEach(() => receiver.close());
-
-  const delivery = (overrides: Partial<DeliverySettings> = {}, timeoutMs = 10_000) =>
+  let receiver: ReturnType<typeof startReceiver>;
+  let url: string;
+  const secrets = new SecretBox(randomBytes(32));
+  const secret = 'whsec_test';
+  let clock = new Date('2026-11-28T08:00:00Z');
+  const settings = { batchEvents: 3, batchBytes: 1024 * 1024, retryBaseMs: 1000, retryMaxMs: 60_000, retryForMs: 24 * 3_600_000 };
+  const delivery = (timeoutMs = 5000, more: Partial<typeof settings> = {}) =>
     new StreamDelivery({
       repository,
       client: new WebhookClient(timeoutMs),
       targets: TargetPolicy.fromSetting('loopback'),
       secrets,
       now: () => clock,
-      settings: { ...settings, ...overrides },
-      logger: createLogger({ service: 'test', level: 'silent' }),
+      settings: { ...settings, ...more },
+      logger: createLogger({ service: 'streams-test', level: 'silent' }),
     });
 
-  /** A stream row with `events` block events pending (seq 1…n). */
-  async function stream(events: number, url = receiver.url, bodyPad = ''): Promise<StreamRecord> {
-    const id = `stream-${++streamCount}`;
+  beforeAll(async () => {
+    test = await createTestDatabase(STREAMS_SCHEMA);
+    await migrateToLatest(test.db, STREAMS_SCHEMA, streamsMigrations);
+    repository = new DeliveriesRepository(test.db);
+    receiver = startReceiver(secret, () => clock);
+    await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}/hook`;
+  });
+  afterAll(async () => {
+    receiver.server.closeAllConnections();
+    await new Promise((resolve) => receiver.server.close(resolve));
+    await test.destroy();
+  });
+  beforeEach(() => {
+    receiver.received.length = 0;
+    receiver.state.answer = (_req, res) => void res.writeHead(200).end('ok');
+    clock = new Date(Date.now());
+  });
+
+  /** A stream row with `count` pending block events (seqs 1…count). */
+  async function streamWith(count: number, target = url): Promise<StreamRecord> {
+    const id = `stream-${randomUUID()}`;
     const now = new Date();
     await test.db('streams').insert({
       id,
       user_id: 'user-1',
       node_id: 'node-1',
-      name: 'blocks',
+      name: 's',
       kind: 'blocks',
-      url,
-      secret_sealed: secrets.seal(SECRET, id),
-      next_seq: events + 1,
+      url: target,
+      secret_sealed: secrets.seal(secret, id),
+      next_seq: count + 1,
       created_at: now,
       updated_at: now,
     });
-    if (events > 0) await appendEvents(id, 1, events, bodyPad);
-    return fresh(id);
+    for (let seq = 1; seq <= count; seq += 1) {
+      const event = {
+        id: `evt-${randomUUID()}`,
+        type: 'block',
+        height: 100 + seq,
+        hash: `0x${seq}`,
+        parentHash: null,
+        time: now.toISOString(),
+        transactions: 0,
+      };
+      await test
+        .db('stream_events')
+        .insert({ stream_id: id, seq, id: event.id, type: 'block', height: event.height, body: JSON.stringify(event), created_at: now });
+    }
+    return reload(id);
   }
-  const appendEvents = (id: string, first: number, count: number, pad = '') =>
-    test.db('stream_events').insert(
-      Array.from({ length: count }, (_, index) => {
-        const seq = first + index;
-        const body = { id: `evt-${id}-${seq}`, type: 'block', height: seq, hash: `0x${seq}`, parentHash: null, time: now(), transactions: 0, pad };
-        return { stream_id: id, seq, id: body.id, type: 'block', height: seq, body: JSON.stringify(body), created_at: new Date() };
-      }),
-    );
-  const now = () => new Date().toISOString();
-  const fresh = async (id: string) => toStreamRecord((await test.db('streams').where({ id }).first()) as StreamRow);
-  const statuses = async (id: string) =>
-    ((await test.db('stream_events').where({ stream_id: id }).orderBy('seq').select('seq', 'status')) as Array<{ seq: string | number; status: string }>).map(
-      (row) => `${Number(row.seq)}:${row.status}`,
-    );
+  const reload = async (id: string) => toStreamRecord((await test.db('streams').where({ id }).first()) as StreamRow);
+  const eventIds = async (id: string) => await test.db('stream_events').where({ stream_id: id }).orderBy('seq').select('id', 'seq', 'status');
+  const deliveredEvents = () => receiver.received.flatMap((r) => r.body.events);
 
-  /** deliverDue until nothing more moves (as the worker does), the clock past each retry. */
-  async function drain(subject: StreamDelivery, record: StreamRecord): Promise<StreamRecord> {
-    let current = record;
+  it('delivers every event in seq order, in batches within the limits, each signed', async () => {
+    let stream = await streamWith(7);
+    const stored = await eventIds(stream.id);
+    const d = delivery();
+    const sizes: number[] = [];
     for (;;) {
-      const { stream: next, delivered } = await subject.deliverDue(current);
-      current = next;
-      if (delivered === 0) return current;
+      const step = await d.deliverDue(stream);
+      if (step.delivered === 0) break;
+      sizes.push(step.delivered);
+      stream = step.stream;
     }
-  }
-
-  it('delivers every pending event once, in order, in batches of at most batchEvents, signed', async () => {
-    const record = await stream(7);
-    const after = await drain(delivery(), record);
-    expect(receiver.deliveries.map((each) => each.body.events.map((event) => event.seq))).toEqual([[1, 2, 3], [4, 5, 6], [7]]);
-    expect(receiver.deliveries.every((each) => each.signatureValid)).toBe(true);
-    const first = receiver.deliveries[0]!;
-    expect(first.body).toMatchObject({ streamId: record.id, nodeId: 'node-1', kind: 'blocks', attempt: 1 });
-    expect(first.headers).toMatchObject({
-      'content-type': 'application/json',
-      'user-agent': 'cloud-nodes-streams/1',
-      'x-cloud-stream': record.id,
-      'x-cloud-delivery': first.body.deliveryId,
-    });
-    expect(first.body.events[0]).toMatchObject({ id: `evt-${record.id}-1`, type: 'block', height: 1, seq: 1 });
-    expect(after).toMatchObject({ deliveredSeq: 7, attempts: 0, failingSince: null, nextAttemptAt: null });
-    expect(await statuses(record.id)).toEqual([1, 2, 3, 4, 5, 6, 7].map((seq) => `${seq}:delivered`));
-    const log = await repository.log(record.id, 10);
-    expect(log.map((row) => [row.outcome, row.firstSeq, row.lastSeq, row.events, row.statusCode])).toEqual([
-      ['delivered', 7, 7, 1, 200],
-      ['delivered', 4, 6, 3, 200],
-      ['delivered', 1, 3, 3, 200],
+    expect(sizes).toEqual([3, 3, 1]);
+    expect(receiver.received.map((r) => r.body.events.length)).toEqual([3, 3, 1]);
+    expect(receiver.received.every((r) => r.signed)).toBe(true);
+    expect(deliveredEvents().map((e) => [e.id, e.seq])).toEqual(stored.map((e) => [e.id, Number(e.seq)]));
+    expect(stream.deliveredSeq).toBe(7);
+    expect((await eventIds(stream.id)).every((e) => e.status === 'delivered')).toBe(true);
+    expect((await repository.log(stream.id, 10)).map((a) => [a.outcome, a.firstSeq, a.lastSeq, a.statusCode])).toEqual([
+      ['delivered', 7, 7, 200],
+      ['delivered', 4, 6, 200],
+      ['delivered', 1, 3, 200],
     ]);
-    // Nothing pending: nothing sent.
-    expect(await delivery().deliverDue(after)).toEqual({ stream: after, delivered: 0 });
-    expect(receiver.deliveries).toHaveLength(3);
+    expect(await repository.counts(stream.id)).toEqual({ pending: 0, dead: 0 });
   });
 
-  it('keeps each body within batchBytes, a larger event alone', async () => {
-    const record = await stream(4, receiver.url, 'x'.repeat(600));
-    await drain(delivery({ batchEvents: 100, batchBytes: 2000 }), record);
-    expect(receiver.deliveries.map((each) => each.body.events.map((event) => event.seq))).toEqual([
-      [1, 2],
-      [3, 4],
-    ]);
-    const other = await stream(2, receiver.url, 'x'.repeat(3000));
-    receiver.deliveries.length = 0;
-    await drain(delivery({ batchEvents: 100, batchBytes: 2000 }), other);
-    expect(receiver.deliveries.map((each) => each.body.events.map((event) => event.seq))).toEqual([[1], [2]]);
+  it('keeps to the byte limit (one larger event alone)', async () => {
+    let stream = await streamWith(3);
+    const d = delivery(5000, { batchBytes: 10 });
+    while ((await d.deliverDue(stream).then((s) => ((stream = s.stream), s.delivered))) > 0);
+    expect(receiver.received.map((r) => r.body.events.map((e) => e.seq))).toEqual([[1], [2], [3]]);
   });
 
-  it('retries a failing receiver with backoff and loses or reorders nothing when it answers 200 again', async () => {
-    const record = await stream(5);
-    const subject = delivery();
-    receiver.respond = () => 500;
-    let current = record;
-    for (let failures = 1; failures <= 3; failures += 1) {
-      const result = await subject.deliverDue(current);
-      current = result.stream;
-      expect(result.delivered).toBe(0);
-      expect(current).toMatchObject({ attempts: failures, deliveredSeq: 0, failingSince: new Date('2026-11-28T09:00:00Z') });
-      expect(current.lastError).toBe('HTTP 500: try again');
-      // base · 2^(failures-1) ± 20 %, from the clock of the attempt.
-      const wait = current.nextAttemptAt!.getTime() - clock.getTime();
-      expect(wait).toBeGreaterThanOrEqual(0.8 * 1000 * 2 ** (failures - 1));
-      expect(wait).toBeLessThanOrEqual(1.2 * 1000 * 2 ** (failures - 1));
-      // Not due yet: nothing sent.
-      expect((await subject.deliverDue(current)).delivered).toBe(0);
-      expect(receiver.deliveries).toHaveLength(failures);
-      clock = current.nextAttemptAt!;
+  it('retries 500s with growing delays as rows, then delivers everything in order with the same ids', async () => {
+    let stream = await streamWith(4);
+    const stored = await eventIds(stream.id);
+    receiver.state.answer = (_req, res) => void res.writeHead(500).end('receiver is down');
+    const d = delivery();
+    const delays: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const step = await d.deliverDue(stream);
+      expect(step.delivered).toBe(0);
+      stream = step.stream;
+      expect(stream.attempts).toBe(i + 1);
+      expect(stream.lastError).toBe('HTTP 500: receiver is down');
+      delays.push(stream.nextAttemptAt!.getTime() - clock.getTime());
+      // not due yet: nothing is sent
+      expect((await d.deliverDue(stream)).delivered).toBe(0);
+      expect(receiver.received).toHaveLength(i + 1);
+      clock = stream.nextAttemptAt!;
     }
-    receiver.respond = () => 200;
-    current = await drain(subject, current);
-    expect(receiver.accepted().map((event) => event.seq)).toEqual([1, 2, 3, 4, 5]);
-    expect(receiver.deliveries.map((each) => each.body.attempt)).toEqual([1, 2, 3, 4, 1]);
-    expect(new Set(receiver.deliveries.map((each) => each.body.deliveryId)).size).toBe(5);
-    expect(current).toMatchObject({ deliveredSeq: 5, attempts: 0, failingSince: null, nextAttemptAt: null, lastError: null });
-    const log = await repository.log(record.id, 10);
-    expect(log.map((row) => [row.outcome, row.attempt, row.statusCode, row.firstSeq, row.lastSeq])).toEqual([
-      ['delivered', 1, 200, 4, 5],
-      ['delivered', 4, 200, 1, 3],
-      ['failed', 3, 500, 1, 3],
-      ['failed', 2, 500, 1, 3],
-      ['failed', 1, 500, 1, 3],
-    ]);
-    expect(log[2]!.error).toBe('HTTP 500: try again');
-  });
-
-  it('parks a batch failing for retryForMs, goes on, and replays the same ids at the end', async () => {
-    const record = await stream(4);
-    const subject = delivery({ batchEvents: 2, retryForMs: 60_000 });
-    receiver.respond = (body) => (body.events[0]!.seq === 1 ? 500 : 200);
-    let { stream: current } = await subject.deliverDue(record);
-    expect(current.attempts).toBe(1);
-    clock = new Date(clock.getTime() + 59_999);
-    current = (await subject.deliverDue(current)).stream;
-    expect(current).toMatchObject({ attempts: 2, deliveredSeq: 0 });
-    // Due again, and failing for longer than retryForMs: parked.
-    clock = current.nextAttemptAt!;
-    const parked = await subject.deliverDue(current);
-    expect(parked.delivered).toBe(2);
-    expect(parked.stream).toMatchObject({ deliveredSeq: 2, attempts: 0, failingSince: null, nextAttemptAt: null });
-    current = await drain(subject, parked.stream);
-    expect(current.deliveredSeq).toBe(4);
-    expect(await statuses(record.id)).toEqual(['1:dead', '2:dead', '3:delivered', '4:delivered']);
-    expect((await repository.log(record.id, 10)).map((row) => row.outcome)).toEqual(['delivered', 'parked', 'failed', 'failed']);
-    expect(await repository.counts(record.id)).toEqual({ pending: 0, dead: 2 });
-    expect((await repository.deadLetters(record.id, 10)).map((event) => [event.id, event.seq])).toEqual([
-      [`evt-${record.id}-1`, 1],
-      [`evt-${record.id}-2`, 2],
-    ]);
-
-    receiver.respond = () => 200;
-    expect(await repository.replayDeadLetters(record.id)).toBe(2);
-    expect(await repository.counts(record.id)).toEqual({ pending: 2, dead: 0 });
-    current = await drain(subject, await fresh(record.id));
-    expect(current).toMatchObject({ deliveredSeq: 6, nextSeq: 7 });
-    expect(receiver.accepted().map((event) => [event.id, event.seq])).toEqual([
-      [`evt-${record.id}-3`, 3],
-      [`evt-${record.id}-4`, 4],
-      [`evt-${record.id}-1`, 5],
-      [`evt-${record.id}-2`, 6],
+    expect(delays[0]).toBeGreaterThanOrEqual(800);
+    expect(delays[0]).toBeLessThanOrEqual(1200);
+    expect(delays[2]).toBeGreaterThanOrEqual(3200);
+    expect(delays[2]).toBeLessThanOrEqual(4800);
+    expect(receiver.received.map((r) => r.body.attempt)).toEqual([1, 2, 3]);
+    receiver.state.answer = (_req, res) => void res.writeHead(204).end();
+    while ((await d.deliverDue(stream).then((s) => ((stream = s.stream), s.delivered))) > 0);
+    const ok = receiver.received.slice(3);
+    expect(ok.flatMap((r) => r.body.events).map((e) => e.id)).toEqual(stored.map((e) => e.id));
+    expect(ok[0]!.body.attempt).toBe(4);
+    expect(receiver.received.every((r) => r.signed)).toBe(true);
+    expect(stream).toMatchObject({ deliveredSeq: 4, attempts: 0, failingSince: null, nextAttemptAt: null, lastError: null });
+    const log = await repository.log(stream.id, 10);
+    expect(log.map((a) => [a.outcome, a.attempt, a.statusCode])).toEqual([
+      ['delivered', 1, 204],
+      ['delivered', 4, 204],
+      ['failed', 3, 500],
+      ['failed', 2, 500],
+      ['failed', 1, 500],
     ]);
   });
 
-  describe('against receivers that misbehave', () => {
-    let server: Server | undefined;
-    afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
-    async function serve(handler: Parameters<typeof createServer>[1]): Promise<string> {
-      server = createServer(handler);
-      await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-      return `http://127.0.0.1:${(server.address() as AddressInfo).port}/in`;
-    }
+  it('does not follow a redirect, times out a slow receiver, and cuts a big answer at 4 KiB', async () => {
+    const stream = await streamWith(1);
+    let redirected = 0;
+    receiver.state.answer = (req, res) => {
+      if (req.url === '/elsewhere') redirected += 1;
+      res.writeHead(307, { location: '/elsewhere' }).end();
+    };
+    const first = await delivery().deliverDue(stream);
+    expect(first.stream.lastError).toMatch(/^HTTP 307/);
+    expect(redirected).toBe(0);
+    expect(receiver.received).toHaveLength(1);
 
-    it('does not follow a redirect: a 3xx is a failure', async () => {
-      const url = await serve((request, response) => {
-        request.resume();
-        response.writeHead(307, { location: receiver.url }).end();
-      });
-      const { stream: after, delivered } = await delivery().deliverDue(await stream(1, url));
-      expect(delivered).toBe(0);
-      expect(receiver.deliveries).toHaveLength(0);
-      expect(after).toMatchObject({ attempts: 1, deliveredSeq: 0, lastError: 'HTTP 307' });
-    });
+    receiver.state.answer = () => undefined; // never answers
+    clock = first.stream.nextAttemptAt!;
+    const slow = await delivery(300).deliverDue(first.stream);
+    expect(slow.stream.lastError).toBe('no answer within 300 ms');
+    expect((await repository.log(stream.id, 1))[0]).toMatchObject({ outcome: 'failed', statusCode: null, error: 'no answer within 300 ms' });
 
-    it('gives up on a receiver slower than the delivery timeout', async () => {
-      const url = await serve((request) => request.resume());
-      const { stream: after } = await delivery({}, 300).deliverDue(await stream(1, url));
-      expect(after).toMatchObject({ attempts: 1, deliveredSeq: 0, lastError: 'timed out' });
-      const [row] = await repository.log(after.id, 1);
-      expect(row).toMatchObject({ outcome: 'failed', statusCode: null, error: 'timed out' });
-      server!.closeAllConnections();
-    });
-
-    it('reads at most 4 KiB of an answer', async () => {
-      const url = await serve((request, response) => {
-        request.resume();
-        response.writeHead(500, { 'content-type': 'text/plain' });
-        response.end('y'.repeat(5 * 1024 * 1024));
-      });
-      const { stream: after } = await delivery().deliverDue(await stream(1, url));
-      expect(after.lastError).toBe(`HTTP 500: ${'y'.repeat(4096)}`);
-      expect((await repository.log(after.id, 1))[0]!.error).toBe(after.lastError);
-    });
+    receiver.state.answer = (_req, res) => void res.writeHead(502).end('x'.repeat(1024 * 1024));
+    clock = slow.stream.nextAttemptAt!;
+    const big = await delivery().deliverDue(slow.stream);
+    expect(big.stream.lastError).toBe(`HTTP 502: ${'x'.repeat(4096)}`);
+    expect(big.stream.attempts).toBe(3);
   });
 
-  it('connects to the checked address only, Host from the URL (no second lookup to rebind)', async () => {
-    const port = new URL(receiver.url).port;
-    const url = new URL(`http://rebound.invalid:${port}/in`);
-    const outcome = await new WebhookClient(10_000).post({ url, address: '127.0.0.1', family: 4 }, { 'content-type': 'application/json' }, '{"events":[]}');
-    expect(outcome).toMatchObject({ statusCode: 200, error: null });
-    expect(receiver.deliveries.map((each) => each.headers.host)).toEqual([`rebound.invalid:${port}`]);
+  it('parks a batch failing for retryFor as dead letters, goes on, and replays them with the same ids at the end', async () => {
+    let stream = await streamWith(4);
+    const stored = await eventIds(stream.id);
+    receiver.state.answer = (_req, res) => void res.writeHead(503).end();
+    const d = delivery();
+    const started = clock;
+    stream = (await d.deliverDue(stream)).stream;
+    expect(stream.failingSince).toEqual(started);
+    clock = new Date(started.getTime() + 24 * 3_600_000 - 1);
+    stream = (await d.deliverDue(stream)).stream;
+    expect(stream.attempts).toBe(2);
+    clock = new Date(Math.max(started.getTime() + 24 * 3_600_000, stream.nextAttemptAt!.getTime()));
+    stream = (await d.deliverDue(stream)).stream;
+    expect(stream).toMatchObject({ deliveredSeq: 3, attempts: 0, failingSince: null });
+    expect(await repository.counts(stream.id)).toEqual({ pending: 1, dead: 3 });
+    expect((await repository.log(stream.id, 1))[0]).toMatchObject({ outcome: 'parked', firstSeq: 1, lastSeq: 3 });
+
+    receiver.state.answer = (_req, res) => void res.writeHead(200).end();
+    receiver.received.length = 0;
+    stream = (await d.deliverDue(stream)).stream;
+    expect(deliveredEvents().map((e) => [e.id, e.seq])).toEqual([[stored[3]!.id, 4]]);
+
+    expect((await repository.deadLetters(stream.id, 10)).map((l) => l.seq)).toEqual([1, 2, 3]);
+    expect(await repository.replayDeadLetters(stream.id)).toBe(3);
+    stream = await reload(stream.id);
+    expect(stream.nextSeq).toBe(8);
+    while ((await d.deliverDue(stream).then((s) => ((stream = s.stream), s.delivered))) > 0);
+    expect(deliveredEvents().map((e) => [e.id, e.seq])).toEqual([
+      [stored[3]!.id, 4],
+      [stored[0]!.id, 5],
+      [stored[1]!.id, 6],
+      [stored[2]!.id, 7],
+    ]);
+    expect(receiver.received.every((r) => r.signed)).toBe(true);
+    expect(await repository.counts(stream.id)).toEqual({ pending: 0, dead: 0 });
   });
 
-  it('refuses a target the policy does not allow, as a failed attempt', async () => {
-    const record = await stream(1, receiver.url.replace('127.0.0.1', 'localhost'));
-    const strict = new StreamDelivery({
-      repository,
-      client: new WebhookClient(10_000),
-      targets: TargetPolicy.fromSetting(''),
-      secrets,
-      now: () => clock,
-      settings,
-      logger: createLogger({ service: 'test', level: 'silent' }),
+  it('refuses a target outside the policy at every attempt and logs why; sends a test event outside the order', async () => {
+    const refused = await streamWith(1, 'https://10.0.0.5/hook');
+    const step = await delivery().deliverDue(refused);
+    expect(step.stream.lastError).toBe('target refused: resolves to a private address (10.0.0.5)');
+    expect(step.stream.deliveredSeq).toBe(0);
+
+    const stream = await streamWith(2);
+    const view = await delivery().test(stream);
+    expect(view).toMatchObject({ outcome: 'test', statusCode: 200, error: null, events: 1, firstSeq: null });
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]!.signed).toBe(true);
+    expect(receiver.received[0]!.body.events[0]!.type).toBe('test');
+    expect((await reload(stream.id)).deliveredSeq).toBe(0);
+  });
+
+  it('connects to the checked address whatever the name resolves to now (no DNS rebinding), with the Host of the URL', async () => {
+    let host = '';
+    receiver.state.answer = (req, res) => void ((host = String(req.headers.host)), res.writeHead(200).end());
+    const port = new URL(url).port;
+    const body = JSON.stringify({ deliveryId: 'dlv-pin', events: [] });
+    const result = await new WebhookClient(5000).post({ url: new URL(`http://hooks.invalid:${port}/hook`), address: '127.0.0.1', family: 4 }, body, {
+      'x-cloud-signature': 'none',
+      'x-cloud-delivery': 'dlv-pin',
     });
-    const { stream: after } = await strict.deliverDue(record);
-    expect(receiver.deliveries).toHaveLength(0);
-    expect(after.lastError).toMatch(/^refused target: resolves to a loopback address/);
+    expect(result).toMatchObject({ statusCode: 200, error: null });
+    expect(host).toBe(`hooks.invalid:${port}`);
   });
 
-  it('sends a signed test event outside the order and logs it', async () => {
-    const record = await stream(2);
-    const view = await delivery().test(record);
-    expect(view).toMatchObject({ attempt: 1, firstSeq: null, lastSeq: null, events: 1, outcome: 'test', statusCode: 200, error: null });
-    expect(receiver.deliveries).toHaveLength(1);
-    expect(receiver.deliveries[0]!.signatureValid).toBe(true);
-    expect(receiver.deliveries[0]!.body.events).toMatchObject([{ type: 'test', seq: 0 }]);
-    expect(await fresh(record.id)).toMatchObject({ deliveredSeq: 0 });
-    expect(await repository.log(record.id, 5)).toEqual([view]);
-  });
-
-  it('keeps the last 1000 attempts of a stream and prunes delivered events only', async () => {
-    const record = await stream(1);
+  it('keeps the last 1000 log rows of a stream', async () => {
+    const stream = await streamWith(0);
+    const at = new Date();
     await test.db('stream_deliveries').insert(
-      Array.from({ length: 1000 }, (_, index) => ({
-        stream_id: record.id,
-        delivery_id: `dlv-${index}`,
+      Array.from({ length: 1000 }, (_, i) => ({
+        stream_id: stream.id,
+        delivery_id: `dlv-${i}`,
         attempt: 1,
         events: 1,
         outcome: 'failed',
         latency_ms: 1,
-        at: new Date(),
+        at,
       })),
     );
-    await drain(delivery(), record);
-    const log = await repository.log(record.id, 2000);
-    expect(log).toHaveLength(1000);
-    expect(log[0]!.outcome).toBe('delivered');
-    expect(log.at(-1)!.deliveryId).toBe('dlv-1');
-    await test.db('stream_events').insert({ stream_id: record.id, seq: 2, id: 'evt-dead', type: 'block', body: '{}', status: 'dead', created_at: new Date() });
-    await repository.pruneDelivered(new Date(clock.getTime() + 1));
-    expect(await statuses(record.id)).toEqual(['2:dead']);
+    await repository.recordAttempt(stream.id, {
+      deliveryId: 'dlv-last',
+      attempt: 1,
+      firstSeq: 1,
+      lastSeq: 1,
+      events: 1,
+      outcome: 'delivered',
+      statusCode: 200,
+      latencyMs: 1,
+      error: null,
+      at,
+    });
+    expect(Number((await test.db('stream_deliveries').where({ stream_id: stream.id }).count({ n: '*' }).first())!.n)).toBe(1000);
+    expect((await repository.log(stream.id, 1))[0]!.deliveryId).toBe('dlv-last');
+    expect(await test.db('stream_deliveries').where({ stream_id: stream.id, delivery_id: 'dlv-0' }).first()).toBeUndefined();
   });
 });

@@ -13,7 +13,7 @@ export async function loadConfig(): Promise<ConsoleSettings> {
   const response = await fetch('/config.json', { headers: { accept: 'application/json' } });
   if (!response.ok) throw new Error(`/config.json answered ${response.status}`);
   const config = (await response.json()) as Partial<ServedSettings>;
-  for (const key of ['accountsUrl', 'nodesUrl', 'stakingUrl'] as const) {
+  for (const key of ['accountsUrl', 'nodesUrl', 'stakingUrl', 'streamsUrl'] as const) {
     if (typeof config[key] !== 'string') throw new Error(`/config.json has no ${key}`);
   }
   const proxyCaUrl = config.proxyCaUrl ? new URL(config.proxyCaUrl, window.location.origin).href : null;

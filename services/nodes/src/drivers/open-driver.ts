@@ -14,6 +14,7 @@ export function openNodeDriver(config: NodesConfig, logger: Logger): NodeDriver 
       storageClass: config.KUBE_STORAGE_CLASS,
       proxyPodSelector: parseLabelSelector(config.KUBE_PROXY_POD_SELECTOR),
       stakingPodSelector: parseLabelSelector(config.KUBE_STAKING_POD_SELECTOR),
+      streamsPodSelector: parseLabelSelector(config.KUBE_STREAMS_POD_SELECTOR),
       nodesPodSelector: parseLabelSelector(config.KUBE_NODES_POD_SELECTOR),
       platformNamespace: config.KUBE_PLATFORM_NAMESPACE,
       rpcAllowCidrs: config.KUBE_RPC_ALLOW_CIDRS,

@@ -12,6 +12,7 @@ export const SETTINGS: ManifestSettings = {
   namespace: NAMESPACE,
   proxyPodSelector: { 'app.kubernetes.io/name': 'node-proxy' },
   stakingPodSelector: { 'app.kubernetes.io/name': 'staking' },
+  streamsPodSelector: { 'app.kubernetes.io/name': 'streams' },
   nodesPodSelector: { 'app.kubernetes.io/name': 'nodes' },
   rpcAllowCidrs: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'],
 };

@@ -1,8 +1,6 @@
 import type { Database, Executor } from '@cloud/db';
 import { toStreamRecord, type StreamRow } from './stream-record';
-
-/** A stream as the row mapper gives it (domain/stream.ts names the type: StreamRecord). */
-type StreamRecord = ReturnType<typeof toStreamRecord>;
+import type { StreamRecord } from './stream-types';
 
 /** A stream as created: what its owner chose, and its sealed signing secret. */
 export interface NewStream {

@@ -1,10 +1,15 @@
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 
-/** A webhook URL refused by the policy; the message says why. */
-export class TargetRefusedError extends Error {}
+/** Why a webhook URL is not accepted (the message says it, for the user). */
+export class TargetRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TargetRefusedError';
+  }
+}
 
-/** A URL that passed the policy, and the address the delivery must connect to (pinned: no second lookup). */
+/** A URL whose address was checked: the connection must go to `address`, never to a new resolution. */
 export interface CheckedTarget {
   url: URL;
   address: string;
@@ -13,15 +18,34 @@ export interface CheckedTarget {
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
-/** Cloud metadata services: never a private address `private` would allow. */
-const METADATA = ['169.254.169.254', 'fd00:ec2::254'].map((text) => ipaddr.parse(text).toString());
-const PRIVATE_RANGES = new Set(['private', 'uniqueLocal', 'carrierGradeNat']);
 const MAX_URL_LENGTH = 2048;
+const PRIVATE_RANGES = new Set(['private', 'uniqueLocal', 'carrierGradeNat']);
+// IPv6 forms that carry an IPv4 address: judged by the address inside.
+const NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
+
+/** The IPv4 inside an IPv4-mapped or NAT64 IPv6 address, else the address itself. */
+function unwrap(address: Address): Address {
+  if (address.kind() === 'ipv6') {
+    const v6 = address as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) return v6.toIPv4Address();
+    if (v6.match(NAT64))
+      return ipaddr.IPv4.parse(
+        v6
+          .toNormalizedString()
+          .split(':')
+          .slice(6)
+          .map((h) => parseInt(h, 16))
+          .flatMap((n) => [n >> 8, n & 255])
+          .join('.'),
+      );
+  }
+  return address;
+}
 
 /**
- * Where deliveries may go: public addresses, and the loopback, private or CIDR ranges
- * STREAMS_ALLOW_TARGETS allows besides. Every address a name resolves to must pass, and the
- * delivery connects to the one checked, so DNS rebinding reaches nothing else.
+ * Which addresses webhooks may reach: public ones always; loopback, private ranges and given CIDRs
+ * only when the operator's STREAMS_ALLOW_TARGETS says so. Link-local (cloud metadata), unspecified,
+ * multicast and reserved addresses are refused unless a CIDR names them.
  */
 export class TargetPolicy {
   private constructor(
@@ -30,59 +54,71 @@ export class TargetPolicy {
     private readonly cidrs: Array<[Address, number]>,
   ) {}
 
-  /** `loopback`, `private` and CIDR ranges, comma-separated; throws on anything else. */
+  /** `loopback`, `private` and CIDRs, comma-separated; throws on anything else. */
   static fromSetting(text: string): TargetPolicy {
-    const items = text
+    let loopback = false;
+    let privateRanges = false;
+    const cidrs: Array<[Address, number]> = [];
+    for (const item of text
       .split(',')
-      .map((item) => item.trim())
-      .filter((item) => item !== '');
-    const cidrs = items
-      .filter((item) => item !== 'loopback' && item !== 'private')
-      .map((item) => {
-        if (!ipaddr.isValidCIDR(item)) throw new Error(`STREAMS_ALLOW_TARGETS: '${item}' is not loopback, private or a CIDR range`);
-        return ipaddr.parseCIDR(item);
-      });
-    return new TargetPolicy(items.includes('loopback'), items.includes('private'), cidrs);
+      .map((part) => part.trim())
+      .filter(Boolean)) {
+      if (item === 'loopback') loopback = true;
+      else if (item === 'private') privateRanges = true;
+      else if (ipaddr.isValidCIDR(item)) cidrs.push(ipaddr.parseCIDR(item));
+      else throw new Error(`STREAMS_ALLOW_TARGETS: "${item}" is neither loopback, private nor a CIDR range`);
+    }
+    return new TargetPolicy(loopback, privateRanges, cidrs);
   }
 
+  /** Checks the URL and every address its host resolves to; the first address is the one to connect to. */
   async check(text: string): Promise<CheckedTarget> {
     if (text.length > MAX_URL_LENGTH) throw new TargetRefusedError(`the URL is longer than ${MAX_URL_LENGTH} characters`);
-    const url = URL.canParse(text) ? new URL(text) : undefined;
-    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw new TargetRefusedError('only https URLs (or http to an allowed address)');
-    if (url.username || url.password) throw new TargetRefusedError('the URL must not hold credentials');
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    const found = ipaddr.isValid(host)
-      ? [host]
-      : (await lookup(host, { all: true, verbatim: true }).catch(() => [])).map((each: { address: string }) => each.address);
-    if (found.length === 0) throw new TargetRefusedError(`${host} does not resolve`);
-    const addresses = found.map((each) => ipaddr.process(each));
-    for (const address of addresses) {
-      const range = rangeOf(address);
-      if (range !== 'public' && !this.allows(address, range)) throw new TargetRefusedError(`resolves to a ${range} address (${address.toString()})`);
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw new TargetRefusedError('not a valid URL');
     }
-    // Plain http only inside what the operator allowed (a local receiver), never across the internet.
-    if (url.protocol === 'http:' && addresses.some((address) => rangeOf(address) === 'public')) {
-      throw new TargetRefusedError('only https to a public address');
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TargetRefusedError('only https (or http to an allowed local address)');
+    if (url.username || url.password) throw new TargetRefusedError('credentials are not allowed in the URL');
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const addresses = ipaddr.isValid(host) ? [{ address: host, family: ipaddr.parse(host).kind() === 'ipv4' ? 4 : 6 }] : await resolve(host);
+    let anyNonPublic = false;
+    for (const { address } of addresses) {
+      const verdict = this.verdict(address);
+      if (verdict === 'refused') throw new TargetRefusedError(`resolves to a ${describe(address)} address (${address})`);
+      if (verdict === 'allowed') anyNonPublic = true;
     }
+    if (url.protocol === 'http:' && !anyNonPublic) throw new TargetRefusedError('only https (http only to an allowed local address)');
     const first = addresses[0]!;
-    return { url, address: first.toString(), family: first.kind() === 'ipv4' ? 4 : 6 };
+    return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
   }
 
-  private allows(address: Address, range: string): boolean {
-    if (this.cidrs.some(([base, bits]) => base.kind() === address.kind() && address.match(base as never, bits))) return true;
-    if (range === 'loopback') return this.loopback;
-    return PRIVATE_RANGES.has(range) && this.privateRanges;
+  private verdict(text: string): 'public' | 'allowed' | 'refused' {
+    const address = unwrap(ipaddr.parse(text));
+    if (this.cidrs.some(([base, bits]) => base.kind() === address.kind() && address.match(base, bits))) return 'allowed';
+    const range = address.range();
+    if (range === 'unicast') return 'public';
+    if (range === 'loopback') return this.loopback ? 'allowed' : 'refused';
+    if (PRIVATE_RANGES.has(range)) return this.privateRanges ? 'allowed' : 'refused';
+    return 'refused';
   }
 }
 
-/** ipaddr's range name, `public` for unicast, `metadata`, and NAT64 forms judged by the IPv4 address inside. */
-function rangeOf(address: Address): string {
-  if (METADATA.includes(address.toString())) return 'metadata';
-  const range = address.range();
-  if (range === 'unicast') return 'public';
-  if (address.kind() === 'ipv6' && (range === 'rfc6052' || range === 'rfc6145')) {
-    const bytes = (address as ipaddr.IPv6).toByteArray().slice(12);
-    return rangeOf(ipaddr.fromByteArray(bytes));
+function describe(text: string): string {
+  const range = unwrap(ipaddr.parse(text)).range();
+  if (PRIVATE_RANGES.has(range)) return 'private';
+  if (range === 'linkLocal') return 'link-local';
+  return range === 'unspecified' || range === 'loopback' || range === 'multicast' ? range : 'reserved';
+}
+
+async function resolve(host: string): Promise<Array<{ address: string; family: number }>> {
+  try {
+    const found = await lookup(host, { all: true, verbatim: true });
+    if (found.length === 0) throw new Error('no address');
+    return found;
+  } catch (error) {
+    throw new TargetRefusedError(`${host} does not resolve (${(error as Error).message})`);
   }
-  return range;
 }

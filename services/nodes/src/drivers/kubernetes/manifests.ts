@@ -32,6 +32,8 @@ export interface ManifestSettings {
   proxyPodSelector: Labels;
   /** Pods also allowed to reach a validator node's RPC port (the staking service reads the P-chain through it). */
   stakingPodSelector: Labels;
+  /** Pods also allowed to reach an Ethereum- or Bitcoin-family node's RPC port (the streams service follows their chains). */
+  streamsPodSelector: Labels;
   /** Pods allowed to read every node's sync status at its RPC port (the nodes service). */
   nodesPodSelector: Labels;
   /** The namespace of those pods, when not the nodes' own. */
@@ -156,7 +158,8 @@ export function nodeManifests(node: NodeManifestInput, catalogue: NodeCatalogue,
 /**
  * Who may call a node's RPC: the node-proxy, the nodes service (it reads how far the node is with
  * its network: `getblockchaininfo`, `eth_syncing`, `info.isBootstrapped`), and for a validator's
- * node the staking service too.
+ * node the staking service too, and for a node streams can follow (Ethereum and Bitcoin families)
+ * the streams service.
  */
 function rpcClients(image: ImageId, settings: ManifestSettings): V1NetworkPolicyPeer[] {
   const peer = (matchLabels: Labels): V1NetworkPolicyPeer => ({
@@ -165,7 +168,13 @@ function rpcClients(image: ImageId, settings: ManifestSettings): V1NetworkPolicy
     ...(settings.platformNamespace ? { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': settings.platformNamespace } } } : {}),
   });
   const validator = IMAGES[image].purpose === 'validator';
-  return [peer(settings.proxyPodSelector), peer(settings.nodesPodSelector), ...(validator ? [peer(settings.stakingPodSelector)] : [])];
+  const followed = IMAGES[image].family === 'ethereum' || IMAGES[image].family === 'bitcoin';
+  return [
+    peer(settings.proxyPodSelector),
+    peer(settings.nodesPodSelector),
+    ...(validator ? [peer(settings.stakingPodSelector)] : []),
+    ...(followed ? [peer(settings.streamsPodSelector)] : []),
+  ];
 }
 
 function nodeContainer(
