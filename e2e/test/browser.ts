@@ -169,6 +169,7 @@ export async function consoleSignedIn(platform: TestPlatform, email: string, pas
     accountsUrl: platform.urls.accounts,
     nodesUrl: platform.urls.nodes,
     stakingUrl: platform.urls.staking,
+    streamsUrl: platform.urls.streams,
     onSessionChange: (changed) => (session = changed),
     proxy: { ca: platform.proxy.certificate },
   });

@@ -11,7 +11,7 @@ export const DEFAULT_WEB_ROOT = path.join(__dirname, '..', 'dist', 'web');
 /**
  * The console's HTTP app: the built page and its assets, `/config.json`, the dev proxy's
  * certificate, and index.html for every other GET (the page routes itself), under a
- * Content-Security-Policy that lets the page load only its own files and talk only to the three APIs.
+ * Content-Security-Policy that lets the page load only its own files and talk only to the four APIs.
  */
 export function createConsoleApp(settings: ConsoleServerSettings, webRoot = DEFAULT_WEB_ROOT): Express {
   const index = path.join(webRoot, 'index.html');

@@ -11,6 +11,8 @@ import { PoolsPage } from './pages/Pools';
 import { ProfilePage } from './pages/Profile';
 import { ResetPasswordPage } from './pages/ResetPassword';
 import { SignUpPage } from './pages/SignUp';
+import { StreamPage } from './pages/Stream';
+import { StreamsPage } from './pages/Streams';
 import { ValidatorPage } from './pages/Validator';
 import { ValidatorsPage } from './pages/Validators';
 import { VerifyPage } from './pages/Verify';
@@ -41,6 +43,8 @@ export function App() {
         <Route path="/nodes/:id" element={<NodePage />} />
         <Route path="/pools" element={<PoolsPage />} />
         <Route path="/pools/:id" element={<PoolPage />} />
+        <Route path="/streams" element={<StreamsPage />} />
+        <Route path="/streams/:id" element={<StreamPage />} />
         <Route path="/validators" element={<ValidatorsPage />} />
         <Route path="/validators/:network/:nodeId" element={<ValidatorPage />} />
         <Route path="/keys" element={<KeysPage />} />

@@ -29,6 +29,7 @@ function newClient(config: ConsoleSettings, session: Session | undefined): Platf
     accountsUrl: config.accountsUrl,
     nodesUrl: config.nodesUrl,
     stakingUrl: config.stakingUrl,
+    streamsUrl: config.streamsUrl,
     session,
     onSessionChange: saveSession,
     timeoutMs: 30_000,

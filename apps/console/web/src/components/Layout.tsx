@@ -5,6 +5,7 @@ import { useConsole } from '../context';
 const SECTIONS = [
   { to: '/nodes', label: 'Nodes' },
   { to: '/pools', label: 'Pools' },
+  { to: '/streams', label: 'Streams' },
   { to: '/validators', label: 'Validators' },
   { to: '/keys', label: 'Client keys' },
   { to: '/events', label: 'Events' },

@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { imageFamily } from '@cloud/sdk/browser';
 import { Link, useParams } from 'react-router';
 import { AccessRules } from '../components/AccessRules';
 import { Alert } from '../components/Alert';
@@ -120,6 +121,11 @@ function NodeScreen({ id }: { id: string }) {
                 Delete
               </button>
             </div>
+            {imageFamily(node.image) !== 'avalanche' && (
+              <p>
+                <Link to={`/streams?node=${encodeURIComponent(id)}`}>Streams of this node</Link>: its blocks or address activity sent to your webhook.
+              </p>
+            )}
           </section>
           <div className="side-by-side">
             <Endpoints endpoints={node.endpoints} jwt={node.jwt} ca={config} />

@@ -115,6 +115,9 @@ function PoolScreen({ id }: { id: string }) {
                 Delete
               </button>
             </div>
+            <p>
+              <Link to={`/streams?node=${encodeURIComponent(id)}`}>Streams of this pool</Link>: its blocks or address activity sent to your webhook.
+            </p>
           </section>
           <section aria-labelledby="members-title" className="panel">
             <h2 id="members-title">Members</h2>
