@@ -1,6 +1,5 @@
 import { bearer, startTestPlatform, waitUntil, type TestNodes, type TestPlatform, type TestUser } from '@cloud/nodes/testing';
-import { startTestStreams, type TestStreams } from '../src/testing';
-import { startReceiver, type TestReceiver } from './receiver';
+import { startTestReceiver, startTestStreams, type TestReceiver, type TestStreams } from '../src/testing';
 
 // What the streams API suites share: the real platform (nodes made through the nodes API: a dev
 // eth node runs anvil, btc the dev chain; their routes reach the streams service over the bus), the
@@ -70,7 +69,7 @@ export function useStreamsApi(): void {
       STREAMS_MAX_BACKFILL_BLOCKS: '30',
       STREAMS_ALLOW_TARGETS: 'loopback',
     });
-    receiver = await startReceiver();
+    receiver = await startTestReceiver();
     [alice, bob] = [await platform.user(), await platform.user()];
     [eth, btc] = [await nodeOf(alice, 'eth'), await nodeOf(alice, 'btc')];
   });

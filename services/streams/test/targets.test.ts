@@ -9,11 +9,13 @@ describe('webhook target policy', () => {
 
   it.each([
     ['https://10.0.0.5/hook', /private address \(10\.0\.0\.5\)/],
-    ['https://169.254.169.254/latest/meta-data', /link-local address/],
+    ['https://169.254.169.254/latest/meta-data', /metadata service address/],
+    ['https://169.254.10.1/hook', /link-local address/],
     ['https://[::1]/hook', /loopback address/],
     ['https://[::ffff:127.0.0.1]/hook', /loopback/],
     ['https://[64:ff9b::a00:5]/hook', /private/],
-    ['https://[fd00:ec2::254]/hook', /private/],
+    ['https://[fd00:ec2::254]/hook', /metadata service address/],
+    ['https://[fd00::1]/hook', /private/],
     ['https://100.64.1.1/', /private/],
     ['https://0.0.0.0/', /unspecified/],
     ['https://224.0.0.1/', /multicast/],
@@ -36,12 +38,15 @@ describe('webhook target policy', () => {
     await expect(loopback.check('http://127.0.0.1:1/x')).resolves.toMatchObject({ address: '127.0.0.1', family: 4 });
     // loopback does not open private or metadata addresses
     await expect(loopback.check('https://10.1.2.3/')).rejects.toThrow(/private/);
-    await expect(loopback.check('https://169.254.169.254/')).rejects.toThrow(/link-local/);
+    await expect(loopback.check('https://169.254.169.254/')).rejects.toThrow(/metadata/);
   });
 
   it('allows public https, private with `private`, and CIDRs; refuses bad settings', async () => {
     await expect(strict.check('https://93.184.215.14/hook')).resolves.toMatchObject({ address: '93.184.215.14', family: 4 });
     await expect(TargetPolicy.fromSetting('private').check('http://10.0.0.5/')).resolves.toMatchObject({ address: '10.0.0.5' });
+    // `private` opens fd00::/8 but never the metadata service inside it.
+    await expect(TargetPolicy.fromSetting('private').check('http://[fd00::5]/')).resolves.toMatchObject({ family: 6 });
+    await expect(TargetPolicy.fromSetting('private').check('http://[fd00:ec2::254]/')).rejects.toThrow(/metadata service/);
     await expect(TargetPolicy.fromSetting('169.254.0.0/16').check('http://169.254.169.254/')).resolves.toMatchObject({ family: 4 });
     expect(() => TargetPolicy.fromSetting('loopback, nonsense')).toThrow(/nonsense/);
   });

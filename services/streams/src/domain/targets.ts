@@ -20,6 +20,8 @@ type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
 const MAX_URL_LENGTH = 2048;
 const PRIVATE_RANGES = new Set(['private', 'uniqueLocal', 'carrierGradeNat']);
+// Cloud metadata services: fd00:ec2::254 lies in fd00::/8, which `private` would otherwise open.
+const METADATA = new Set(['169.254.169.254', 'fd00:ec2::254'].map((text) => ipaddr.parse(text).toNormalizedString()));
 // IPv6 forms that carry an IPv4 address: judged by the address inside.
 const NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
 
@@ -98,6 +100,7 @@ export class TargetPolicy {
   private verdict(text: string): 'public' | 'allowed' | 'refused' {
     const address = unwrap(ipaddr.parse(text));
     if (this.cidrs.some(([base, bits]) => base.kind() === address.kind() && address.match(base, bits))) return 'allowed';
+    if (METADATA.has(address.toNormalizedString())) return 'refused';
     const range = address.range();
     if (range === 'unicast') return 'public';
     if (range === 'loopback') return this.loopback ? 'allowed' : 'refused';
@@ -107,7 +110,9 @@ export class TargetPolicy {
 }
 
 function describe(text: string): string {
-  const range = unwrap(ipaddr.parse(text)).range();
+  const address = unwrap(ipaddr.parse(text));
+  if (METADATA.has(address.toNormalizedString())) return 'metadata service';
+  const range = address.range();
   if (PRIVATE_RANGES.has(range)) return 'private';
   if (range === 'linkLocal') return 'link-local';
   return range === 'unspecified' || range === 'loopback' || range === 'multicast' ? range : 'reserved';
