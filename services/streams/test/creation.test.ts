@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import { PASSWORD } from '@cloud/accounts/testing';
 import { nodeRpcAuthorization } from '@cloud/node-rpc-auth';
@@ -136,6 +137,9 @@ describe('streams API: creation', () => {
     await rpc('anvil_mine', ['0x64']);
     const head = Number(await rpc('eth_blockNumber'));
     expect(head).toBeGreaterThanOrEqual(100);
+    // The API reads heads through the HeadWatcher, which reuses a read for STREAMS_HEAD_INTERVAL_MS
+    // (250 ms): past that, it has read the head of 100 blocks more.
+    await sleep(600);
     await refused(
       create(alice, { nodeId: eth, url: receiver.url, fromHeight: 0 }),
       400,
