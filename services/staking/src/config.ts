@@ -1,14 +1,6 @@
 import { z } from 'zod';
-import { apiServiceEnvironment, loadConfig, nodeAddressEnvironment, port, positiveInt } from '@cloud/config';
+import { apiServiceEnvironment, isBase64Key, loadConfig, nodeAddressEnvironment, port, positiveInt } from '@cloud/config';
 import { nodeRpcKeyEnvironment } from '@cloud/node-rpc-auth';
-
-const KEY_BYTES = 32;
-
-/** Base64 of exactly 32 bytes: an AES-256 key. */
-export function isBase64Key(text: string): boolean {
-  const trimmed = text.trim();
-  return /^[A-Za-z0-9+/]+={0,2}$/.test(trimmed) && Buffer.from(trimmed, 'base64').length === KEY_BYTES;
-}
 
 /** Every variable the staking service reads; `.env.example` at the repository root documents them. */
 export const stakingEnvironment = apiServiceEnvironment

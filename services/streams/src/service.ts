@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { remoteJwks, systemClock, type Clock, type PublicKeyResolver } from '@cloud/auth';
 import { openBus, Outbox, RouteSync, type Bus } from '@cloud/bus';
-import { readOrCreateSecretFile } from '@cloud/config';
+import { readOrCreateKeyFile } from '@cloud/config';
 import type { Database } from '@cloud/db';
 import { createLogger, type Logger } from '@cloud/logging';
 import { loadNodeRpcKey } from '@cloud/node-rpc-auth';
@@ -41,15 +41,7 @@ export interface StreamsServiceOptions {
 
 /** Reads the key sealing signing secrets, creating it (mode 0600) on first use when STREAMS_SECRET_KEY_FILE is unset. */
 export function loadStreamsSecretKey(config: Pick<StreamsConfig, 'STREAMS_SECRET_KEY_FILE' | 'DATA_DIR'>): Buffer {
-  const file = config.STREAMS_SECRET_KEY_FILE ?? path.join(config.DATA_DIR, 'keys', 'streams-secrets.key');
-  const key = Buffer.from(
-    readOrCreateSecretFile(file, () => randomBytes(32).toString('base64'))
-      .toString('utf8')
-      .trim(),
-    'base64',
-  );
-  if (key.length !== 32) throw new Error(`STREAMS_SECRET_KEY_FILE: ${file} must hold the base64 of 32 bytes (openssl rand -base64 32)`);
-  return key;
+  return readOrCreateKeyFile(config.STREAMS_SECRET_KEY_FILE ?? path.join(config.DATA_DIR, 'keys', 'streams-secrets.key'));
 }
 
 /** Loads the keys, opens the database (running migrations) and the bus, loads the node routes and starts the worker: everything but listening. */
